@@ -1,0 +1,445 @@
+"""The Ruleset model: YAML loading, `extends`, `--set` overrides and clear validation errors."""
+
+from __future__ import annotations
+
+import copy
+import difflib
+import json
+from pathlib import Path
+from typing import Annotated, Any, Callable, Literal, Mapping
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
+
+from .cards import RANKS, SUITS
+from .errors import RulesetError
+
+RANK_PRESETS = {"full": RANKS, "skat": RANKS[5:]}
+FACE_POINTS = {rank: int(rank) for rank in RANKS[:9]}
+MAX_EXTENDS_DEPTH = 16
+MAX_FILE_BYTES = 256 * 1024
+
+Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
+Suit = Literal["C", "D", "H", "S"]
+
+
+class Model(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+def _rank_keys(value: Any) -> Any:
+    """YAML reads `7:` as the integer 7; ranks are strings."""
+    if isinstance(value, Mapping):
+        return {str(key).upper(): item for key, item in value.items()}
+    return value
+
+
+class Players(Model):
+    """How many players the ruleset allows."""
+
+    min: Annotated[int, Field(ge=2, le=16)] = 2
+    max: Annotated[int, Field(ge=2, le=16)] = 6
+
+
+class Deck(Model):
+    """Which cards are shuffled: `ranks` of every suit, `copies` times (more from some player count)."""
+
+    ranks: tuple[Rank, ...] = RANKS
+    copies: Annotated[int, Field(ge=1, le=8)] = 1
+    copies_by_players: dict[Annotated[int, Field(ge=2, le=16)], Annotated[int, Field(ge=1, le=8)]] = Field(
+        default_factory=dict,
+        description="From this many players on, use this many copies, e.g. {7: 2} for two decks at 7+.",
+    )
+
+    @field_validator("ranks", mode="before")
+    @classmethod
+    def _preset_or_list(cls, value: Any) -> Any:
+        if isinstance(value, str):
+            if value not in RANK_PRESETS:
+                raise ValueError(f"a rank list or one of {', '.join(RANK_PRESETS)}")
+            return RANK_PRESETS[value]
+        if isinstance(value, list):
+            return tuple(str(rank).upper() for rank in value)
+        return value
+
+    @field_validator("ranks")
+    @classmethod
+    def _distinct(cls, value: tuple[str, ...]) -> tuple[str, ...]:
+        if len(set(value)) != len(value):
+            raise ValueError("each rank at most once (use copies for more decks)")
+        if not value:
+            raise ValueError("at least one rank")
+        return tuple(rank for rank in RANKS if rank in value)
+
+    def copies_for(self, players: int) -> int:
+        """The number of copies shuffled for a table of `players`."""
+        copies = self.copies
+        for threshold, count in sorted(self.copies_by_players.items()):
+            if players >= threshold:
+                copies = count
+        return copies
+
+    def size_for(self, players: int) -> int:
+        return len(self.ranks) * len(SUITS) * self.copies_for(players)
+
+
+class Deal(Model):
+    """Dealing, leading and direction between rounds."""
+
+    dealer_rotation: Annotated[int, Field(ge=0, le=15)] = Field(
+        1, description="Seats the deal moves clockwise after each round."
+    )
+    first_player: Annotated[int, Field(ge=0, le=15)] = Field(
+        1, description="Seats clockwise from the dealer of the player who leads (1: left of the dealer)."
+    )
+    initial_direction: Literal[1, -1] = 1
+    reset_direction: bool = Field(True, description="Each round starts in the initial direction again.")
+
+
+class Upcard(Model):
+    """How the discard pile is started."""
+
+    flip_while_action: bool = Field(
+        False, description="While the upcard is an action card, turn up another on top of it."
+    )
+    effects: Literal["none", "as_dealer_play"] = Field(
+        "none", description="none: an action upcard does nothing; as_dealer_play: it acts as if the dealer played it."
+    )
+    dealer_names_suit: bool = Field(True, description="A wild upcard (Jack): the dealer names the suit to follow.")
+
+
+class Power(Model):
+    """What playing a card of this rank does; several effects may combine."""
+
+    draw: Annotated[int, Field(ge=0, le=52)] = Field(0, description="The next player draws this many and loses the turn.")
+    stack: bool = Field(True, description="The next player may pass a draw penalty on by playing the same rank.")
+    chain_limit: Annotated[int, Field(ge=0, le=100)] | None = Field(
+        None, description="How many players may pass the penalty on (null: without limit; 1: at most 4 cards)."
+    )
+    skip: Annotated[int, Field(ge=0, le=15)] = Field(0, description="This many next players miss their turn.")
+    reverse: bool = Field(False, description="The direction of play reverses.")
+    wild: bool = Field(False, description="Playable on any card; the player names the suit to follow.")
+    wild_on_wild: bool = Field(True, description="A wild card may be played on a wild card.")
+    play_again: bool = Field(False, description="The same player takes another turn at once.")
+    others_draw: Annotated[int, Field(ge=0, le=52)] = Field(0, description="Every other player draws this many.")
+    skip_others: bool = Field(False, description="Every other player is skipped once; the player plays again.")
+
+    @property
+    def is_action(self) -> bool:
+        return any((self.draw, self.skip, self.reverse, self.wild, self.play_again, self.others_draw, self.skip_others))
+
+
+class Drawing(Model):
+    """When a player may draw, and what they may do with the drawn card."""
+
+    when: Literal["stuck", "any"] = Field(
+        "stuck", description="stuck: only when no card can be played; any: also by choice."
+    )
+    drawn_card: Literal["play_or_keep", "keep"] = Field(
+        "play_or_keep", description="play_or_keep: a playable drawn card may be played at once; keep: the turn ends."
+    )
+
+
+class Announcement(Model):
+    required: bool = True
+    penalty: Annotated[int, Field(ge=0, le=52)] = 2
+
+
+class Announcements(Model):
+    """`mau` is due with a play that leaves one card, `maumau` with the last card."""
+
+    mau: Announcement = Announcement()
+    maumau: Announcement = Announcement()
+    enforcement: Literal["referee", "challenge"] = Field(
+        "referee", description="referee: every miss is penalised; challenge: only when the next player challenges."
+    )
+
+
+class MatchFormat(Model):
+    """How rounds make a match."""
+
+    format: Literal["single", "limit", "elimination"] = Field(
+        "single",
+        description="single: one round; limit: until a total reaches (>=) the limit, fewest points wins; "
+        "elimination: a total over (>) the limit is out, the last one left wins.",
+    )
+    limit: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
+    tie_break: Literal["rounds_won", "deciding_round"] = Field(
+        "rounds_won",
+        description="rounds_won: most rounds won among the tied, then a draw; "
+        "deciding_round: an extra round among the tied, its points not added.",
+    )
+    max_deciding_rounds: Annotated[int, Field(ge=1, le=100)] = Field(
+        5, description="Blocked deciding rounds are replayed this often; then the tie stands."
+    )
+    table_changes: bool = Field(
+        False, description="Players may join between rounds with the lowest current total, or leave."
+    )
+
+    @model_validator(mode="after")
+    def _limit_present(self) -> "MatchFormat":
+        if self.format != "single" and self.limit is None:
+            raise ValueError(f"format {self.format!r} needs a limit, e.g. limit: 100")
+        return self
+
+
+class Ruleset(Model):
+    """One Mau Mau variant, validated and frozen."""
+
+    name: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
+    description: str = ""
+    players: Players = Players()
+    deck: Deck = Deck()
+    hand_size: Annotated[int, Field(ge=1, le=52)] = 5
+    deal: Deal = Deal()
+    upcard: Upcard = Upcard()
+    powers: dict[Rank, Power] = Field(default_factory=dict)
+    drawing: Drawing = Drawing()
+    announcements: Announcements = Announcements()
+    last_card_draws: bool = Field(
+        False, description="A draw penalty of the last card played (a final 7) is still taken before counting."
+    )
+    points: dict[Rank, Annotated[int, Field(ge=0, le=1000)]] = Field(
+        default_factory=lambda: {**FACE_POINTS, "J": 10, "Q": 10, "K": 10, "A": 10}
+    )
+    match: MatchFormat = MatchFormat()
+    turn_limit: Annotated[int, Field(ge=10, le=1_000_000)] = Field(
+        5000, description="A round with this many turns ends as blocked (guards against bots that never play)."
+    )
+
+    _rank_keys = field_validator("powers", "points", mode="before")(lambda cls, value: _rank_keys(value))
+
+    @model_validator(mode="after")
+    def _consistent(self) -> "Ruleset":
+        if self.players.min > self.players.max:
+            raise ValueError(f"players.min ({self.players.min}) is above players.max ({self.players.max})")
+        missing = [rank for rank in self.deck.ranks if rank not in self.points]
+        if missing:
+            raise ValueError(f"points: no value for rank(s) {', '.join(missing)}; give every rank of the deck a value")
+        for players in range(self.players.min, self.players.max + 1):
+            needed = players * self.hand_size + 1
+            if self.deck.size_for(players) < needed:
+                raise ValueError(
+                    f"hand_size: {players} players × {self.hand_size} cards + 1 upcard needs {needed} cards, "
+                    f"the deck has {self.deck.size_for(players)}; lower hand_size or players.max, or add deck copies"
+                )
+        return self
+
+    def points_of(self, cards) -> int:
+        points = self.points
+        return sum(points[card.rank] for card in cards)
+
+    def to_yaml(self) -> str:
+        return yaml.safe_dump(self.to_data(), sort_keys=False, allow_unicode=True)
+
+    def to_data(self) -> dict:
+        return self.model_dump(mode="json")
+
+
+def json_schema() -> dict:
+    """The JSON Schema editors use for ruleset files, generated from the model."""
+    schema = Ruleset.model_json_schema()
+    schema["properties"]["extends"] = {
+        "type": "string",
+        "description": "Name or relative path of the ruleset this file changes; its keys are merged over it.",
+    }
+    schema["title"] = "maumau ruleset"
+    return schema
+
+
+# ---------------------------------------------------------------- loading
+
+
+def read_yaml(path: Path) -> dict:
+    """The mapping in a ruleset file, or a RulesetError naming the file."""
+    try:
+        raw = path.read_bytes()
+    except OSError as exc:
+        raise RulesetError(str(path), None, f"cannot read the file ({exc.strerror})", "check the path") from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise RulesetError(str(path), None, f"the file is {len(raw)} bytes", f"a ruleset is at most {MAX_FILE_BYTES} bytes")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise RulesetError(str(path), None, f"not UTF-8 text (byte {exc.start})", "save the file as UTF-8") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise RulesetError(str(path), None, f"YAML syntax error{at}: {problem}", "fix the YAML syntax") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise RulesetError(str(path), None, f"expected a mapping of keys, got {type(data).__name__}", "start with `name: ...`")
+    _check_size(path, data)
+    return data
+
+
+def _check_size(path: Path, data: Any, budget: int = 20_000) -> None:
+    """Refuse YAML whose aliases expand into a huge tree (a 'billion laughs' file)."""
+    stack, seen = [data], 0
+    while stack:
+        node = stack.pop()
+        seen += 1
+        if seen > budget:
+            raise RulesetError(str(path), None, "the document expands to too many values", "remove repeated YAML aliases")
+        if isinstance(node, dict):
+            stack.extend(node.values())
+            stack.extend(node.keys())
+        elif isinstance(node, list):
+            stack.extend(node)
+
+
+def merge(base: dict, change: Mapping) -> dict:
+    """`base` with `change` merged over it: mappings merge key by key, a null value removes the key."""
+    merged = copy.deepcopy(base)
+    for key, value in change.items():
+        if value is None and isinstance(merged.get(key), dict):
+            del merged[key]
+        elif isinstance(value, Mapping) and isinstance(merged.get(key), dict):
+            merged[key] = merge(merged[key], value)
+        else:
+            merged[key] = copy.deepcopy(value)
+    return merged
+
+
+def _normalise_keys(data: Any) -> Any:
+    if isinstance(data, dict):
+        return {str(key).upper() if str(key).upper() in RANKS else str(key): _normalise_keys(value) for key, value in data.items()}
+    if isinstance(data, list):
+        return [_normalise_keys(item) for item in data]
+    return data
+
+
+def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[Path, ...] = ()) -> dict:
+    """The merged mapping of `path` and every ruleset it `extends`, without validation."""
+    path = path.resolve()
+    if path in chain:
+        cycle = " -> ".join(p.name for p in (*chain, path))
+        raise RulesetError(str(path), "extends", f"extends itself in a cycle: {cycle}", "break the cycle")
+    if len(chain) >= MAX_EXTENDS_DEPTH:
+        raise RulesetError(str(path), "extends", f"more than {MAX_EXTENDS_DEPTH} levels of extends", "extend a ruleset nearer the root")
+    data = _normalise_keys(read_yaml(path))
+    parent = data.pop("extends", None)
+    if parent is None:
+        return data
+    if not isinstance(parent, str):
+        raise RulesetError(str(path), "extends", f"expected a ruleset name or path, got {type(parent).__name__}", "e.g. extends: standard")
+    candidate = (path.parent / parent) if parent.endswith((".yaml", ".yml")) else None
+    parent_path = candidate if candidate is not None and candidate.exists() else find(parent)
+    if parent_path is None:
+        raise RulesetError(str(path), "extends", f"no ruleset named {parent!r}", "see `maumau rulesets` for the names")
+    base = resolve_raw(Path(parent_path), find, (*chain, path))
+    base.pop("name", None)
+    base.pop("description", None)
+    return merge(base, data)
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """`key.path=value` from the CLI, the value read as a YAML scalar (`150`, `true`, `null`, `skat`)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise RulesetError("--set", text, "expected KEY=VALUE", "e.g. --set match.limit=150")
+    try:
+        parsed = yaml.safe_load(value) if value.strip() else ""
+    except yaml.YAMLError:
+        parsed = value
+    return key.strip(), parsed
+
+
+def apply_overrides(data: dict, overrides: Mapping[str, Any]) -> dict:
+    data = copy.deepcopy(data)
+    for dotted, value in overrides.items():
+        node = data
+        parts = [part.upper() if part.upper() in RANKS else part for part in dotted.split(".")]
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = node[part] = {}
+            node = child
+        node[parts[-1]] = value
+    return data
+
+
+def build(data: dict, source: str) -> Ruleset:
+    """Validate a merged mapping into a Ruleset, turning pydantic's errors into one RulesetError."""
+    try:
+        return Ruleset.model_validate(data)
+    except ValidationError as exc:
+        raise _explain(exc, data, source) from None
+
+
+def _explain(exc: ValidationError, data: dict, source: str) -> RulesetError:
+    error = exc.errors(include_url=False)[0]
+    loc = [str(part) for part in error["loc"] if not str(part).startswith(("function-", "literal["))]
+    key = ".".join(loc) or None
+    kind = error["type"]
+    given = error.get("input")
+    if kind == "extra_forbidden":
+        parent = _lookup_model(loc[:-1])
+        options = list(parent.model_fields) if parent else []
+        close = difflib.get_close_matches(loc[-1], options, n=1)
+        hint = f"did you mean {close[0]!r}?" if close else f"known keys here: {', '.join(options)}"
+        return RulesetError(source, key, f"unknown key {loc[-1]!r}", hint)
+    message = error["msg"]
+    if message.startswith("Value error, "):
+        message = message[len("Value error, "):]
+    if kind not in ("value_error", "assertion_error") and given is not None and not isinstance(given, (dict, list)):
+        message += f", got {given!r} ({type(given).__name__})"
+    hint = _HINTS.get(kind, "see `maumau rulesets schema` for every key and its type")
+    return RulesetError(source, key, message, hint)
+
+
+_HINTS = {
+    "int_parsing": "write a whole number without quotes",
+    "int_type": "write a whole number without quotes",
+    "bool_parsing": "write true or false",
+    "bool_type": "write true or false",
+    "literal_error": "use one of the values listed",
+    "greater_than_equal": "use a larger number",
+    "less_than_equal": "use a smaller number",
+    "missing": "add the key",
+    "string_pattern_mismatch": "use letters, digits, '-', '_' or '.'",
+    "dict_type": "write a mapping of key: value lines",
+    "model_type": "write a mapping of key: value lines",
+    "tuple_type": "write a list, e.g. [7, 8, 9, 10, J, Q, K, A]",
+    "value_error": "",
+}
+
+
+def _lookup_model(loc: list[str]) -> type[BaseModel] | None:
+    model: Any = Ruleset
+    for part in loc:
+        if model is None or not hasattr(model, "model_fields"):
+            return None
+        field = model.model_fields.get(part)
+        if field is None:
+            return None
+        model = _model_of(field.annotation)
+        if model is dict or model is None:
+            return Power if part == "powers" else None
+    return model
+
+
+def _model_of(annotation: Any) -> Any:
+    if isinstance(annotation, type) and issubclass(annotation, BaseModel):
+        return annotation
+    for arg in getattr(annotation, "__args__", ()) or ():
+        found = _model_of(arg)
+        if found is not None:
+            return found
+    return None
+
+
+def load(path: Path, find: Callable[[str], Path | None] = lambda name: None, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+    """Load, merge `extends`, apply `--set` overrides and validate one ruleset file."""
+    data = resolve_raw(Path(path), find)
+    if overrides:
+        data = apply_overrides(data, overrides)
+    return build(data, str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})")
+
+
+def schema_text() -> str:
+    return json.dumps(json_schema(), indent=2, sort_keys=True) + "\n"
