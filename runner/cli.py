@@ -1,0 +1,148 @@
+"""maumau: run Mau Mau bots under YAML rulesets. Commands parse, call one function, print."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import click
+import typer
+
+from . import output
+from .errors import MaumauError
+from .plugins import registry
+from .rules import parse_override, schema_text
+
+app = typer.Typer(
+    help=__doc__.split(":")[0] + ": a tournament runner for Mau Mau bots under YAML rulesets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+rulesets_app = typer.Typer(help="Registered rulesets; `show`, `check` and `schema` below.", rich_markup_mode=None)
+app.add_typer(rulesets_app, name="rulesets")
+
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives the same match.")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), repeatable.")]
+FormatOpt = Annotated[str, typer.Option("--format", help="Output: table, json or csv.")]
+RulesetOpt = Annotated[str, typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")]
+
+
+def overrides_of(pairs: list[str] | None) -> dict:
+    return dict(parse_override(pair) for pair in pairs or [])
+
+
+@app.command("bots")
+def bots_cmd(fmt: FormatOpt = "table") -> None:
+    """Registered bots: name, plugin, description."""
+    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in registry().bots.values()]
+    output.emit(sorted(rows, key=lambda row: row["name"]), fmt)
+
+
+@rulesets_app.callback(invoke_without_command=True)
+def rulesets_cmd(ctx: typer.Context, fmt: FormatOpt = "table") -> None:
+    """Registered rulesets: name, players, format."""
+    if ctx.invoked_subcommand is not None:
+        return
+    reg = registry()
+    rows = []
+    for name in sorted(reg.rulesets):
+        ruleset = reg.load_ruleset(name)
+        limit = f" {ruleset.match.limit}" if ruleset.match.limit else ""
+        rows.append({
+            "name": name, "players": f"{ruleset.players.min}-{ruleset.players.max}",
+            "format": ruleset.match.format + limit, "plugin": reg.rulesets[name].plugin,
+            "description": ruleset.description,
+        })
+    output.emit(rows, fmt)
+
+
+@rulesets_app.command("show")
+def rulesets_show(name: Annotated[str, typer.Argument(help="Ruleset name or YAML file.")], set_: SetOpt = None) -> None:
+    """The resolved ruleset (extends merged, overrides applied) as YAML."""
+    typer.echo(registry().load_ruleset(name, overrides_of(set_)).to_yaml(), nl=False)
+
+
+@rulesets_app.command("check")
+def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML files.")]) -> None:
+    """Validate ruleset files; each error names the file, the key and the fix."""
+    reg = registry()
+    failed = 0
+    for file in files:
+        try:
+            ruleset = reg.load_ruleset(file if file.endswith((".yaml", ".yml")) or Path(file).exists() else file)
+            typer.echo(f"ok: {file} ({ruleset.name})")
+        except MaumauError as exc:
+            failed += 1
+            typer.echo(f"Error: {exc}", err=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+@rulesets_app.command("schema")
+def rulesets_schema() -> None:
+    """The JSON Schema of ruleset files, for editors."""
+    typer.echo(schema_text(), nl=False)
+
+
+@app.command("play")
+def play_cmd(
+    ruleset: RulesetOpt,
+    bots: Annotated[list[str], typer.Option("-b", "--bot", help="A bot per seat, in seat order (repeat).")],
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    log: Annotated[Optional[Path], typer.Option("--log", help="Write the game log (JSON lines; gzip if .gz).")] = None,
+    join: Annotated[Optional[list[str]], typer.Option("--join", help="ROUND:BOT joins before that round (table changes).")] = None,
+    leave: Annotated[Optional[list[str]], typer.Option("--leave", help="ROUND:SEAT leaves before that round.")] = None,
+    fmt: FormatOpt = "table",
+) -> None:
+    """One match, narrated round by round, then the final totals."""
+    from .play import play_match
+
+    result, events = play_match(ruleset, bots, seed, overrides_of(set_), join or [], leave or [], log is not None)
+    if log is not None:
+        write_log(log, events)
+    if fmt == "table":
+        for line in output.narrate(result):
+            typer.echo(line)
+    output.emit(output.final_rows(result), fmt)
+
+
+def write_log(path: Path, events: list[dict]) -> None:
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "wt", encoding="utf-8") as handle:
+            for event in events:
+                handle.write(json.dumps(event, separators=(",", ":")) + "\n")
+    except OSError as exc:
+        raise MaumauError(f"cannot write the log {path}: {exc.strerror}") from None
+
+
+def main() -> None:
+    """The console script: domain and usage errors become one `Error: ...` line, no traceback."""
+    try:
+        app(standalone_mode=False)
+    except MaumauError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+    except (typer.Exit, click.exceptions.Exit) as exc:
+        sys.exit(exc.exit_code)
+    except (typer.Abort, click.exceptions.Abort, KeyboardInterrupt):
+        typer.echo("Error: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:
+        if not hasattr(exc, "format_message"):  # not a usage error: a bug, keep its traceback
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            typer.echo(exc.format_message())
+            sys.exit(0)
+        typer.echo(f"Error: {exc.format_message()}", err=True)
+        sys.exit(getattr(exc, "exit_code", 2) or 2)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,59 @@
+"""One match from names: resolve the ruleset and the bots in the registry, then play it."""
+
+from __future__ import annotations
+
+from .errors import MaumauError
+from .match import Match, MatchResult, TableChange
+from .plugins import registry
+
+
+def make_bot_factory(reg=None):
+    """A `make_bot(player, seat, rng)` that builds registered bots by name."""
+    reg = reg or registry()
+
+    def make_bot(player: str, seat: int, rng):
+        return reg.bot(player).cls(rng=rng)
+
+    return make_bot
+
+
+def parse_changes(joins: list[str], leaves: list[str]) -> list[TableChange]:
+    changes = []
+    for text, kind in [(j, "join") for j in joins] + [(l, "leave") for l in leaves]:
+        round_text, sep, who = text.partition(":")
+        if not sep or not round_text.isdigit() or int(round_text) < 2 or not who:
+            raise MaumauError(f"--{kind} {text!r}: expected ROUND:{'BOT' if kind == 'join' else 'SEAT'} with ROUND ≥ 2")
+        if kind == "join":
+            changes.append(TableChange(int(round_text), "join", player=who))
+        elif who.isdigit():
+            changes.append(TableChange(int(round_text), "leave", seat=int(who)))
+        else:
+            raise MaumauError(f"--leave {text!r}: SEAT must be a seat number")
+    return changes
+
+
+def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None:
+    """Refuse a table the ruleset does not allow, with the allowed range."""
+    if not ruleset.players.min <= len(players) <= ruleset.players.max:
+        raise MaumauError(
+            f"ruleset {ruleset.name!r} allows {ruleset.players.min}-{ruleset.players.max} players, got {len(players)}"
+        )
+    if changes and not ruleset.match.table_changes:
+        raise MaumauError(f"ruleset {ruleset.name!r} does not allow players to join or leave (match.table_changes)")
+    if sum(1 for c in changes if c.kind == "join") + len(players) > ruleset.players.max:
+        raise MaumauError(f"joins would seat more than {ruleset.players.max} players")
+
+
+def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict, joins=(), leaves=(),
+               with_log: bool = False) -> tuple[MatchResult, list[dict]]:
+    """Play one match between registered bots; return its result and (if asked) its game log."""
+    reg = registry()
+    ruleset = reg.load_ruleset(ruleset_name, overrides)
+    for player in players + [j.partition(":")[2] for j in joins]:
+        reg.bot(player)
+    changes = parse_changes(list(joins), list(leaves))
+    check_table(ruleset, players, changes)
+    log: list[dict] | None = [] if with_log else None
+    match = Match(ruleset, players, seed, make_bot_factory(reg), match_id=f"play-{seed}", log=log,
+                  overrides=overrides, changes=changes, ruleset_name=ruleset_name)
+    return match.run(), log or []
