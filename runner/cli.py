@@ -112,6 +112,15 @@ def play_cmd(
     output.emit(output.final_rows(result), fmt)
 
 
+@app.command("verify")
+def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines, plain or gzip).")]) -> None:
+    """Check a game log against the rules without the engine: deal, every card moved, every play, totals."""
+    from .verify import verify_file
+
+    summary = verify_file(log)
+    typer.echo(f"ok: {summary.events} events, {summary.rounds} rounds")
+
+
 def write_log(path: Path, events: list[dict]) -> None:
     opener = gzip.open if path.suffix == ".gz" else open
     try:

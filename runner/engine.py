@@ -202,10 +202,9 @@ class Round:
             if self.pending:
                 rank = self.discard[-1].rank
                 limit = self.rules.chain_limit.get(rank)
-                if limit is None or self.chain < limit:
-                    stack = self.rules.stack
+                if (limit is None or self.chain < limit) and rank in self.rules.stack:
                     for card in dict.fromkeys(hand):
-                        if card.rank in stack:
+                        if card.rank == rank:  # only the same rank passes a penalty on
                             actions.append(play(card, None, due))
             else:
                 self._add_plays(actions, dict.fromkeys(hand), due)
@@ -325,10 +324,13 @@ class Round:
             if type(action) is Challenge:
                 self._record("challenge", seat, count=offender)
                 self._draw(offender, self._penalty_for(offender), "penalty")
-            elif not self.hands[offender]:
+            else:  # logged always, so that a log shows every decision
                 self._record("pass", seat)
-                self._finish(offender)
-                return
+                if not self.hands[offender]:
+                    if self.pending and self.rules.last_card_draws:  # the final 7 still counts
+                        self._draw(seat, self.pending, "seven")
+                    self._finish(offender)
+                    return
             self.phase = PLAY
         if self.turns >= self.rules.turn_limit and self.phase != OVER:
             self._finish(None)
@@ -416,7 +418,7 @@ class Round:
     def _end_turn(self, seat: int, gained: int) -> None:
         """A turn ended without a play: count it toward a blocked round, then pass the turn on."""
         self.idle = 0 if gained else self.idle + 1
-        if self.idle >= len(self.in_play()):
+        if self.idle >= len(self.in_play()) or self.turns >= self.rules.turn_limit:
             self._finish(None)
             return
         self._next_turn(seat, self._step(seat))

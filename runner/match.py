@@ -138,6 +138,8 @@ class Match:
             active = table.seated()
             if len(active) < 2:
                 break
+            if number > 1:  # rotate over the table as it is now, joined seats included
+                self.dealer = (self.dealer + deal.dealer_rotation) % len(table.players)
             self.dealer = self._dealer_for(self.dealer, active)
             rnd = self.play_round(number, self.dealer, active)
             points = rnd.points()
@@ -146,6 +148,7 @@ class Match:
             if rnd.winner is not None:
                 table.rounds_won[rnd.winner] += 1
             self._round_end(number, rnd.winner, points, deciding=False)
+            self._carry_direction(rnd)
             if fmt.format == "single":
                 break
             if fmt.format == "limit" and any(table.totals[s] >= fmt.limit for s in table.seated()):
@@ -160,9 +163,11 @@ class Match:
                     final_batch = out
                 if len(table.seated()) <= 1:
                     break
-            self.dealer = (self.dealer + deal.dealer_rotation) % len(table.players)
-            self.direction = None if deal.reset_direction else rnd.direction
         return self._result(number, final_batch)
+
+    def _carry_direction(self, rnd: Round) -> None:
+        """The direction the next round starts in: the initial one, or (without reset) where this one ended."""
+        self.direction = None if self.ruleset.deal.reset_direction else rnd.direction
 
     def _dealer_for(self, dealer: int, active: list[int]) -> int:
         """`dealer` if still seated, else the next seated seat clockwise."""
@@ -244,11 +249,12 @@ class Match:
         tied = [s for s in seated if table.totals[s] == best]
         if len(tied) > 1 and fmt.tie_break == "deciding_round":
             decider = self._deciding_round(tied, rounds_played)
+            seated = table.seated()  # a seat may have forfeited during a deciding round
             if decider is not None:
                 rest = sorted((s for s in seated if s != decider), key=key)
                 return [decider] + rest, [decider]
             ranking = sorted(seated, key=key)
-            return ranking, tied
+            return ranking, [s for s in tied if s in seated]
         ranking = sorted(seated, key=key)
         top = key(ranking[0])[:2]
         return ranking, [s for s in ranking if key(s)[:2] == top]
@@ -261,6 +267,7 @@ class Match:
             active = [s for s in tied if s in table.seated()]
             self.dealer = self._dealer_for((self.dealer + self.ruleset.deal.dealer_rotation) % len(table.players), active)
             rnd = self.play_round(number, self.dealer, active, deciding=True)
+            self._carry_direction(rnd)
             self._round_end(number, rnd.winner, [0] * len(table.players), deciding=True)
             if rnd.winner is not None:
                 return rnd.winner
