@@ -112,6 +112,69 @@ def play_cmd(
     output.emit(output.final_rows(result), fmt)
 
 
+@app.command("tournament")
+def tournament_cmd(
+    ruleset: RulesetOpt,
+    bots: Annotated[list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")],
+    table_size: Annotated[Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")] = None,
+    deals: Annotated[int, typer.Option("--deals", help="Deals per table; each is played under every seat rotation.")] = 10,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="processes or serial.")] = "processes",
+    out: Annotated[Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
+    logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
+    fmt: FormatOpt = "table",
+    on_fault: Annotated[str, typer.Option("--on-fault", help="A faulting bot: forfeit, autoplay or abort.")] = "forfeit",
+    move_time: Annotated[Optional[float], typer.Option("--move-time", help="Seconds a bot may take per decision.")] = None,
+    until_confident: Annotated[bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")] = False,
+    max_deals: Annotated[Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")] = None,
+) -> None:
+    """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
+    from .standings import render
+    from .tournament import conduct, plan
+
+    output.render([], fmt)  # refuse a bad --format before playing
+    settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), on_fault, move_time, logs,
+                    until_confident, max_deals)
+    standings, _ = conduct(settings, out, resume, backend, workers, quiet)
+    typer.echo(render(standings, fmt))
+
+
+@app.command("standings")
+def standings_cmd(directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")], fmt: FormatOpt = "table") -> None:
+    """Standings of a stored tournament (complete or interrupted)."""
+    from .standings import render
+    from .tournament import stored_standings
+
+    standings, note = stored_standings(directory)
+    if note and fmt == "table":
+        typer.echo(note, err=True)
+    typer.echo(render(standings, fmt))
+
+
+@app.command("replay")
+def replay_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
+    match: Annotated[str, typer.Option("--match", help="Match id, e.g. t0-d3-r1.")],
+    step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
+) -> None:
+    """One stored match, event by event."""
+    from .replay import describe, events_of
+
+    events, players, replayed = events_of(directory, match)
+    if replayed:
+        typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    for event in events:
+        if event["type"] == "join":
+            players = players + [event["player"]]
+        typer.echo(describe(event, players))
+        if step and event["type"] == "round_end":
+            typer.prompt("", default="", show_default=False, prompt_suffix="")
+
+
 @app.command("verify")
 def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines, plain or gzip).")]) -> None:
     """Check a game log against the rules without the engine: deal, every card moved, every play, totals."""

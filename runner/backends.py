@@ -1,0 +1,162 @@
+"""Execution backends: where a tournament's work units are played (in-process, or a process pool).
+
+A backend takes plain-data `WorkUnit`s and hands their `MatchOutcome`s to `on_results` in the
+driver's process, a batch at a time, in whatever order they finish; the driver alone stores
+them. A new backend (a cluster, say) implements `Backend.run` the same way: send batches, keep
+a bounded number in flight, call `on_results` with each finished batch.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
+from typing import Callable, Iterator, Sequence
+
+from .errors import MaumauError
+from .plugins import registry
+from .work import MatchOutcome, WorkUnit, play_batch, play_unit
+
+OnResults = Callable[[list[MatchOutcome]], None]
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+class Backend:
+    """Plays work units and reports each outcome to the driver."""
+
+    name = "backend"
+
+    def run(self, units: Sequence[WorkUnit], on_results: OnResults) -> None:
+        """Play every unit; call `on_results` (in this process) with every outcome once, in any order."""
+        raise NotImplementedError
+
+    def close(self) -> None:
+        """Release workers; the backend is not used again."""
+
+    def __enter__(self) -> "Backend":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+class SerialBackend(Backend):
+    """Every match in this process, one after another."""
+
+    name = "serial"
+
+    def run(self, units: Sequence[WorkUnit], on_results: OnResults) -> None:
+        for unit in units:
+            on_results([play_unit(unit)])
+
+
+class ProcessBackend(Backend):
+    """A pool of worker processes, fed batches of units; at most two batches in flight per worker."""
+
+    name = "processes"
+
+    def __init__(self, workers: int | None = None, batch_size: int | None = None):
+        self.workers = workers or default_workers()
+        self.batch_size = batch_size
+        self._pool: ProcessPoolExecutor | None = None
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            methods = multiprocessing.get_all_start_methods()
+            # fork reuses the parent's imports and registry: workers start in milliseconds
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=init_worker, initargs=(os.getpid(),)
+            )
+        return self._pool
+
+    def run(self, units: Sequence[WorkUnit], on_results: OnResults) -> None:
+        if not units:
+            return
+        pool = self._executor()
+        size = self.batch_size or batch_size_for(len(units), self.workers)
+        pending = batches(units, size)
+        in_flight: set[Future] = set()
+        try:
+            while True:
+                while len(in_flight) < 2 * self.workers:
+                    batch = next(pending, None)
+                    if batch is None:
+                        break
+                    in_flight.add(pool.submit(play_batch, batch))
+                if not in_flight:
+                    return
+                done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+                for future in done:
+                    on_results(future.result())
+        except BaseException:
+            for future in in_flight:
+                future.cancel()
+            raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            self._pool.shutdown(wait=True, cancel_futures=True)
+            self._pool = None
+
+
+BACKENDS = {"serial": SerialBackend, "processes": ProcessBackend}
+
+
+def make_backend(name: str, workers: int | None = None) -> Backend:
+    """The backend called `name` (`serial` or `processes`)."""
+    if name == "serial":
+        return SerialBackend()
+    if name == "processes":
+        return ProcessBackend(workers)
+    raise MaumauError(f"unknown --backend {name!r}; use one of {', '.join(BACKENDS)}")
+
+
+def default_workers() -> int:
+    """One worker per core this process may run on."""
+    try:
+        return max(1, len(os.sched_getaffinity(0)))
+    except AttributeError:  # not Linux
+        return max(1, os.cpu_count() or 1)
+
+
+def batch_size_for(units: int, workers: int) -> int:
+    """About eight batches per worker: few messages, yet a small tail and a lively progress bar."""
+    return max(1, min(256, units // (workers * 8)))
+
+
+def batches(units: Sequence[WorkUnit], size: int) -> Iterator[list[WorkUnit]]:
+    for start in range(0, len(units), size):
+        yield list(units[start:start + size])
+
+
+# ---------------------------------------------------------------- worker side
+def init_worker(parent_pid: int) -> None:
+    """Worker start-up: die with the parent, leave Ctrl-C to it, build the registry once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver handles Ctrl-C and shuts the pool down
+    die_with_parent(parent_pid)
+    registry()
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Exit when `parent_pid` dies, even by kill -9: the kernel's parent-death signal, plus a watchdog."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog below still covers it
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent_pid,), name="maumau-watchdog", daemon=True).start()
+
+
+def _watch_parent(parent_pid: int, every: float = 1.0) -> None:
+    event = threading.Event()
+    while not event.wait(every):
+        if os.getppid() != parent_pid:
+            os._exit(1)

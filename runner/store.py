@@ -1,0 +1,190 @@
+"""A tournament's results directory: an SQLite database committed as results arrive, and gzip game logs.
+
+Layout of `DIR/`: `tournament.sqlite` (the config with the resolved ruleset and seed, one row
+per match, per seat and per fault) and `logs/<match id>.jsonl.gz`. A log file is written
+before its match's row is committed, so a committed match always has its whole log.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from pathlib import Path
+
+from .errors import MaumauError
+from .referee import Fault
+from .work import MatchOutcome, SeatOutcome
+
+DB_NAME = "tournament.sqlite"
+LOGS = "logs"
+SCHEMA_VERSION = 1
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY, tbl INTEGER NOT NULL, deal INTEGER NOT NULL, rotation INTEGER NOT NULL,
+    seed INTEGER NOT NULL, rounds INTEGER NOT NULL, decisions INTEGER NOT NULL, log TEXT
+);
+CREATE TABLE IF NOT EXISTS seats (
+    match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, entrant TEXT NOT NULL,
+    bot TEXT NOT NULL, place INTEGER NOT NULL, score REAL NOT NULL, points INTEGER NOT NULL,
+    rounds INTEGER NOT NULL, rounds_won INTEGER NOT NULL, faults INTEGER NOT NULL, forfeited INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+CREATE TABLE IF NOT EXISTS faults (
+    match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, bot TEXT NOT NULL,
+    kind TEXT NOT NULL, detail TEXT NOT NULL, round INTEGER NOT NULL
+);
+"""
+
+
+class Store:
+    """The results of one tournament, in `directory`."""
+
+    def __init__(self, directory: Path, db: sqlite3.Connection):
+        self.directory, self.db = directory, db
+
+    # ------------------------------------------------------------ opening
+    @classmethod
+    def create(cls, directory: Path, config: dict) -> "Store":
+        """A new results directory for a tournament with `config`; refuses to overwrite one."""
+        if (directory / DB_NAME).exists():
+            raise MaumauError(
+                f"{directory} already holds a tournament; add --resume to continue it, or choose another --out"
+            )
+        try:
+            (directory / LOGS).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise MaumauError(f"cannot create the results directory {directory}: {exc.strerror}") from None
+        store = cls(directory, connect(directory / DB_NAME))
+        with store.db:
+            store.db.executescript(SCHEMA)
+            store.db.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                [("schema", str(SCHEMA_VERSION)), ("config", json.dumps(config, sort_keys=True)), ("finished", "")],
+            )
+        return store
+
+    @classmethod
+    def open(cls, directory: Path) -> "Store":
+        """The tournament stored in `directory`."""
+        path = directory / DB_NAME
+        if not path.is_file():
+            raise MaumauError(f"{directory} holds no tournament (no {DB_NAME}); run `maumau tournament --out {directory}` first")
+        store = cls(directory, connect(path))
+        try:
+            store.meta("config")
+        except (sqlite3.DatabaseError, KeyError):
+            raise MaumauError(f"{path} is not a maumau results database") from None
+        return store
+
+    @classmethod
+    def resume(cls, directory: Path, config: dict) -> "Store":
+        """The stored tournament in `directory`, if it is the one `config` describes."""
+        if not (directory / DB_NAME).exists():
+            raise MaumauError(f"nothing to resume in {directory} (no {DB_NAME}); leave out --resume to start it")
+        store = cls.open(directory)
+        difference = first_difference(store.config(), json.loads(json.dumps(config)))
+        if difference:
+            store.close()
+            raise MaumauError(
+                f"{directory} holds another tournament ({difference}); "
+                "resume with the options it was started with, or choose another --out"
+            )
+        return store
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ------------------------------------------------------------ reading
+    def meta(self, key: str) -> str:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            raise KeyError(key)
+        return row[0]
+
+    def config(self) -> dict:
+        return json.loads(self.meta("config"))
+
+    def done(self) -> set[str]:
+        """Ids of the matches already stored."""
+        return {row[0] for row in self.db.execute("SELECT id FROM matches")}
+
+    def count(self) -> int:
+        return self.db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+
+    def seat_rows(self, deals: int | None = None) -> list[list[SeatOutcome]]:
+        """Each stored match's seats (of the first `deals` deals), in schedule order (deal, table, rotation)."""
+        matches: dict[str, list[SeatOutcome]] = {}
+        query = """SELECT s.match_id, s.seat, s.entrant, s.bot, s.place, s.score, s.points, s.rounds,
+                          s.rounds_won, s.faults, s.forfeited
+                   FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.deal < ?
+                   ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
+        for match_id, *fields in self.db.execute(query, (deals if deals is not None else 2**62,)):
+            fields[-1] = bool(fields[-1])
+            matches.setdefault(match_id, []).append(SeatOutcome(*fields))
+        return list(matches.values())
+
+    def match_row(self, match_id: str) -> dict | None:
+        cursor = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,))
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        return dict(zip([c[0] for c in cursor.description], row))
+
+    def match_ids(self, limit: int = 3) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM matches ORDER BY deal, tbl, rotation LIMIT ?", (limit,))]
+
+    def finished(self) -> bool:
+        return self.meta("finished") == "yes"
+
+    # ------------------------------------------------------------ writing
+    def add(self, outcomes: list[MatchOutcome], slots: dict) -> None:
+        """Store finished matches: their logs first, then their rows in one committed transaction.
+
+        `slots` maps each match id to its place in the schedule (table, deal, rotation, seed).
+        """
+        matches, seats, faults = [], [], []
+        for outcome in outcomes:
+            slot = slots[outcome.match_id]
+            log_name = None
+            if outcome.log is not None:
+                # no temporary file needed: until its row is committed, a log is overwritten on resume
+                log_name = f"{LOGS}/{outcome.match_id}.jsonl.gz"
+                (self.directory / log_name).write_bytes(outcome.log)
+            matches.append((outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed,
+                            outcome.rounds, outcome.decisions, log_name))
+            seats.extend((outcome.match_id, *vars(s).values()) for s in outcome.seats)
+            faults.extend((outcome.match_id, f.seat, f.player, f.kind, f.detail, f.round) for f in outcome.faults)
+        with self.db:
+            self.db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?)", matches)
+            self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
+            self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
+
+    def mark_finished(self, deals: int) -> None:
+        with self.db:
+            self.db.execute("UPDATE meta SET value = 'yes' WHERE key = 'finished'")
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('deals_played', ?)", (str(deals),))
+
+    def faults(self) -> list[tuple[str, Fault]]:
+        rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")
+        return [(match_id, Fault(*rest)) for match_id, *rest in rows]
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=30)
+    # WAL with synchronous=NORMAL: a commit survives kill -9 of this process and costs no fsync
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def first_difference(stored: dict, given: dict) -> str:
+    """`key: A there, B here` for the first setting that differs, or '' if none does."""
+    for key in sorted(set(stored) | set(given)):
+        if stored.get(key) != given.get(key):
+            there, here = stored.get(key), given.get(key)
+            if isinstance(there, (dict, list)) or isinstance(here, (dict, list)):
+                return f"{key} differ"
+            return f"{key}: {there!r} there, {here!r} here"
+    return ""

@@ -1,0 +1,245 @@
+"""Round-robin tournaments: the schedule (tables, duplicate deals, seeds) and the driver that runs it.
+
+Every k-subset of the entrants meets at a table; each meeting plays `deals` seeds, and each
+seed once under every seat rotation of the table (duplicate deals), so that seat and card
+luck cancel out. A match's id, `t<table>-d<deal>-r<rotation>`, never changes, and its seed is
+derived (sha256) from the tournament seed and the id's table and deal, so every rotation of a
+deal sees the same shuffles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+import sys
+import time
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Callable
+
+from .backends import Backend, make_backend
+from .errors import MaumauError
+from .plugins import registry
+from .progress import Progress, progress_for
+from .referee import POLICIES
+from .standings import Standings, compute
+from .store import Store
+from .work import MatchOutcome, WorkUnit
+
+DEFAULT_TABLE = 4
+
+
+@dataclass(frozen=True)
+class Settings:
+    """What defines a tournament: stored with its results, and compared on --resume."""
+
+    ruleset_name: str
+    ruleset: dict = field(repr=False)  # resolved, overrides applied
+    overrides: dict
+    bots: tuple[str, ...]  # one per entrant
+    entrants: tuple[str, ...]  # distinct labels, one per entrant
+    table_size: int
+    deals: int
+    seed: int
+    on_fault: str = "forfeit"
+    move_time: float | None = None
+    logs: bool = True
+    until_confident: bool = False
+    max_deals: int | None = None
+
+    def config(self) -> dict:
+        return asdict(self)
+
+    @classmethod
+    def from_config(cls, config: dict) -> "Settings":
+        config = dict(config, bots=tuple(config["bots"]), entrants=tuple(config["entrants"]))
+        return cls(**config)
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One scheduled match: where it sits in the schedule, and who sits where."""
+
+    match_id: str
+    table: int
+    deal: int
+    rotation: int
+    seed: int
+    seats: tuple[int, ...]  # entrant index per seat
+
+
+def plan(
+    ruleset_name: str, bots: list[str], deals: int = 10, table_size: int | None = None, seed: int = 1,
+    overrides: dict | None = None, on_fault: str = "forfeit", move_time: float | None = None, logs: bool = True,
+    until_confident: bool = False, max_deals: int | None = None,
+) -> Settings:
+    """Validated settings of a tournament from the user's names and numbers."""
+    reg = registry()
+    overrides = dict(overrides or {})
+    ruleset = reg.load_ruleset(ruleset_name, overrides)
+    for bot in bots:
+        reg.bot(bot)
+    if len(bots) < 2:
+        raise MaumauError(f"a tournament needs at least 2 entrants, got {len(bots)}; repeat -b BOT")
+    low, high = ruleset.players.min, ruleset.players.max
+    k = table_size if table_size is not None else min(len(bots), DEFAULT_TABLE, high)
+    if not low <= k <= high:
+        raise MaumauError(
+            f"--table-size {k} is outside the player range {low}-{high} of ruleset {ruleset.name!r}; choose a size in it"
+        )
+    if k > len(bots):
+        raise MaumauError(f"--table-size {k} needs at least {k} entrants, got {len(bots)}; add -b BOT or lower it")
+    if deals < 1:
+        raise MaumauError(f"--deals must be at least 1, got {deals}")
+    if on_fault not in POLICIES:
+        raise MaumauError(f"unknown --on-fault {on_fault!r}; use one of {', '.join(POLICIES)}")
+    if move_time is not None and move_time < 0:
+        raise MaumauError(f"--move-time must be a number of seconds (0: no limit), got {move_time:g}")
+    move_time = move_time or None
+    if until_confident:
+        max_deals = max_deals if max_deals is not None else max(deals, 1000)
+        if max_deals < deals:
+            raise MaumauError(f"--max-deals {max_deals} is below --deals {deals}; raise it")
+    else:
+        max_deals = None
+    return Settings(
+        ruleset_name, ruleset.to_data(), overrides, tuple(bots), labels(bots), k, deals, seed, on_fault,
+        move_time, logs, until_confident, max_deals,
+    )
+
+
+def labels(bots: list[str]) -> tuple[str, ...]:
+    """Entrant labels: the bot name, numbered (`random#1`, `random#2`) when a bot is entered twice."""
+    seen: dict[str, int] = {}
+    total = {bot: bots.count(bot) for bot in bots}
+    result = []
+    for bot in bots:
+        seen[bot] = seen.get(bot, 0) + 1
+        result.append(f"{bot}#{seen[bot]}" if total[bot] > 1 else bot)
+    return tuple(result)
+
+
+def derive_seed(seed: int, key: str) -> int:
+    """A 63-bit seed from the tournament seed and a key: stable everywhere (unlike hash())."""
+    digest = hashlib.sha256(f"maumau:{seed}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def schedule(settings: Settings, deals: range) -> list[Slot]:
+    """The matches of `deals`, deal by deal, then table by table, then rotation by rotation."""
+    n, k = len(settings.entrants), settings.table_size
+    tables = list(itertools.combinations(range(n), k))
+    slots = []
+    for deal in deals:
+        for t, members in enumerate(tables):
+            seed = derive_seed(settings.seed, f"t{t}-d{deal}")
+            for r in range(k):
+                seats = tuple(members[(s + r) % k] for s in range(k))
+                slots.append(Slot(f"t{t}-d{deal}-r{r}", t, deal, r, seed, seats))
+    return slots
+
+
+def match_count(entrants: int, table_size: int, deals: int) -> int:
+    return math.comb(entrants, table_size) * deals * table_size
+
+
+def unit_of(settings: Settings, slot: Slot) -> WorkUnit:
+    return WorkUnit(
+        slot.match_id, slot.seed, tuple(settings.bots[e] for e in slot.seats),
+        tuple(settings.entrants[e] for e in slot.seats), settings.ruleset, settings.ruleset_name,
+        settings.overrides, settings.on_fault, settings.move_time, settings.logs,
+    )
+
+
+def standings_of(store: Store, deals: int | None = None) -> Standings:
+    """The standings of the stored matches (of the first `deals` deals, if given)."""
+    settings = Settings.from_config(store.config())
+    return compute(list(zip(settings.entrants, settings.bots)), store.seat_rows(deals))
+
+
+def run(settings: Settings, store: Store, backend: Backend, progress: Progress | None = None) -> Standings:
+    """Play every match of the tournament not yet in `store`; return the final standings.
+
+    With `until_confident`, deals are doubled (up to `max_deals`) until each entrant places
+    ahead of the next one down at 95% confidence.
+    """
+    progress = progress or Progress()
+    done = store.done()
+    deals = settings.deals
+    while True:
+        slots = schedule(settings, range(deals))
+        by_id = {slot.match_id: slot for slot in slots}
+        todo = [unit_of(settings, slot) for slot in slots if slot.match_id not in done]
+
+        def on_results(outcomes: list[MatchOutcome]) -> None:
+            store.add(outcomes, by_id)
+            progress.advance(len(outcomes))
+
+        progress.start(len(slots), len(slots) - len(todo))
+        try:
+            backend.run(todo, on_results)
+        finally:
+            progress.stop()
+        done.update(by_id)
+        standings = standings_of(store, deals)  # only this stage's deals: a resumed run decides alike
+        if not settings.until_confident or not standings.too_close or deals >= settings.max_deals:
+            store.mark_finished(deals)
+            return standings
+        deals = min(settings.max_deals, deals * 2)
+
+
+def stored_standings(directory: Path) -> tuple[Standings, str]:
+    """The standings of the tournament stored in `directory`, and a note if it is unfinished."""
+    store = Store.open(directory)
+    try:
+        note = "" if store.finished() else (
+            f"unfinished: {store.count()} matches stored; continue with the tournament's command plus --resume --out {directory}"
+        )
+        return standings_of(store), note
+    finally:
+        store.close()
+
+
+def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "processes",
+            workers: int | None = None, quiet: bool = False) -> tuple[Standings, Path]:
+    """Run (or resume) a tournament into its results directory; return its standings and the directory."""
+    if resume and out is None:
+        raise MaumauError("--resume needs --out DIR: the results directory of the tournament to continue")
+    if workers is not None and workers < 1:
+        raise MaumauError(f"--workers must be at least 1, got {workers}")
+    out = out if out is not None else default_out(settings)
+    store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
+    try:
+        if not quiet:
+            total = match_count(len(settings.entrants), settings.table_size, settings.deals)
+            print_note(f"{describe(settings)} = {total} matches; results in {out}")
+        with make_backend(backend, workers) as executor:
+            return run(settings, store, executor, progress_for(quiet)), out
+    except KeyboardInterrupt:
+        print_note(f"interrupted after {store.count()} matches; continue with the same command plus --resume --out {out}")
+        raise
+    finally:
+        store.close()
+
+
+def describe(settings: Settings) -> str:
+    k = settings.table_size
+    deals = f"{settings.deals}" + (f" to {settings.max_deals} (until confident)" if settings.until_confident else "")
+    return (f"{settings.ruleset_name}: {len(settings.entrants)} entrants, tables of {k}, "
+            f"{math.comb(len(settings.entrants), k)} table(s) × {deals} deals × {k} rotations")
+
+
+def print_note(text: str) -> None:
+    print(text, file=sys.stderr, flush=True)
+
+
+def default_out(settings: Settings, root: Path = Path("results"), now: Callable[[], float] = time.time) -> Path:
+    """`results/<ruleset>-<date>-<time>`, numbered if that exists already."""
+    stamp = time.strftime("%Y%m%d-%H%M%S", time.localtime(now()))
+    base = root / f"{Path(settings.ruleset['name']).name}-{stamp}"
+    candidate, n = base, 1
+    while candidate.exists():
+        n += 1
+        candidate = base.with_name(f"{base.name}-{n}")
+    return candidate

@@ -1,0 +1,148 @@
+"""One unit of tournament work: a match described as plain data, played in whichever process receives it.
+
+A `WorkUnit` holds only names, numbers and the resolved ruleset as a dict, so any backend
+(serial, a process pool, a cluster) can ship it; `play_unit` rebuilds everything else from the
+process-wide plugin registry, which each worker builds once.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from dataclasses import dataclass, field
+from functools import partial
+
+from .match import Match, MatchResult
+from .plugins import registry
+from .referee import Fault, Referee
+from .rules import Ruleset, build
+
+
+@dataclass(frozen=True)
+class WorkUnit:
+    """Everything needed to play one scheduled match, in picklable plain data."""
+
+    match_id: str
+    seed: int
+    bots: tuple[str, ...]  # registered bot name per seat
+    entrants: tuple[str, ...]  # entrant label per seat (distinct when a bot is entered twice)
+    ruleset: dict = field(repr=False)  # the resolved ruleset, Ruleset.to_data()
+    ruleset_name: str = ""
+    overrides: dict = field(default_factory=dict)
+    on_fault: str = "forfeit"
+    move_time: float | None = None
+    logs: bool = True
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """How one seat of one match did; `place` is 1 for every seat sharing first."""
+
+    seat: int
+    entrant: str
+    bot: str
+    place: int
+    score: float  # 1 for a sole winner, 1/w for each of w seats sharing first, else 0
+    points: int
+    rounds: int  # scoring rounds the seat was dealt into
+    rounds_won: int
+    faults: int
+    forfeited: bool
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """The stored result of one match, with its gzip game log when logs are on."""
+
+    match_id: str
+    rounds: int
+    decisions: int
+    seats: tuple[SeatOutcome, ...]
+    faults: tuple[Fault, ...]
+    log: bytes | None = field(default=None, repr=False)
+
+
+_rulesets: dict[str, Ruleset] = {}
+
+
+def ruleset_of(data: dict) -> Ruleset:
+    """The Ruleset of a resolved-ruleset dict, validated once per process."""
+    key = json.dumps(data, sort_keys=True)
+    ruleset = _rulesets.get(key)
+    if ruleset is None:
+        ruleset = _rulesets[key] = build(data, "tournament ruleset")
+    return ruleset
+
+
+def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
+    """The bot for `seat`: the one place a worker constructs bots (isolation hooks in here)."""
+    return registry().bot(name).cls(rng=rng)
+
+
+def make_referee(unit: WorkUnit) -> Referee:
+    """The referee of one match, with the tournament's fault policy and time budget."""
+    return Referee(unit.on_fault, unit.move_time, rng=random.Random(f"{unit.seed}:autoplay"))
+
+
+def play_unit(unit: WorkUnit) -> MatchOutcome:
+    """Play one match and summarise it; the log comes back gzip-compressed (byte-stable)."""
+    log: list[dict] | None = [] if unit.logs else None
+    ruleset = ruleset_of(unit.ruleset)
+    match = Match(
+        ruleset, list(unit.bots), unit.seed, partial(make_bot, unit), match_id=unit.match_id,
+        referee=make_referee(unit), log=log, overrides=unit.overrides, ruleset_name=unit.ruleset_name,
+    )
+    result = match.run()
+    return MatchOutcome(
+        unit.match_id, len(result.rounds), result.decisions, seat_outcomes(unit, ruleset, result),
+        result.faults, compress(log) if log is not None else None,
+    )
+
+
+def play_batch(units: list[WorkUnit]) -> list[MatchOutcome]:
+    """Play a batch of units in order: what a backend sends to a worker in one message."""
+    return [play_unit(unit) for unit in units]
+
+
+_encode = json.JSONEncoder(separators=(",", ":")).encode  # built once: json.dumps makes one per call
+
+
+def compress(events: list[dict]) -> bytes:
+    """Events as gzip JSON lines; mtime 0 so that equal logs are equal bytes."""
+    text = "\n".join(map(_encode, events)) + "\n"
+    return gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+
+
+def seat_outcomes(unit: WorkUnit, ruleset: Ruleset, result: MatchResult) -> tuple[SeatOutcome, ...]:
+    winners = set(result.winners)
+    position = {seat: i + 1 for i, seat in enumerate(result.ranking)}
+    last = len(result.players)
+    faults = [sum(1 for f in result.faults if f.seat == seat) for seat in range(last)]
+    rounds = rounds_dealt_in(result, ruleset)
+    return tuple(
+        SeatOutcome(
+            seat, unit.entrants[seat], unit.bots[seat],
+            1 if seat in winners else position.get(seat, last),
+            1 / len(winners) if seat in winners else 0.0,
+            result.totals[seat], rounds[seat], result.rounds_won[seat], faults[seat], seat in result.forfeited,
+        )
+        for seat in range(last)
+    )
+
+
+def rounds_dealt_in(result: MatchResult, ruleset: Ruleset) -> list[int]:
+    """Per seat, the scoring rounds it took part in: not after its forfeit or its elimination."""
+    n = len(result.players)
+    forfeit_round = {f.seat: f.round for f in result.faults if f.seat in result.forfeited}
+    limit = ruleset.match.limit if ruleset.match.format == "elimination" else None
+    counts, out = [0] * n, [False] * n
+    for summary in result.rounds:
+        if summary.deciding:
+            continue
+        for seat in range(n):
+            if not out[seat] and summary.number <= forfeit_round.get(seat, summary.number):
+                counts[seat] += 1
+            if limit is not None and summary.totals[seat] > limit:
+                out[seat] = True
+    return counts

@@ -1,0 +1,104 @@
+"""Standings arithmetic on a hand-made set of results."""
+
+import json
+
+import pytest
+
+from runner.standings import compute, render, wilson
+from runner.work import SeatOutcome
+
+ENTRANTS = [("ann", "random"), ("bob", "random"), ("cy", "easy")]
+
+
+def seat(seat, entrant, place, score, points=0, rounds=1, rounds_won=0, faults=0):
+    return SeatOutcome(seat, entrant, dict(ENTRANTS)[entrant], place, score, points, rounds, rounds_won, faults, False)
+
+
+# Four two-seat matches and one three-seat match, by hand:
+#   1. ann beats bob            ann 0 pts, bob 30 pts over 3 rounds each
+#   2. bob beats ann            bob 10, ann 20 over 2 rounds
+#   3. ann and cy share first   (a drawn match: 0.5 each)
+#   4. ann beats cy, cy faulted twice
+#   5. three seats: cy first, bob second, ann third
+MATCHES = [
+    [seat(0, "ann", 1, 1.0, 0, 3, 2), seat(1, "bob", 2, 0.0, 30, 3, 1)],
+    [seat(0, "bob", 1, 1.0, 10, 2, 1), seat(1, "ann", 2, 0.0, 20, 2, 1)],
+    [seat(0, "ann", 1, 0.5, 5, 1, 0), seat(1, "cy", 1, 0.5, 5, 1, 0)],
+    [seat(0, "cy", 2, 0.0, 40, 4, 0, faults=2), seat(1, "ann", 1, 1.0, 8, 4, 4)],
+    [seat(0, "ann", 3, 0.0, 12, 1), seat(1, "bob", 2, 0.0, 6, 1), seat(2, "cy", 1, 1.0, 0, 1, 1)],
+]
+
+
+@pytest.fixture(scope="module")
+def standings():
+    return compute(ENTRANTS, MATCHES)
+
+
+def row(standings, name):
+    return next(r for r in standings.rows if r.entrant == name)
+
+
+def test_counts_scores_and_averages(standings):
+    ann = row(standings, "ann")
+    assert (ann.matches, ann.wins, ann.draws, ann.losses) == (5, 2, 1, 2)
+    assert ann.score == 2.5 and ann.win_rate == 0.5
+    assert ann.points_per_round == pytest.approx((0 + 20 + 5 + 8 + 12) / (3 + 2 + 1 + 4 + 1))
+    assert ann.rounds_won == 7
+    cy = row(standings, "cy")
+    assert (cy.matches, cy.wins, cy.draws, cy.losses, cy.score, cy.faults) == (3, 1, 1, 1, 1.5, 2)
+    bob = row(standings, "bob")
+    assert (bob.wins, bob.losses, bob.score) == (1, 2, 1.0)
+    assert bob.points_per_round == pytest.approx((30 + 10 + 6) / 6)
+
+
+def test_ranking_is_by_win_rate_then_rating(standings):
+    # cy 1.5/3 and ann 2.5/5 tie at 0.5, and cy's win over both in the three-seat match rates it higher;
+    # bob's 1/3 puts it last, although its rating is the highest
+    assert [r.entrant for r in standings.rows] == ["cy", "ann", "bob"]
+    assert row(standings, "cy").rating > row(standings, "ann").rating
+    assert row(standings, "bob").rating > row(standings, "cy").rating
+
+
+def test_wilson_interval_matches_the_textbook_value():
+    low, high = wilson(5, 10)
+    assert (round(low, 4), round(high, 4)) == (0.2366, 0.7634)
+    assert wilson(0, 0) == (0.0, 1.0)
+    ann = compute(ENTRANTS, MATCHES).rows
+    for r in ann:
+        assert (r.win_rate_low, r.win_rate_high) == wilson(r.score, r.matches)
+
+
+def test_head_to_head_counts_only_two_seat_matches(standings):
+    h2h = standings.head_to_head
+    assert h2h["ann", "bob"] == (2, 1.0) and h2h["bob", "ann"] == (2, 1.0)
+    assert h2h["ann", "cy"] == (2, 1.5) and h2h["cy", "ann"] == (2, 0.5)
+    assert ("bob", "cy") not in h2h  # they met only at the three-seat table
+
+
+def test_adjacent_pairs_compare_places_in_shared_matches(standings):
+    cy_ann, ann_bob = standings.adjacent
+    # cy and ann: shared first (half), ann ahead, cy ahead in the three-seat match
+    assert (cy_ann.above, cy_ann.below, cy_ann.matches, cy_ann.ahead) == ("cy", "ann", 3, 1.5)
+    # ann and bob: ann ahead in match 1 only
+    assert (ann_bob.above, ann_bob.below, ann_bob.matches, ann_bob.ahead) == ("ann", "bob", 3, 1.0)
+    assert (ann_bob.low, ann_bob.high) == wilson(1.0, 3)
+    assert standings.too_close == [cy_ann, ann_bob]  # three matches separate nobody
+
+
+def test_a_rating_does_not_depend_on_completion_order_but_follows_schedule_order():
+    again = compute(ENTRANTS, [list(m) for m in MATCHES])
+    assert again == compute(ENTRANTS, MATCHES)
+    winner_first = compute(ENTRANTS, [MATCHES[0]] * 12)
+    ann, bob = row(winner_first, "ann"), row(winner_first, "bob")
+    assert ann.rating > 25 > bob.rating and ann.rating_sigma < 25 / 3
+
+
+def test_renderings_carry_the_same_numbers(standings):
+    data = json.loads(render(standings, "json"))
+    assert [r["entrant"] for r in data["standings"]] == [r.entrant for r in standings.rows]
+    assert data["standings"][0]["rank"] == 1
+    csv_lines = render(standings, "csv").splitlines()
+    assert csv_lines[0].startswith("rank,entrant,bot,matches,wins,draws,losses,score,win_rate")
+    assert len(csv_lines) == 1 + len(ENTRANTS)
+    table = render(standings, "table")
+    assert "Head to head" in table and "Too close to call at 95%" in table

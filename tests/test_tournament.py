@@ -1,0 +1,195 @@
+"""Tournaments: the schedule, seeds, backends giving equal bytes, resume after kill -9, --until-confident."""
+
+import itertools
+import math
+import os
+import signal
+import sqlite3
+import subprocess
+import sys
+import time
+from collections import Counter
+from pathlib import Path
+
+import pytest
+
+from runner.backends import Backend, ProcessBackend, SerialBackend
+from runner.errors import MaumauError
+from runner.standings import render
+from runner.store import DB_NAME, Store
+from runner.tournament import conduct, derive_seed, labels, match_count, plan, run, schedule, unit_of
+from runner.work import MatchOutcome, SeatOutcome
+
+ROOT = Path(__file__).parent.parent
+
+
+@pytest.mark.parametrize("entrants, k, deals", [(2, 2, 3), (3, 2, 2), (3, 3, 1), (4, 4, 2), (5, 3, 1), (6, 2, 1)])
+def test_every_table_meets_over_every_deal_and_rotation(entrants, k, deals):
+    settings = plan("strafpunten", ["random"] * entrants, deals=deals, table_size=k)
+    slots = schedule(settings, range(deals))
+    assert len(slots) == math.comb(entrants, k) * deals * k == match_count(entrants, k, deals)
+    assert len({s.match_id for s in slots}) == len(slots)
+    meetings = Counter(frozenset(s.seats) for s in slots)
+    assert set(meetings) == {frozenset(c) for c in itertools.combinations(range(entrants), k)}
+    assert set(meetings.values()) == {deals * k}
+    for (table, deal), group in itertools.groupby(slots, key=lambda s: (s.table, s.deal)):
+        group = list(group)
+        assert len({s.seed for s in group}) == 1  # duplicate deals: every rotation has the same shuffles
+        for seat in range(k):  # and every entrant of the table sits in every seat once
+            assert sorted(s.seats[seat] for s in group) == sorted(group[0].seats)
+    assert len({s.seed for s in slots}) == math.comb(entrants, k) * deals
+
+
+def test_default_table_size_and_labels():
+    assert plan("strafpunten", ["random"] * 5).table_size == 4
+    assert plan("strafpunten", ["random"] * 3).table_size == 3
+    assert labels(["random", "easy", "random"]) == ("random#1", "easy", "random#2")
+
+
+@pytest.mark.parametrize("bots, k, message", [
+    (["random", "nosuch"], None, "unknown bot 'nosuch'"),
+    (["random"], None, "at least 2 entrants"),
+    (["random"] * 3, 7, "outside the player range 2-6"),
+    (["random"] * 3, 1, "outside the player range 2-6"),
+    (["random"] * 3, 4, "needs at least 4 entrants"),
+])
+def test_bad_tournaments_are_refused(bots, k, message):
+    with pytest.raises(MaumauError, match=message):
+        plan("strafpunten", bots, table_size=k)
+
+
+def test_match_seeds_are_stable_across_processes_and_hash_seeds():
+    code = "from runner.tournament import derive_seed; print(derive_seed(7, 't3-d12'))"
+    env = dict(os.environ, PYTHONHASHSEED="123")
+    printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
+    assert int(printed.stdout) == derive_seed(7, "t3-d12") != derive_seed(8, "t3-d12")
+
+
+def test_work_units_are_plain_data_with_the_fault_settings():
+    import pickle
+
+    settings = plan("strafpunten", ["random", "random"], deals=1, on_fault="autoplay", move_time=0.5)
+    unit = unit_of(settings, schedule(settings, range(1))[0])
+    assert pickle.loads(pickle.dumps(unit)) == unit
+    assert (unit.on_fault, unit.move_time, unit.ruleset["name"]) == ("autoplay", 0.5, "strafpunten")
+
+
+def json_standings(tmp_path, name, backend, workers=None, **options):
+    settings = plan("strafpunten", ["random", "random", "random"], deals=3, table_size=2, seed=5, **options)
+    standings, _ = conduct(settings, tmp_path / name, False, backend, workers, quiet=True)
+    return render(standings, "json")
+
+
+def test_standings_are_the_same_bytes_on_every_backend(tmp_path):
+    serial = json_standings(tmp_path, "serial", "serial")
+    assert json_standings(tmp_path, "one", "processes", 1) == serial
+    assert json_standings(tmp_path, "two", "processes", 2) == serial
+    logs = sorted((tmp_path / "serial" / "logs").iterdir())
+    assert len(logs) == 3 * 3 * 2
+    assert [p.read_bytes() for p in logs] == [(tmp_path / "two" / "logs" / p.name).read_bytes() for p in logs]
+
+
+def count(db: Path) -> int:
+    try:
+        with sqlite3.connect(db, timeout=5) as connection:
+            return connection.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    except sqlite3.OperationalError:  # not created yet
+        return 0
+
+
+def children(pid: int) -> list[int]:
+    found = []
+    for task in Path(f"/proc/{pid}/task").iterdir():
+        found += [int(c) for c in (task / "children").read_text().split()]
+    return found
+
+
+def alive(pid: int) -> bool:
+    try:
+        status = Path(f"/proc/{pid}/status").read_text()
+    except FileNotFoundError:
+        return False
+    return "State:\tZ" not in status  # a zombie has exited; only its exit status is left
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_tournament_killed_partway_resumes_to_the_uninterrupted_standings(tmp_path):
+    options = ["-r", "strafpunten", "-b", "random", "-b", "random", "-b", "random", "--deals", "30",
+               "--set", "match.limit=250", "--seed", "3", "--format", "json", "-q"]
+    killed = tmp_path / "killed"
+    command = [sys.executable, "-m", "runner.cli", "tournament", *options, "--workers", "2", "--out", str(killed)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    deadline = time.monotonic() + 60
+    while count(killed / DB_NAME) < 10 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    workers = children(process.pid)
+    process.send_signal(signal.SIGKILL)
+    process.wait()
+    stored = count(killed / DB_NAME)
+    assert len(workers) == 2 and 10 <= stored < 90, process.stderr.read()
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert not any(alive(pid) for pid in workers), "a worker outlived its killed parent"
+
+    resumed = subprocess.run(command + ["--resume"], cwd=ROOT, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    settings = plan("strafpunten", ["random"] * 3, deals=30, seed=3, overrides={"match.limit": 250})
+    whole, _ = conduct(settings, tmp_path / "whole", False, "processes", 2, quiet=True)
+    assert resumed.stdout.strip() == render(whole, "json")
+    assert count(killed / DB_NAME) == 90  # nothing missing; the primary key refuses a match stored twice
+    assert len(list((killed / "logs").glob("*.jsonl.gz"))) == 90
+
+
+def test_resume_refuses_another_tournament_and_a_new_run_refuses_an_old_directory(tmp_path):
+    settings = plan("strafpunten", ["random", "random"], deals=1)
+    conduct(settings, tmp_path / "t", False, "serial", quiet=True)
+    with pytest.raises(MaumauError, match="holds another tournament \\(deals: 1 there, 2 here\\)"):
+        conduct(plan("strafpunten", ["random", "random"], deals=2), tmp_path / "t", True, "serial", quiet=True)
+    with pytest.raises(MaumauError, match="already holds a tournament; add --resume"):
+        conduct(settings, tmp_path / "t", False, "serial", quiet=True)
+    standings, _ = conduct(settings, tmp_path / "t", True, "serial", quiet=True)  # finished: nothing to play
+    assert sum(r.matches for r in standings.rows) == 2 * 2
+
+
+class Rigged(Backend):
+    """Plays nothing: the first entrant of the tournament wins every match."""
+
+    def __init__(self, winner: str):
+        self.winner, self.played = winner, 0
+
+    def run(self, units, on_results):
+        self.played += len(units)
+        on_results([MatchOutcome(u.match_id, 1, 1, tuple(
+            SeatOutcome(s, e, u.bots[s], 1 if e == self.winner else 2, float(e == self.winner), 0, 1, 0, 0, False)
+            for s, e in enumerate(u.entrants)), ()) for u in units])
+
+
+def test_until_confident_doubles_the_deals_until_the_ranking_is_separated(tmp_path):
+    settings = plan("strafpunten", ["random", "random"], deals=1, until_confident=True, max_deals=64)
+    store = Store.create(tmp_path / "t", settings.config())
+    backend = Rigged("random#2")
+    standings = run(settings, store, backend)
+    # 2 matches (2 of 2 ahead) are not enough at 95%; 4 of 4 are (Wilson lower bound 0.51)
+    assert backend.played == 4 and store.meta("deals_played") == "2"
+    assert [r.entrant for r in standings.rows] == ["random#2", "random#1"] and not standings.too_close
+
+
+def test_until_confident_stops_at_max_deals_and_names_the_pairs_too_close(tmp_path):
+    settings = plan("strafpunten", ["random", "random"], deals=1, until_confident=True, max_deals=3, table_size=2)
+    store = Store.create(tmp_path / "t", settings.config())
+    standings = run(settings, store, SerialBackend())
+    assert store.meta("deals_played") == "3" and store.count() == 3 * 2
+    (pair,) = standings.too_close  # duplicate deals make two copies of one bot exactly even
+    assert (pair.matches, pair.ahead) == (6, 3.0)
+
+
+def test_the_process_backend_batches_and_bounds_its_work():
+    backend = ProcessBackend(workers=2, batch_size=3)
+    settings = plan("strafpunten", ["random", "random"], deals=4)
+    units = [unit_of(settings, slot) for slot in schedule(settings, range(4))]
+    batches = []
+    with backend:
+        backend.run(units, batches.append)
+    assert sorted(len(b) for b in batches) == [2, 3, 3]
+    assert sorted(o.match_id for b in batches for o in b) == sorted(u.match_id for u in units)
