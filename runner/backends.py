@@ -14,8 +14,9 @@ import os
 import signal
 import sys
 import threading
-from concurrent.futures import FIRST_COMPLETED, Future, ProcessPoolExecutor, wait
-from typing import Callable, Iterator, Sequence
+import time
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from typing import Callable, Sequence
 
 from .errors import MaumauError
 from .plugins import registry
@@ -63,6 +64,7 @@ class ProcessBackend(Backend):
         self.workers = workers or default_workers()
         self.batch_size = batch_size
         self._pool: ProcessPoolExecutor | None = None
+        self._interrupted = False
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -78,29 +80,31 @@ class ProcessBackend(Backend):
         if not units:
             return
         pool = self._executor()
-        size = self.batch_size or batch_size_for(len(units), self.workers)
-        pending = batches(units, size)
-        in_flight: set[Future] = set()
+        sizer = BatchSizer(self.workers, fixed=self.batch_size)
+        sent, in_flight = 0, set()
         try:
             while True:
-                while len(in_flight) < 2 * self.workers:
-                    batch = next(pending, None)
-                    if batch is None:
-                        break
-                    in_flight.add(pool.submit(play_batch, batch))
+                while len(in_flight) < 2 * self.workers and sent < len(units):
+                    size = sizer.next_size(len(units) - sent)
+                    in_flight.add(pool.submit(play_batch, list(units[sent:sent + size])))
+                    sent += size
                 if not in_flight:
                     return
                 done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in done:
-                    on_results(future.result())
+                    outcomes = future.result()
+                    sizer.finished(len(outcomes))
+                    on_results(outcomes)
         except BaseException:
+            self._interrupted = True
             for future in in_flight:
                 future.cancel()
             raise
 
     def close(self) -> None:
         if self._pool is not None:
-            self._pool.shutdown(wait=True, cancel_futures=True)
+            # interrupted: leave running batches behind (workers exit with this process) rather than wait
+            self._pool.shutdown(wait=not self._interrupted, cancel_futures=True)
             self._pool = None
 
 
@@ -124,14 +128,35 @@ def default_workers() -> int:
         return max(1, os.cpu_count() or 1)
 
 
-def batch_size_for(units: int, workers: int) -> int:
-    """About eight batches per worker: few messages, yet a small tail and a lively progress bar."""
-    return max(1, min(256, units // (workers * 8)))
+class BatchSizer:
+    """Batch sizes that aim at about BATCH_SECONDS of play per batch, learnt from the rate so far.
 
+    Large enough that messages cost little per match, small enough that the progress bar moves,
+    an interruption loses little, and the last batches spread over all workers.
+    """
 
-def batches(units: Sequence[WorkUnit], size: int) -> Iterator[list[WorkUnit]]:
-    for start in range(0, len(units), size):
-        yield list(units[start:start + size])
+    BATCH_SECONDS = 0.25
+    FIRST, LARGEST = 4, 512
+
+    def __init__(self, workers: int, fixed: int | None = None):
+        self.workers, self.fixed = workers, fixed
+        self.started = time.perf_counter()
+        self.done = 0
+
+    def finished(self, matches: int) -> None:
+        self.done += matches
+
+    def next_size(self, remaining: int) -> int:
+        if self.fixed:
+            return min(self.fixed, remaining)
+        elapsed = time.perf_counter() - self.started
+        if not self.done or elapsed <= 0:
+            size = self.FIRST
+        else:
+            per_worker_rate = self.done / elapsed / self.workers
+            size = int(per_worker_rate * self.BATCH_SECONDS)
+        tail = -(-remaining // (2 * self.workers))  # the last rounds of batches still reach every worker
+        return max(1, min(size, self.LARGEST, tail))
 
 
 # ---------------------------------------------------------------- worker side

@@ -197,7 +197,7 @@ def write_log(path: Path, events: list[dict]) -> None:
 def main() -> None:
     """The console script: domain and usage errors become one `Error: ...` line, no traceback."""
     try:
-        app(standalone_mode=False)
+        code = app(standalone_mode=False)  # not standalone, typer returns typer.Exit's code (and 130 for Ctrl-C)
     except MaumauError as exc:
         typer.echo(f"Error: {exc}", err=True)
         sys.exit(1)
@@ -214,6 +214,10 @@ def main() -> None:
             sys.exit(0)
         typer.echo(f"Error: {exc.format_message()}", err=True)
         sys.exit(getattr(exc, "exit_code", 2) or 2)
+    if code == 130:
+        typer.echo("Error: interrupted", err=True)
+    if isinstance(code, int) and code:
+        sys.exit(code)
 
 
 if __name__ == "__main__":
