@@ -30,6 +30,12 @@ SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives 
 SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), repeatable.")]
 FormatOpt = Annotated[str, typer.Option("--format", help="Output: table, json or csv.")]
 RulesetOpt = Annotated[str, typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")]
+OnFaultOpt = Annotated[str, typer.Option("--on-fault", help="A faulting bot: forfeit (ranked last), autoplay (random moves for it) or abort.")]
+MoveTimeOpt = Annotated[float, typer.Option("--move-time", help="Seconds a bot may take per decision (0: no limit).")]
+TimeBankOpt = Annotated[float, typer.Option("--time-bank", help="Extra seconds per bot per match that cover overruns of --move-time.")]
+IsolateOpt = Annotated[bool, typer.Option("--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
+MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
+
 
 
 def overrides_of(pairs: list[str] | None) -> dict:
@@ -74,7 +80,7 @@ def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML
     failed = 0
     for file in files:
         try:
-            ruleset = reg.load_ruleset(file if file.endswith((".yaml", ".yml")) or Path(file).exists() else file)
+            ruleset = reg.load_ruleset(file)
             typer.echo(f"ok: {file} ({ruleset.name})")
         except MaumauError as exc:
             failed += 1
@@ -99,11 +105,18 @@ def play_cmd(
     join: Annotated[Optional[list[str]], typer.Option("--join", help="ROUND:BOT joins before that round (table changes).")] = None,
     leave: Annotated[Optional[list[str]], typer.Option("--leave", help="ROUND:SEAT leaves before that round.")] = None,
     fmt: FormatOpt = "table",
+    on_fault: OnFaultOpt = "forfeit",
+    move_time: MoveTimeOpt = 1.0,
+    time_bank: TimeBankOpt = 0.0,
+    isolate: IsolateOpt = False,
+    bot_memory: MemoryOpt = "1G",
 ) -> None:
-    """One match, narrated round by round, then the final totals."""
+    """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM [ARGS]`."""
+    from .external import parse_memory
     from .play import play_match
 
-    result, events = play_match(ruleset, bots, seed, overrides_of(set_), join or [], leave or [], log is not None)
+    result, events = play_match(ruleset, bots, seed, overrides_of(set_), join or [], leave or [], log is not None,
+                                on_fault, move_time, time_bank, isolate, parse_memory(bot_memory))
     if log is not None:
         write_log(log, events)
     if fmt == "table":
@@ -182,6 +195,28 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines,
 
     summary = verify_file(log)
     typer.echo(f"ok: {summary.events} events, {summary.rounds} rounds")
+
+
+@app.command("check-bot")
+def check_bot_cmd(
+    bot: Annotated[str, typer.Argument(help="A registered bot name or 'exec:PROGRAM [ARGS]'.")],
+    matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
+    move_time: MoveTimeOpt = 1.0,
+    seed: SeedOpt = 1,
+    isolate: Annotated[bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")] = True,
+    bot_memory: MemoryOpt = "1G",
+) -> None:
+    """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""
+    from .checkbot import check_bot, render
+    from .external import parse_memory
+
+    if matches < 1:
+        raise MaumauError(f"--matches must be at least 1, got {matches}")
+    report = check_bot(bot, matches, move_time, seed, isolate, parse_memory(bot_memory))
+    for line in render(report):
+        typer.echo(line)
+    if not report.passed:
+        raise typer.Exit(1)
 
 
 def write_log(path: Path, events: list[dict]) -> None:

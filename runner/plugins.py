@@ -83,13 +83,13 @@ class Registry:
 
     def load_ruleset(self, name_or_file: str, overrides=None):
         """The validated Ruleset registered as `name_or_file`, or read from that YAML file."""
-        from .rules import load
+        from .rules import exists, load
 
         path = self.ruleset_path(name_or_file)
         if path is None:
             candidate = Path(name_or_file)
-            if candidate.suffix in (".yaml", ".yml") or candidate.exists():
-                if not candidate.exists():
+            if candidate.suffix in (".yaml", ".yml") or exists(candidate):
+                if not exists(candidate):
                     raise RulesetError(name_or_file, None, "no such file", "check the path")
                 path = candidate
             else:

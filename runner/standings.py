@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 from dataclasses import dataclass
+from statistics import NormalDist
 from typing import Sequence
 
 from openskill.models import PlackettLuce
@@ -17,6 +18,11 @@ from . import output
 from .work import SeatOutcome
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+
+
+def sequential_z(looks: int, alpha: float = 0.05) -> float:
+    """The z of the `looks`-th look of a sequential test: look i spends alpha/2^i, so all looks together keep alpha."""
+    return NormalDist().inv_cdf(1 - alpha / 2**looks / 2)
 
 
 @dataclass(frozen=True)
@@ -62,6 +68,7 @@ class Standings:
     rows: tuple[Standing, ...]  # best first
     head_to_head: dict[tuple[str, str], tuple[int, float]]  # (a, b) -> (matches, a's score), 2-seat tables
     adjacent: tuple[Comparison, ...]  # each entrant against the next one down
+    looks: int | None = None  # --until-confident: the intervals of `adjacent` allow for this many looks
 
     @property
     def too_close(self) -> list[Comparison]:
@@ -79,8 +86,13 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOutcome]]) -> Standings:
-    """Standings of `entrants` (label, bot) over `matches` (each a match's seats), in schedule order."""
+def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOutcome]],
+            looks: int | None = None) -> Standings:
+    """Standings of `entrants` (label, bot) over `matches` (each a match's seats), in schedule order.
+
+    `looks`: the standings are the `looks`-th look of a sequential test (--until-confident), and
+    adjacent entrants are compared at 95% over all looks together.
+    """
     ratings = rate(entrants, matches)
     order = {label: i for i, (label, _) in enumerate(entrants)}
     rows = []
@@ -98,8 +110,9 @@ def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[Seat
             sum(s.faults for s in seats), mu, sigma,
         ))
     rows.sort(key=lambda r: (-r.win_rate, -r.rating, order[r.entrant]))
-    adjacent = tuple(compare(a.entrant, b.entrant, matches) for a, b in zip(rows, rows[1:]))
-    return Standings(tuple(rows), head_to_head(matches), adjacent)
+    z = sequential_z(looks) if looks else Z95
+    adjacent = tuple(compare(a.entrant, b.entrant, matches, z) for a, b in zip(rows, rows[1:]))
+    return Standings(tuple(rows), head_to_head(matches), adjacent, looks)
 
 
 def rate(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOutcome]]) -> dict[str, tuple[float, float]]:
@@ -114,8 +127,8 @@ def rate(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOut
     return {label: (r.mu, r.sigma) for label, r in ratings.items()}
 
 
-def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]]) -> Comparison:
-    """How often `above` placed ahead of `below` in the matches both played, with a 95% interval."""
+def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]], z: float = Z95) -> Comparison:
+    """How often `above` placed ahead of `below` in the matches both played, with an interval (95% by default)."""
     n, ahead = 0, 0.0
     for match in matches:
         places = {s.entrant: s.place for s in match}
@@ -123,7 +136,7 @@ def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]]) ->
             n += 1
             diff = places[below] - places[above]
             ahead += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
-    low, high = wilson(ahead, n)
+    low, high = wilson(ahead, n, z)
     return Comparison(above, below, n, ahead, low, high)
 
 
@@ -168,6 +181,7 @@ def render(standings: Standings, fmt: str) -> str:
                 for (a, b), (n, score) in standings.head_to_head.items()
             ],
             "adjacent": [comparison_dict(c) for c in standings.adjacent],
+            "looks": standings.looks,
         }, indent=2)
     if fmt != "table":
         return output.render(rows(standings), fmt)
@@ -205,10 +219,11 @@ def head_to_head_table(standings: Standings) -> str:
 def closeness_note(standings: Standings) -> str:
     if not standings.adjacent:
         return "Only one entrant: nothing to separate."
+    level = "95%" + (f" over {standings.looks} looks" if standings.looks and standings.looks > 1 else "")
     close = standings.too_close
     if not close:
-        return "Every entrant places ahead of the next one down significantly (95%)."
+        return f"Every entrant places ahead of the next one down significantly ({level})."
     pairs = "; ".join(
-        f"{c.above} vs {c.below} ({c.ahead:g} of {c.matches} ahead, 95% CI {c.low:.2f}–{c.high:.2f})" for c in close
+        f"{c.above} vs {c.below} ({c.ahead:g} of {c.matches} ahead, CI {c.low:.2f}–{c.high:.2f})" for c in close
     )
-    return f"Too close to call at 95%: {pairs}."
+    return f"Too close to call at {level}: {pairs}."

@@ -161,10 +161,11 @@ class Store:
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
             self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
 
-    def mark_finished(self, deals: int) -> None:
+    def mark_finished(self, deals: int, looks: int = 1) -> None:
+        """The tournament is over after `deals` deals, decided at its `looks`-th look at the standings."""
         with self.db:
             self.db.execute("UPDATE meta SET value = 'yes' WHERE key = 'finished'")
-            self.db.execute("INSERT OR REPLACE INTO meta VALUES ('deals_played', ?)", (str(deals),))
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [("deals_played", str(deals)), ("looks", str(looks))])
 
     def faults(self) -> list[tuple[str, Fault]]:
         rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")

@@ -2,7 +2,8 @@
 
 Every k-subset of the entrants meets at a table; each meeting plays `deals` seeds, and each
 seed once under every seat rotation of the table (duplicate deals), so that seat and card
-luck cancel out. A match's id, `t<table>-d<deal>-r<rotation>`, never changes, and its seed is
+luck cancel out; the order round the table changes from deal to deal, so that no entrant always
+plays right after the same opponent. A match's id, `t<table>-d<deal>-r<rotation>`, never changes, and its seed is
 derived (sha256) from the tournament seed and the id's table and deal, so every rotation of a
 deal sees the same shuffles.
 """
@@ -127,15 +128,23 @@ def derive_seed(seed: int, key: str) -> int:
 
 
 def schedule(settings: Settings, deals: range) -> list[Slot]:
-    """The matches of `deals`, deal by deal, then table by table, then rotation by rotation."""
+    """The matches of `deals`, deal by deal, then table by table, then rotation by rotation.
+
+    Rotations keep the order round the table, so with three or more seats each deal also
+    takes the next of the (k-1)! orders in turn: over those deals every entrant plays right
+    after every other equally often (who follows a strong player suffers from its 7s and 8s).
+    """
     n, k = len(settings.entrants), settings.table_size
     tables = list(itertools.combinations(range(n), k))
+    orders = [(0, *rest) for rest in itertools.permutations(range(1, k))]
     slots = []
     for deal in deals:
+        order = orders[deal % len(orders)]
         for t, members in enumerate(tables):
             seed = derive_seed(settings.seed, f"t{t}-d{deal}")
+            around = [members[i] for i in order]
             for r in range(k):
-                seats = tuple(members[(s + r) % k] for s in range(k))
+                seats = tuple(around[(s + r) % k] for s in range(k))
                 slots.append(Slot(f"t{t}-d{deal}-r{r}", t, deal, r, seed, seats))
     return slots
 
@@ -152,22 +161,29 @@ def unit_of(settings: Settings, slot: Slot) -> WorkUnit:
     )
 
 
-def standings_of(store: Store, deals: int | None = None) -> Standings:
-    """The standings of the stored matches (of the first `deals` deals, if given)."""
+def standings_of(store: Store, deals: int | None = None, looks: int | None = None) -> Standings:
+    """The standings of the stored matches (of the first `deals` deals, if given).
+
+    For an --until-confident tournament, adjacent entrants are compared at the level of its
+    last look (`looks`, by default the stored one), corrected for the looks before it.
+    """
     settings = Settings.from_config(store.config())
-    return compute(list(zip(settings.entrants, settings.bots)), store.seat_rows(deals))
+    if settings.until_confident and looks is None:
+        looks = int(store.meta("looks")) if store.finished() else None
+    return compute(list(zip(settings.entrants, settings.bots)), store.seat_rows(deals), looks=looks)
 
 
 def run(settings: Settings, store: Store, backend: Backend, progress: Progress | None = None) -> Standings:
     """Play every match of the tournament not yet in `store`; return the final standings.
 
     With `until_confident`, deals are doubled (up to `max_deals`) until each entrant places
-    ahead of the next one down at 95% confidence.
+    ahead of the next one down at 95% confidence, corrected for looking after every doubling.
     """
     progress = progress or Progress()
     done = store.done()
-    deals = settings.deals
+    deals, looks = settings.deals, 0
     while True:
+        looks += 1
         slots = schedule(settings, range(deals))
         by_id = {slot.match_id: slot for slot in slots}
         todo = [unit_of(settings, slot) for slot in slots if slot.match_id not in done]
@@ -182,9 +198,10 @@ def run(settings: Settings, store: Store, backend: Backend, progress: Progress |
         finally:
             progress.stop()
         done.update(by_id)
-        standings = standings_of(store, deals)  # only this stage's deals: a resumed run decides alike
+        # only this stage's deals: a resumed run decides alike
+        standings = standings_of(store, deals, looks if settings.until_confident else None)
         if not settings.until_confident or not standings.too_close or deals >= settings.max_deals:
-            store.mark_finished(deals)
+            store.mark_finished(deals, looks)
             return standings
         deals = min(settings.max_deals, deals * 2)
 

@@ -15,9 +15,9 @@ import pytest
 
 from runner.backends import Backend, ProcessBackend, SerialBackend
 from runner.errors import MaumauError
-from runner.standings import render
+from runner.standings import render, sequential_z, wilson
 from runner.store import DB_NAME, Store
-from runner.tournament import conduct, derive_seed, labels, match_count, plan, run, schedule, unit_of
+from runner.tournament import conduct, derive_seed, labels, match_count, plan, run, schedule, standings_of, unit_of
 from runner.work import MatchOutcome, SeatOutcome
 
 ROOT = Path(__file__).parent.parent
@@ -38,6 +38,13 @@ def test_every_table_meets_over_every_deal_and_rotation(entrants, k, deals):
         for seat in range(k):  # and every entrant of the table sits in every seat once
             assert sorted(s.seats[seat] for s in group) == sorted(group[0].seats)
     assert len({s.seed for s in slots}) == math.comb(entrants, k) * deals
+
+
+@pytest.mark.parametrize("k, deals", [(3, 2), (4, 6)])
+def test_over_every_k_minus_1_factorial_deals_everyone_follows_everyone_equally(k, deals):
+    settings = plan("strafpunten", ["random"] * k, deals=deals, table_size=k)
+    follows = Counter((s.seats[seat], s.seats[(seat + 1) % k]) for s in schedule(settings, range(deals)) for seat in range(k))
+    assert len(follows) == k * (k - 1) and len(set(follows.values())) == 1
 
 
 def test_default_table_size_and_labels():
@@ -124,9 +131,9 @@ def test_a_tournament_killed_partway_resumes_to_the_uninterrupted_standings(tmp_
         time.sleep(0.01)
     workers = children(process.pid)
     process.send_signal(signal.SIGKILL)
-    process.wait()
+    _, stderr = process.communicate()
     stored = count(killed / DB_NAME)
-    assert len(workers) == 2 and 10 <= stored < 90, process.stderr.read()
+    assert len(workers) == 2 and 10 <= stored < 90, stderr
     deadline = time.monotonic() + 5
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.02)
@@ -170,16 +177,19 @@ def test_until_confident_doubles_the_deals_until_the_ranking_is_separated(tmp_pa
     store = Store.create(tmp_path / "t", settings.config())
     backend = Rigged("random#2")
     standings = run(settings, store, backend)
-    # 2 matches (2 of 2 ahead) are not enough at 95%; 4 of 4 are (Wilson lower bound 0.51)
-    assert backend.played == 4 and store.meta("deals_played") == "2"
+    # one look would separate 4 of 4 at 95% (Wilson lower bound 0.51); looking after every doubling
+    # spends 5%/2, 5%/4, 5%/8 at looks 1, 2, 3 and separates 8 of 8 (z 2.73: lower bound 0.52) only
+    assert wilson(4, 4)[0] > 0.5 > wilson(4, 4, sequential_z(2))[0]
+    assert backend.played == 8 and store.meta("deals_played") == "4" and store.meta("looks") == "3"
     assert [r.entrant for r in standings.rows] == ["random#2", "random#1"] and not standings.too_close
+    assert standings_of(store) == standings  # `maumau standings` judges at the same level
 
 
 def test_until_confident_stops_at_max_deals_and_names_the_pairs_too_close(tmp_path):
     settings = plan("strafpunten", ["random", "random"], deals=1, until_confident=True, max_deals=3, table_size=2)
     store = Store.create(tmp_path / "t", settings.config())
     standings = run(settings, store, SerialBackend())
-    assert store.meta("deals_played") == "3" and store.count() == 3 * 2
+    assert store.meta("deals_played") == "3" and store.count() == 3 * 2  # 1, 2, then 3 (not 4) deals
     (pair,) = standings.too_close  # duplicate deals make two copies of one bot exactly even
     assert (pair.matches, pair.ahead) == (6, 3.0)
 
