@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+import random
+
+from .botmaker import BotMaker
 from .errors import MaumauError
+from .external import DEFAULT_MEMORY
 from .match import Match, MatchResult, TableChange
 from .plugins import registry
+from .referee import Referee
 
 
 def make_bot_factory(reg=None):
@@ -45,15 +50,20 @@ def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None
 
 
 def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict, joins=(), leaves=(),
-               with_log: bool = False) -> tuple[MatchResult, list[dict]]:
-    """Play one match between registered bots; return its result and (if asked) its game log."""
+               with_log: bool = False, on_fault: str = "forfeit", move_time: float | None = None,
+               time_bank: float = 0.0, isolate: bool = False,
+               bot_memory: int | None = DEFAULT_MEMORY) -> tuple[MatchResult, list[dict]]:
+    """Play one match between registered bots (or `exec:` commands); return its result and (if asked) its log."""
     reg = registry()
     ruleset = reg.load_ruleset(ruleset_name, overrides)
-    for player in players + [j.partition(":")[2] for j in joins]:
-        reg.bot(player)
     changes = parse_changes(list(joins), list(leaves))
     check_table(ruleset, players, changes)
+    referee = Referee(on_fault, move_time, rng=random.Random(f"{seed}:autoplay"), time_bank=time_bank)
     log: list[dict] | None = [] if with_log else None
-    match = Match(ruleset, players, seed, make_bot_factory(reg), match_id=f"play-{seed}", log=log,
-                  overrides=overrides, changes=changes, ruleset_name=ruleset_name)
-    return match.run(), log or []
+    with BotMaker(reg, isolate, bot_memory) as make_bot:
+        make_bot.check(players + [j.partition(":")[2] for j in joins])
+        match = Match(ruleset, players, seed, make_bot, match_id=f"play-{seed}", referee=referee, log=log,
+                      overrides=overrides, changes=changes, ruleset_name=ruleset_name)
+        result = match.run()
+        make_bot.end_match(result)
+    return result, log or []

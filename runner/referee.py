@@ -1,16 +1,27 @@
-"""The referee: asks each bot for an action, checks it, and applies the fault policy to bad ones."""
+"""The referee: asks each bot for an action within its time, checks it, and applies the fault policy.
+
+A fault is an exception, an answer that is not one of `view.legal`, or a decision over the
+time budget: `move_time` per decision, plus an optional per-match `time_bank` that covers
+overruns until it is spent. In-process bots are interrupted at the budget by a SIGALRM timer
+(main thread, Python code only); bots in other processes (runner.external) are killed at it.
+"""
 
 from __future__ import annotations
 
 import random
+import signal
+import threading
 import time
 from dataclasses import dataclass
 
 from .actions import Action
 from .engine import Round
 from .errors import MaumauError
+from .external import BotFailure, RemoteBot
+from .protocol import NotAnAction, describe, exception_text
 
 POLICIES = ("forfeit", "autoplay", "abort")
+FAULT_KINDS = ("illegal", "exception", "timeout")
 
 
 @dataclass(frozen=True)
@@ -28,6 +39,10 @@ class TournamentAborted(MaumauError):
     """The `abort` fault policy stopped the run."""
 
 
+class BotUnavailable(Exception):
+    """Raised by a stand-in bot that can never act (its constructor failed): a fault, and it is given up."""
+
+
 class Forfeit(Exception):
     """Raised inside a match when the policy takes a faulting seat out of it."""
 
@@ -36,32 +51,82 @@ class Forfeit(Exception):
 
 
 class Referee:
-    """Turns a bot's answer into a legal action, or into a fault handled by `policy`."""
+    """Turns a bot's answer into a legal action, or into a fault handled by `policy`.
 
-    def __init__(self, policy: str = "forfeit", move_time: float | None = None, rng: random.Random | None = None):
+    One referee per match: it keeps the match's faults, each seat's time bank, and the seats
+    whose bot was given up (timed out or its process died) and whose turns `autoplay` plays.
+    """
+
+    def __init__(self, policy: str = "forfeit", move_time: float | None = None, rng: random.Random | None = None,
+                 time_bank: float = 0.0):
         if policy not in POLICIES:
             raise MaumauError(f"unknown fault policy {policy!r}; use one of {', '.join(POLICIES)}")
-        self.policy, self.move_time = policy, move_time
+        if move_time is not None and move_time <= 0:
+            move_time = None  # 0 means no limit
+        self.policy, self.move_time, self.time_bank = policy, move_time, max(0.0, time_bank or 0.0)
         self.rng = rng or random.Random(0)
         self.faults: list[Fault] = []
+        self.banks: dict[int, float] = {}
+        self.given_up: set[int] = set()
+        self.thinking: dict[int, list[float]] = {}  # per seat: decisions, seconds, slowest (reports only)
 
     def decide(self, rnd: Round, bot, player: str) -> Action:
         """The action for the seat to act; raises Forfeit or TournamentAborted per the policy."""
+        seat = rnd.current
+        if seat in self.given_up:
+            return self._autoplay(rnd)
         view = rnd.view()
-        started = time.perf_counter()
-        try:
-            answer = bot.act(view)
-        except Exception as exc:  # a bot's own bug is a fault, never a crash of the runner
-            return self._fault(rnd, player, "exception", f"{type(exc).__name__}: {exc}"[:300])
+        budget = self._budget(seat)
+        if isinstance(bot, RemoteBot):
+            try:
+                bot.prepare(view)  # start-up and handshake are not charged to the bot's clock
+                started = time.perf_counter()
+                answer = bot.act_within(view, budget)
+            except BotFailure as failure:
+                return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up)
+        else:
+            started = time.perf_counter()
+            answer, problem = _act_in_process(bot, view, budget)
+            if problem is not None:
+                kind, detail = problem
+                if kind == "unavailable":
+                    return self._fault(rnd, player, "exception", detail, give_up=True)
+                return self._fault(rnd, player, kind, detail, give_up=kind == "timeout")
         elapsed = time.perf_counter() - started
-        if self.move_time is not None and elapsed > self.move_time:
-            return self._fault(rnd, player, "timeout", f"took {elapsed:.3f}s, budget {self.move_time:g}s")
+        self._clock(seat, elapsed)
+        if budget is not None and self._charge(seat, elapsed):
+            detail = f"took {elapsed:.3f}s, budget {budget:.3f}s"
+            return self._fault(rnd, player, "timeout", detail, give_up=True)
         action = rnd.canonical(answer)
         if action is None:
-            return self._fault(rnd, player, "illegal", f"{_describe(answer)} is not legal now")
+            detail = answer.detail if type(answer) is NotAnAction else f"{describe(answer)} is not legal now"
+            return self._fault(rnd, player, "illegal", detail)
         return action
 
-    def _fault(self, rnd: Round, player: str, kind: str, detail: str) -> Action:
+    def _clock(self, seat: int, elapsed: float) -> None:
+        stats = self.thinking.get(seat)
+        if stats is None:
+            stats = self.thinking[seat] = [0, 0.0, 0.0]
+        stats[0] += 1
+        stats[1] += elapsed
+        if elapsed > stats[2]:
+            stats[2] = elapsed
+
+    def _budget(self, seat: int) -> float | None:
+        """Seconds the seat may take now: the move time plus what is left of its bank."""
+        if self.move_time is None:
+            return None
+        return self.move_time + self.banks.setdefault(seat, self.time_bank)
+
+    def _charge(self, seat: int, elapsed: float) -> bool:
+        """Take an overrun of the move time from the seat's bank; True if the bank cannot cover it."""
+        over = elapsed - self.move_time
+        if over <= 0:
+            return False
+        self.banks[seat] -= over
+        return self.banks[seat] < 0
+
+    def _fault(self, rnd: Round, player: str, kind: str, detail: str, give_up: bool = False) -> Action:
         fault = Fault(rnd.current, player, kind, detail, rnd.number)
         self.faults.append(fault)
         if rnd.log is not None:
@@ -69,14 +134,60 @@ class Referee:
         if self.policy == "abort":
             raise TournamentAborted(f"bot {player!r} (seat {fault.seat}) committed a fault ({kind}): {detail}")
         if self.policy == "autoplay":
-            legal = rnd.legal()
-            return legal[int(self.rng.random() * len(legal))]
+            if give_up:  # a bot that hung or died is not asked again this match
+                self.given_up.add(fault.seat)
+            return self._autoplay(rnd)
         raise Forfeit(fault)
 
+    def _autoplay(self, rnd: Round) -> Action:
+        legal = rnd.legal()
+        return legal[int(self.rng.random() * len(legal))]
 
-def _describe(answer: object) -> str:
+
+# ---------------------------------------------------------------- in-process deadline
+
+
+class DecisionTimeout(BaseException):
+    """Raised inside an in-process bot by the alarm at its deadline (BaseException: harder to swallow)."""
+
+
+_MAIN_THREAD = threading.main_thread().ident
+_armed = False
+_REPEAT = 0.05  # the alarm repeats until the bot returns, so one swallowed DecisionTimeout is not enough
+
+
+def _on_alarm(signum, frame) -> None:
+    if _armed:
+        raise DecisionTimeout()
+
+
+def _can_alarm() -> bool:
+    """SIGALRM interrupts only the main thread of a POSIX process."""
+    return hasattr(signal, "setitimer") and threading.get_ident() == _MAIN_THREAD
+
+
+def _act_in_process(bot, view, budget: float | None) -> tuple[object, tuple[str, str] | None]:
+    """(answer, None), or (None, (kind, detail)) for an exception or a decision interrupted at the budget."""
+    global _armed
+    alarm = budget is not None and _can_alarm()
+    if alarm and signal.getsignal(signal.SIGALRM) is not _on_alarm:
+        signal.signal(signal.SIGALRM, _on_alarm)
     try:
-        text = repr(answer)
-    except Exception:
-        text = f"<{type(answer).__name__}>"
-    return text[:200]
+        try:
+            if alarm:
+                _armed = True
+                signal.setitimer(signal.ITIMER_REAL, budget, _REPEAT)
+            return bot.act(view), None
+        except (DecisionTimeout, KeyboardInterrupt):
+            raise
+        except BotUnavailable as exc:
+            return None, ("unavailable", str(exc))
+        except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
+            return None, ("exception", exception_text(exc))
+        finally:
+            if alarm:
+                signal.setitimer(signal.ITIMER_REAL, 0)
+                _armed = False
+    except DecisionTimeout:
+        return None, ("timeout", f"still deciding at the budget of {budget:.3f}s; interrupted")
+

@@ -5,6 +5,8 @@ from __future__ import annotations
 import copy
 import difflib
 import json
+import os
+import stat
 from pathlib import Path
 from typing import Annotated, Any, Callable, Literal, Mapping
 
@@ -18,6 +20,7 @@ RANK_PRESETS = {"full": RANKS, "skat": RANKS[5:]}
 FACE_POINTS = {rank: int(rank) for rank in RANKS[:9]}
 MAX_EXTENDS_DEPTH = 16
 MAX_FILE_BYTES = 256 * 1024
+MAX_DEPTH = 32  # a real ruleset nests 4 levels; deeper data only risks Python's recursion limit
 
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 Suit = Literal["C", "D", "H", "S"]
@@ -213,6 +216,9 @@ class Ruleset(Model):
     def _consistent(self) -> "Ruleset":
         if self.players.min > self.players.max:
             raise ValueError(f"players.min ({self.players.min}) is above players.max ({self.players.max})")
+        if self.match.format != "single" and not any(self.points.get(rank, 0) > 0 for rank in self.deck.ranks):
+            raise ValueError(f"points: every card is worth 0, so a {self.match.format} match could never end; "
+                             "give some rank points")
         missing = [rank for rank in self.deck.ranks if rank not in self.points]
         if missing:
             raise ValueError(f"points: no value for rank(s) {', '.join(missing)}; give every rank of the deck a value")
@@ -252,23 +258,14 @@ def json_schema() -> dict:
 
 def read_yaml(path: Path) -> dict:
     """The mapping in a ruleset file, or a RulesetError naming the file."""
-    try:
-        raw = path.read_bytes()
-    except OSError as exc:
-        raise RulesetError(str(path), None, f"cannot read the file ({exc.strerror})", "check the path") from None
+    raw = _read_capped(path)
     if len(raw) > MAX_FILE_BYTES:
         raise RulesetError(str(path), None, f"the file is {len(raw)} bytes", f"a ruleset is at most {MAX_FILE_BYTES} bytes")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RulesetError(str(path), None, f"not UTF-8 text (byte {exc.start})", "save the file as UTF-8") from None
-    try:
-        data = yaml.safe_load(text)
-    except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
-        problem = getattr(exc, "problem", None) or "invalid YAML"
-        raise RulesetError(str(path), None, f"YAML syntax error{at}: {problem}", "fix the YAML syntax") from None
+    data = _safe_load(text, str(path))
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -277,19 +274,67 @@ def read_yaml(path: Path) -> dict:
     return data
 
 
+def exists(path: Path) -> bool:
+    """Path.exists() that is False, not an OSError, for a name too long or otherwise unusable."""
+    try:
+        return path.exists()
+    except (OSError, ValueError):
+        return False
+
+
+def _read_capped(path: Path) -> bytes:
+    """At most MAX_FILE_BYTES + 1 bytes of a regular file: never blocks on a FIFO or reads /dev/zero forever."""
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise RulesetError(str(path), None, f"cannot read the file ({exc.strerror})", "check the path") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise RulesetError(str(path), None, "not a regular file", "give the path of a .yaml file")
+        chunks, size = [], 0
+        while size <= MAX_FILE_BYTES:
+            chunk = os.read(fd, MAX_FILE_BYTES + 1 - size)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            size += len(chunk)
+        return b"".join(chunks)
+    except OSError as exc:
+        raise RulesetError(str(path), None, f"cannot read the file ({exc.strerror})", "check the path") from None
+    finally:
+        os.close(fd)
+
+
+def _safe_load(text: str, source: str) -> Any:
+    """yaml.safe_load, with every way it can fail turned into a RulesetError naming `source`."""
+    try:
+        return yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        where = getattr(exc, "problem_mark", None)
+        at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
+        problem = getattr(exc, "problem", None) or "invalid YAML"
+        raise RulesetError(source, None, f"YAML syntax error{at}: {problem}", "fix the YAML syntax") from None
+    except RecursionError:
+        raise RulesetError(source, None, "the YAML is nested too deeply", f"a ruleset nests at most {MAX_DEPTH} levels") from None
+    except (ValueError, OverflowError) as exc:  # e.g. an integer of thousands of digits, a 13th month
+        raise RulesetError(source, None, f"a value YAML cannot read: {str(exc)[:120]}", "fix the value") from None
+
+
 def _check_size(path: Path, data: Any, budget: int = 20_000) -> None:
-    """Refuse YAML whose aliases expand into a huge tree (a 'billion laughs' file)."""
-    stack, seen = [data], 0
+    """Refuse YAML whose aliases expand into a huge tree (a 'billion laughs' file), or that nests too deeply."""
+    stack, seen = [(data, 0)], 0
     while stack:
-        node = stack.pop()
+        node, depth = stack.pop()
         seen += 1
         if seen > budget:
             raise RulesetError(str(path), None, "the document expands to too many values", "remove repeated YAML aliases")
+        if depth > MAX_DEPTH:
+            raise RulesetError(str(path), None, "the YAML is nested too deeply", f"a ruleset nests at most {MAX_DEPTH} levels")
         if isinstance(node, dict):
-            stack.extend(node.values())
-            stack.extend(node.keys())
+            stack.extend((child, depth + 1) for child in node.values())
+            stack.extend((key, depth + 1) for key in node.keys())
         elif isinstance(node, list):
-            stack.extend(node)
+            stack.extend((child, depth + 1) for child in node)
 
 
 def merge(base: dict, change: Mapping) -> dict:
@@ -328,7 +373,7 @@ def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[P
     if not isinstance(parent, str):
         raise RulesetError(str(path), "extends", f"expected a ruleset name or path, got {type(parent).__name__}", "e.g. extends: standard")
     candidate = (path.parent / parent) if parent.endswith((".yaml", ".yml")) else None
-    parent_path = candidate if candidate is not None and candidate.exists() else find(parent)
+    parent_path = candidate if candidate is not None and exists(candidate) else find(parent)
     if parent_path is None:
         raise RulesetError(str(path), "extends", f"no ruleset named {parent!r}", "see `maumau rulesets` for the names")
     base = resolve_raw(Path(parent_path), find, (*chain, path))
@@ -346,6 +391,10 @@ def parse_override(text: str) -> tuple[str, Any]:
         parsed = yaml.safe_load(value) if value.strip() else ""
     except yaml.YAMLError:
         parsed = value
+    except (RecursionError, ValueError, OverflowError):
+        raise RulesetError("--set", key.strip(), f"cannot read the value {value[:40]!r}", "give a number, word or short list") from None
+    if key.count(".") > MAX_DEPTH:
+        raise RulesetError("--set", key[:60], "the key nests too deeply", "use a key of `maumau rulesets schema`")
     return key.strip(), parsed
 
 
@@ -387,9 +436,13 @@ def _explain(exc: ValidationError, data: dict, source: str) -> RulesetError:
     if message.startswith("Value error, "):
         message = message[len("Value error, "):]
     if kind not in ("value_error", "assertion_error") and given is not None and not isinstance(given, (dict, list)):
-        message += f", got {given!r} ({type(given).__name__})"
+        message += f", got {_short(repr(given))} ({type(given).__name__})"
     hint = _HINTS.get(kind, "see `maumau rulesets schema` for every key and its type")
     return RulesetError(source, key, message, hint)
+
+
+def _short(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[:limit] + "..."
 
 
 _HINTS = {

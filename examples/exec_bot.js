@@ -1,0 +1,47 @@
+#!/usr/bin/env node
+// A maumau bot in JavaScript: the JSON-lines protocol of docs/protocol.md, with Node's standard library only.
+//   maumau play -r standard -b 'exec:node examples/exec_bot.js' -b random
+//   maumau check-bot 'exec:node examples/exec_bot.js'
+// Strategy: follow a pending 7 if possible, otherwise play the first legal action that is not a Jack.
+"use strict";
+const readline = require("readline");
+
+function send(message) {
+  process.stdout.write(JSON.stringify(message) + "\n");  // one line per message
+}
+
+// A small seeded generator (mulberry32), so that a match replays exactly from match_start's seed.
+function seeded(seed) {
+  let a = Number(BigInt(seed) % 4294967296n) >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+let random = seeded(0);
+
+function choose(view) {
+  const legal = view.legal;
+  const plays = legal.filter((a) => a.type === "play");
+  const noJacks = plays.filter((a) => !a.card.startsWith("J"));
+  if (noJacks.length) return noJacks[Math.floor(random() * noJacks.length)];
+  if (plays.length) return plays[Math.floor(random() * plays.length)];
+  return legal[Math.floor(random() * legal.length)];
+}
+
+send({ type: "hello", name: "example-node", protocol: 1 });
+const lines = readline.createInterface({ input: process.stdin });
+lines.on("line", (line) => {
+  const message = JSON.parse(line);
+  if (message.type === "match_start") {
+    random = seeded(message.seed);
+  } else if (message.type === "act") {
+    send({ type: "action", action: choose(message.view) });
+  } else if (message.type === "bye") {
+    process.exit(0);
+  }
+});

@@ -1,0 +1,219 @@
+"""Bots that crash, hang, lie and cheat, for the fault and isolation tests (a plugin module).
+
+Each plays exactly like the `random` bot (same draws from `self.rng`) until it misbehaves, so
+a match's log is the random bot's log up to the fault.
+"""
+
+import gc
+import os
+import sys
+import time
+
+import runner
+from runner.cards import Card
+
+FAULT_AT = 3  # the decision (counted per bot over its match, from 1) at which a bot misbehaves
+
+
+class Honest(runner.Bot):
+    """The random bot's play; subclasses replace `misbehave`."""
+
+    name = "t-honest"
+
+    def __init__(self, rng=None, **options):
+        super().__init__(rng, **options)
+        self.decisions = 0
+
+    def act(self, view):
+        self.decisions += 1
+        if self.decisions == FAULT_AT:
+            return self.misbehave(view)
+        return self.random(view)
+
+    def random(self, view):
+        legal = view.legal
+        return legal[int(self.rng.random() * len(legal))]
+
+    def misbehave(self, view):
+        return self.random(view)
+
+
+class Crasher(Honest):
+    name = "t-crash"
+
+    def misbehave(self, view):
+        raise ZeroDivisionError("on purpose")
+
+
+class Exiter(Honest):
+    name = "t-exit"
+
+    def misbehave(self, view):
+        sys.exit(3)
+
+
+class HardExiter(Honest):
+    """Ends its own process: in-process that would end the runner, so only used isolated."""
+
+    name = "t-hard-exit"
+
+    def misbehave(self, view):
+        os._exit(3)
+
+
+class Sleeper(Honest):
+    name = "t-sleep"
+
+    def misbehave(self, view):
+        time.sleep(3600)
+        return self.random(view)
+
+
+class Dawdler(Honest):
+    """Overruns the tests' 0.3 s move time once, by a little: a time bank covers it."""
+
+    name = "t-dawdle"
+
+    def misbehave(self, view):
+        time.sleep(0.45)
+        return self.random(view)
+
+
+class Spinner(Honest):
+    """Hangs in a Python loop and swallows the first interruptions."""
+
+    name = "t-spin"
+
+    def misbehave(self, view):
+        for _ in range(3):
+            try:
+                while True:
+                    pass
+            except BaseException:
+                continue
+        while True:
+            pass
+
+
+class Garbage(Honest):
+    name = "t-garbage"
+
+    def misbehave(self, view):
+        return "play the ace, please"
+
+
+class Illegal(Honest):
+    """Plays a card it does not hold."""
+
+    name = "t-illegal"
+
+    def misbehave(self, view):
+        missing = next(card for card in (Card(r, s) for s in "CDHS" for r in runner.RANKS) if card not in view.hand)
+        return runner.Play(missing)
+
+
+class Impostor(Honest):
+    """Returns a look-alike of a legal action: right fields, wrong class."""
+
+    name = "t-impostor"
+
+    def misbehave(self, view):
+        class FakeDraw:
+            def __eq__(self, other):
+                return True
+
+            def __hash__(self):
+                return hash(runner.Draw())
+
+        return FakeDraw()
+
+
+class Mutator(Honest):
+    """Tries to change what it was shown; every attempt fails or touches only its copy."""
+
+    name = "t-mutate"
+
+    def act(self, view):
+        for attempt in (lambda: view.hand.append(view.top), lambda: setattr(view, "hand", ()),
+                        lambda: view.history.clear()):
+            try:
+                attempt()
+            except (AttributeError, TypeError):
+                pass
+        view._replace(hand=())  # a new tuple; the view itself stays as it was
+        return super().act(view)
+
+
+class Hog(Honest):
+    name = "t-hog"
+
+    def misbehave(self, view):
+        self.ballast = bytearray(4 << 30)
+        return self.random(view)
+
+
+class Cheater(Honest):
+    """Finds the engine's Round through frames or gc and rigs its own hand to one winning card.
+
+    Out of reach (isolated) it plays exactly like `random`.
+    """
+
+    name = "t-cheat"
+    rigged = 0
+
+    def act(self, view):
+        rnd = self.find_round(view)
+        plays = [a for a in view.legal if isinstance(a, runner.Play)]
+        if rnd is not None and plays:
+            Cheater.rigged += 1
+            choice = plays[0]
+            rnd.hands[view.seat][:] = [choice.card]
+            return runner.Play(choice.card, choice.suit, "maumau")
+        return self.random(view)
+
+    @staticmethod
+    def find_round(view):
+        frame = sys._getframe(1)
+        while frame is not None:
+            for value in frame.f_locals.values():
+                if type(value).__name__ == "Round" and getattr(value, "current", None) == view.seat:
+                    return value
+            frame = frame.f_back
+        for obj in gc.get_objects():
+            if type(obj).__name__ == "Round" and getattr(obj, "current", None) == view.seat:
+                return obj
+        return None
+
+
+class BrokenConstructor(Honest):
+    name = "t-unbuildable"
+
+    def __init__(self, rng=None, **options):
+        raise RuntimeError("cannot start")
+
+
+BOTS = (Honest, Crasher, Exiter, HardExiter, Sleeper, Dawdler, Spinner, Garbage, Illegal, Impostor, Mutator, Hog, Cheater,
+        BrokenConstructor)
+
+
+@runner.hookimpl
+def register_bots(register):
+    for cls in BOTS:
+        register(cls)
+
+
+_registry = None
+
+
+def registry():
+    """The built-in registry plus these bots (built once per test session)."""
+    global _registry
+    if _registry is None:
+        import sys as _sys
+
+        from runner.plugins import Registry, make_manager
+
+        manager = make_manager()
+        manager.register(_sys.modules[__name__], name="misbehaving_bots")
+        _registry = Registry(manager)
+    return _registry

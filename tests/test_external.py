@@ -1,0 +1,159 @@
+"""External bots: the JSON-lines protocol, its violations, a bot that dies mid-match, and check-bot."""
+
+import shlex
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from runner import external, hookimpl
+from runner.cli import app
+from runner.errors import MaumauError
+from runner.external import CommandBot, parse_exec
+from runner.play import play_match
+
+ROOT = Path(__file__).parent.parent
+EXAMPLE = f"exec:{shlex.quote(sys.executable)} {ROOT / 'examples' / 'exec_bot.py'}"
+
+# A protocol bot whose behaviour at its Nth act the tests fill in (N counts from 1 over its life).
+TEMPLATE = '''
+import json, sys
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\\n"); sys.stdout.flush()
+{hello}
+acts = 0
+for line in sys.stdin:
+    message = json.loads(line)
+    if message["type"] != "act":
+        continue
+    acts += 1
+    legal = message["view"]["legal"]
+    if acts == 3:
+{misbehave}
+    send({{"type": "action", "action": legal[0]}})
+'''
+
+
+def bot(tmp_path, misbehave="pass", hello='send({"type": "hello", "name": "t", "protocol": 1})') -> str:
+    path = tmp_path / "bot.py"
+    path.write_text(TEMPLATE.format(hello=hello, misbehave=textwrap.indent(textwrap.dedent(misbehave), " " * 8)))
+    return f"exec:{shlex.quote(sys.executable)} {path}"
+
+
+def faults_of(player, policy="forfeit", move_time=0.5):
+    result, log = play_match("strafpunten", [player, "random", "random"], 3, {}, with_log=True,
+                             on_fault=policy, move_time=move_time)
+    return result, log
+
+
+def test_the_example_bot_plays_like_a_registered_one():
+    result, log = faults_of(EXAMPLE)
+    assert result.faults == () and log[-1]["type"] == "match_end" and sorted(result.ranking) == [0, 1, 2]
+    assert faults_of(EXAMPLE)[1] == log  # seeded from match_start: the match replays exactly
+
+
+CASES = {  # name: (misbehave code, hello code or None, fault kind, words in the detail)
+    "dies mid-match": ('sys.stderr.write("boom\\n"); sys.exit(5)', None, "exception", "exited with code 5; stderr: boom"),
+    "killed by a signal": ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", None, "exception", "signal 9"),
+    "not JSON": ('sys.stdout.write("play the ace\\n"); sys.stdout.flush()', None, "illegal", "not a JSON line"),
+    "bad card": ('send({"type": "action", "action": {"type": "play", "card": "1Z"}}); continue', None, "illegal",
+                 "malformed action: not a card"),
+    "illegal card": ('send({"type": "action", "action": {"type": "play", "card": "AS" if "AS" not in '
+                     'message["view"]["hand"] else "AH"}}); continue', None, "illegal", "is not legal now"),
+    "wrong message": ('send({"type": "hello"}); continue', None, "illegal", 'expected {"type": "action"}'),
+    "error": ('send({"type": "error", "message": "cannot decide"}); continue', None, "exception", "cannot decide"),
+    "silent": ("import time; time.sleep(60)", None, "timeout", "killed"),
+    "endless line": ('sys.stdout.write("x" * (3 << 20)); sys.stdout.flush(); import time; time.sleep(60)', None,
+                     "illegal", "a line longer than"),
+    "two answers": ('send({"type": "action", "action": legal[0]})', None, "illegal", "between decisions"),
+    "no hello": ("pass", 'send({"type": "action"})', "illegal", 'first line must be {"type": "hello"'),
+    "old protocol": ("pass", 'send({"type": "hello", "name": "t", "protocol": 0})', "illegal", "speaks protocol 0"),
+    "nameless": ("pass", 'send({"type": "hello", "protocol": 1})', "illegal", 'hello needs a "name"'),
+}
+
+
+@pytest.mark.parametrize("case", sorted(CASES))
+def test_each_protocol_violation_is_a_fault_and_the_match_completes(case, tmp_path):
+    misbehave, hello, kind, words = CASES[case]
+    player = bot(tmp_path, misbehave, hello) if hello else bot(tmp_path, misbehave)
+    result, log = faults_of(player)
+    assert [(f.seat, f.kind) for f in result.faults] == [(0, kind)], result.faults
+    assert words in result.faults[0].detail
+    assert result.forfeited == (0,) and result.ranking[-1] == 0 and log[-1]["type"] == "match_end"
+
+
+def test_a_bot_that_never_says_hello_times_out_at_start_up(tmp_path, monkeypatch):
+    monkeypatch.setattr(external, "STARTUP_SECONDS", 0.3)
+    result, _ = faults_of(bot(tmp_path, hello="import time; time.sleep(60)"))
+    assert [f.kind for f in result.faults] == ["timeout"]
+
+
+def test_a_bot_that_dies_is_played_for_under_autoplay(tmp_path):
+    result, log = faults_of(bot(tmp_path, "sys.exit(5)"), policy="autoplay")
+    assert len(result.faults) == 1 and not result.forfeited
+    after = log[next(i for i, e in enumerate(log) if e["type"] == "fault") + 1:]
+    assert any(e.get("seat") == 0 and e["type"] in ("play", "draw") for e in after)
+
+
+def test_exec_commands_are_checked_before_any_match(tmp_path):
+    for player, words in [("exec:", "no program"), ("exec:no-such-program-here", "not on PATH"),
+                          (f"exec:{tmp_path}/missing.py", "no such program"), ("exec:'unclosed", "cannot split")]:
+        with pytest.raises(MaumauError, match=words):
+            parse_exec(player)
+    script = tmp_path / "bot.py"
+    script.write_text("")
+    with pytest.raises(MaumauError, match="not executable"):
+        parse_exec(f"exec:{script}")
+
+
+class ExampleCommand(CommandBot):
+    name = "example-command"
+    command = (sys.executable, str(ROOT / "examples" / "exec_bot.py"))
+
+
+class CommandPlugin:
+    @staticmethod
+    @hookimpl
+    def register_bots(register):
+        register(ExampleCommand)
+
+
+def test_a_registered_command_bot_runs_its_program(monkeypatch):
+    from runner import plugins
+    from runner.plugins import Registry, make_manager
+
+    manager = make_manager()
+    manager.register(CommandPlugin, name="test-command")
+    monkeypatch.setattr(plugins, "_registry", Registry(manager))
+    result, _ = play_match("strafpunten", ["example-command", "random"], 3, {}, move_time=1.0)
+    assert result.faults == () and sorted(result.ranking) == [0, 1]
+    assert play_match("strafpunten", [EXAMPLE, "random"], 3, {}, move_time=1.0)[0].ranking == result.ranking
+
+
+def test_check_bot_passes_the_example_and_reports_a_broken_bot(tmp_path):
+    runner = CliRunner()
+    good = runner.invoke(app, ["check-bot", EXAMPLE, "--matches", "1"])
+    assert good.exit_code == 0, good.output
+    assert "handshake: name 'example-exec', protocol 1" in good.output and "no violations" in good.output
+    broken = runner.invoke(app, ["check-bot", bot(tmp_path, 'send({"type": "action", "action": {"type": "fly"}}); continue'),
+                                 "--matches", "1", "--move-time", "0.5"])
+    assert broken.exit_code == 1
+    assert "illegal: malformed action: unknown action type 'fly'" in broken.output
+
+
+def test_check_bot_catches_a_bot_that_is_not_reproducible(tmp_path):
+    unseeded = bot(tmp_path, "pass").replace("bot.py", "unseeded.py")
+    (tmp_path / "unseeded.py").write_text((tmp_path / "bot.py").read_text().replace(
+        'send({"type": "action", "action": legal[0]})',
+        'import random; send({"type": "action", "action": random.choice(legal)})'))
+    result = CliRunner().invoke(app, ["check-bot", unseeded, "--matches", "1"])
+    assert result.exit_code == 1 and "reproducibility: the same seed gave a different match" in result.output
+
+
+@pytest.mark.skipif(subprocess.run(["which", "node"], capture_output=True).returncode != 0, reason="node not installed")
+def test_the_node_example_passes_check_bot():
+    result = CliRunner().invoke(app, ["check-bot", f"exec:node {ROOT / 'examples' / 'exec_bot.js'}", "--matches", "1"])
+    assert result.exit_code == 0, result.output
