@@ -35,11 +35,7 @@ MoveTimeOpt = Annotated[float, typer.Option("--move-time", help="Seconds a bot m
 TimeBankOpt = Annotated[float, typer.Option("--time-bank", help="Extra seconds per bot per match that cover overruns of --move-time.")]
 IsolateOpt = Annotated[bool, typer.Option("--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
 MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
-OnFaultOpt = Annotated[str, typer.Option("--on-fault", help="A faulting bot: forfeit (ranked last), autoplay (random moves for it) or abort.")]
-MoveTimeOpt = Annotated[float, typer.Option("--move-time", help="Seconds a bot may take per decision (0: no limit).")]
-TimeBankOpt = Annotated[float, typer.Option("--time-bank", help="Extra seconds per bot per match that cover overruns of --move-time.")]
-IsolateOpt = Annotated[bool, typer.Option("--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
-MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
+
 
 
 def overrides_of(pairs: list[str] | None) -> dict:
@@ -199,28 +195,6 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines,
 
     summary = verify_file(log)
     typer.echo(f"ok: {summary.events} events, {summary.rounds} rounds")
-
-
-@app.command("check-bot")
-def check_bot_cmd(
-    bot: Annotated[str, typer.Argument(help="A registered bot name or 'exec:PROGRAM [ARGS]'.")],
-    matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
-    move_time: MoveTimeOpt = 1.0,
-    seed: SeedOpt = 1,
-    isolate: Annotated[bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")] = True,
-    bot_memory: MemoryOpt = "1G",
-) -> None:
-    """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""
-    from .checkbot import check_bot, render
-    from .external import parse_memory
-
-    if matches < 1:
-        raise MaumauError(f"--matches must be at least 1, got {matches}")
-    report = check_bot(bot, matches, move_time, seed, isolate, parse_memory(bot_memory))
-    for line in render(report):
-        typer.echo(line)
-    if not report.passed:
-        raise typer.Exit(1)
 
 
 @app.command("check-bot")
