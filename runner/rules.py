@@ -8,7 +8,7 @@ import json
 import os
 import stat
 from pathlib import Path
-from typing import Annotated, Any, Callable, Literal, Mapping
+from typing import Annotated, Any, Callable, Literal, Mapping, get_origin
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
@@ -28,6 +28,14 @@ Suit = Literal["C", "D", "H", "S"]
 
 class Model(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
+
+
+class Inconsistent(ValueError):
+    """A value that contradicts another, raised by a validator: names the key to change and the fix."""
+
+    def __init__(self, key: str, problem: str, hint: str):
+        super().__init__(problem)
+        self.key, self.hint = key, hint
 
 
 def _rank_keys(value: Any) -> Any:
@@ -182,7 +190,7 @@ class MatchFormat(Model):
     @model_validator(mode="after")
     def _limit_present(self) -> "MatchFormat":
         if self.format != "single" and self.limit is None:
-            raise ValueError(f"format {self.format!r} needs a limit, e.g. limit: 100")
+            raise Inconsistent("limit", f"format {self.format!r} needs a limit", "add e.g. `limit: 100` under match")
         return self
 
 
@@ -215,19 +223,20 @@ class Ruleset(Model):
     @model_validator(mode="after")
     def _consistent(self) -> "Ruleset":
         if self.players.min > self.players.max:
-            raise ValueError(f"players.min ({self.players.min}) is above players.max ({self.players.max})")
+            raise Inconsistent("players.min", f"{self.players.min} is above players.max ({self.players.max})",
+                               "make players.min at most players.max")
         if self.match.format != "single" and not any(self.points.get(rank, 0) > 0 for rank in self.deck.ranks):
-            raise ValueError(f"points: every card is worth 0, so a {self.match.format} match could never end; "
-                             "give some rank points")
+            raise Inconsistent("points", f"every card is worth 0, so a {self.match.format} match could never end",
+                               "give some rank points")
         missing = [rank for rank in self.deck.ranks if rank not in self.points]
         if missing:
-            raise ValueError(f"points: no value for rank(s) {', '.join(missing)}; give every rank of the deck a value")
+            raise Inconsistent("points", f"no value for rank(s) {', '.join(missing)}", "give every rank of the deck a value")
         for players in range(self.players.min, self.players.max + 1):
             needed = players * self.hand_size + 1
             if self.deck.size_for(players) < needed:
-                raise ValueError(
-                    f"hand_size: {players} players × {self.hand_size} cards + 1 upcard needs {needed} cards, "
-                    f"the deck has {self.deck.size_for(players)}; lower hand_size or players.max, or add deck copies"
+                raise Inconsistent(
+                    "hand_size", f"{players} players × {self.hand_size} cards + 1 upcard need {needed} cards, "
+                    f"the deck has {self.deck.size_for(players)}", "lower hand_size or players.max, or add deck copies"
                 )
         return self
 
@@ -360,9 +369,9 @@ def _normalise_keys(data: Any) -> Any:
 
 def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[Path, ...] = ()) -> dict:
     """The merged mapping of `path` and every ruleset it `extends`, without validation."""
-    path = path.resolve()
-    if path in chain:
-        cycle = " -> ".join(p.name for p in (*chain, path))
+    resolved = path.resolve()  # for the cycle check; messages show the path as the user gave it
+    if resolved in chain:
+        cycle = " -> ".join(p.name for p in (*chain, resolved))
         raise RulesetError(str(path), "extends", f"extends itself in a cycle: {cycle}", "break the cycle")
     if len(chain) >= MAX_EXTENDS_DEPTH:
         raise RulesetError(str(path), "extends", f"more than {MAX_EXTENDS_DEPTH} levels of extends", "extend a ruleset nearer the root")
@@ -376,7 +385,7 @@ def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[P
     parent_path = candidate if candidate is not None and exists(candidate) else find(parent)
     if parent_path is None:
         raise RulesetError(str(path), "extends", f"no ruleset named {parent!r}", "see `maumau rulesets` for the names")
-    base = resolve_raw(Path(parent_path), find, (*chain, path))
+    base = resolve_raw(Path(parent_path), find, (*chain, resolved))
     base.pop("name", None)
     base.pop("description", None)
     return merge(base, data)
@@ -422,10 +431,13 @@ def build(data: dict, source: str) -> Ruleset:
 
 def _explain(exc: ValidationError, data: dict, source: str) -> RulesetError:
     error = exc.errors(include_url=False)[0]
-    loc = [str(part) for part in error["loc"] if not str(part).startswith(("function-", "literal["))]
+    loc = [str(part) for part in error["loc"] if not str(part).startswith(("function-", "literal[", "[key]"))]
     key = ".".join(loc) or None
     kind = error["type"]
     given = error.get("input")
+    cause = (error.get("ctx") or {}).get("error")
+    if isinstance(cause, Inconsistent):
+        return RulesetError(source, ".".join([*loc, cause.key]), str(cause), cause.hint)
     if kind == "extra_forbidden":
         parent = _lookup_model(loc[:-1])
         options = list(parent.model_fields) if parent else []
@@ -435,8 +447,8 @@ def _explain(exc: ValidationError, data: dict, source: str) -> RulesetError:
     message = error["msg"]
     if message.startswith("Value error, "):
         message = message[len("Value error, "):]
-    if kind not in ("value_error", "assertion_error") and given is not None and not isinstance(given, (dict, list)):
-        message += f", got {_short(repr(given))} ({type(given).__name__})"
+    if kind not in ("value_error", "assertion_error") and not isinstance(given, (dict, list)):
+        message += ", got null" if given is None else f", got {_short(repr(given))} ({type(given).__name__})"
     hint = _HINTS.get(kind, "see `maumau rulesets schema` for every key and its type")
     return RulesetError(source, key, message, hint)
 
@@ -463,16 +475,18 @@ _HINTS = {
 
 
 def _lookup_model(loc: list[str]) -> type[BaseModel] | None:
+    """The model whose keys are valid at key path `loc` (a mapping's own keys, e.g. ranks, are stepped over)."""
     model: Any = Ruleset
-    for part in loc:
-        if model is None or not hasattr(model, "model_fields"):
-            return None
+    parts = iter(loc)
+    for part in parts:
         field = model.model_fields.get(part)
         if field is None:
             return None
+        if get_origin(field.annotation) is dict:
+            next(parts, None)  # the mapping's key, e.g. the rank in powers.8.skip
         model = _model_of(field.annotation)
-        if model is dict or model is None:
-            return Power if part == "powers" else None
+        if model is None:
+            return None
     return model
 
 
