@@ -111,8 +111,18 @@ def make_manager(entry_points: bool = True) -> pluggy.PluginManager:
             pm.load_setuptools_entrypoints("maumau")
         except Exception as exc:  # a broken third-party plugin: name it, do not crash with a traceback
             raise PluginError(f"a plugin of entry-point group 'maumau' failed to load: {exc}") from exc
-    pm.check_pending()
+    check_hooks(pm)
     return pm
+
+
+def check_hooks(pm: pluggy.PluginManager) -> None:
+    """Fail at start-up, naming the plugin, when a plugin implements a hook that does not exist (a typo)."""
+    try:
+        pm.check_pending()
+    except pluggy.PluginValidationError as exc:
+        problem = str(exc).split(" in plugin ")[0]
+        hooks = ", ".join(name for name in dir(hookspecs) if name.startswith("register_"))
+        raise PluginError(f"plugin {pm.get_name(exc.plugin)!r}: {problem}; the hooks are {hooks}") from None
 
 
 _registry: Registry | None = None
