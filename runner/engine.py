@@ -17,6 +17,10 @@ from .view import Event, View
 
 PLAY, DRAWN, NAME_SUIT, CHALLENGING, OVER = "play", "drawn", "name_suit", "challenge", "over"
 
+# `_new(View, fields)` is `View(*fields)` without the NamedTuple's Python-level __new__: the
+# engine builds a View per decision and an Event per move, so the call is worth saving.
+_new = tuple.__new__
+
 
 class Rules:
     """A Ruleset compiled into flat lookups for the hot path (one per Ruleset, cached)."""
@@ -47,6 +51,32 @@ class Rules:
         self.challenge = ruleset.announcements.enforcement == "challenge"
         self.last_card_draws = ruleset.last_card_draws
         self.turn_limit = ruleset.turn_limit
+        # The announcement due with a play that leaves 0 or 1 cards (None: not required).
+        self.due_after = ("maumau" if self.maumau_penalty is not None else None,
+                          "mau" if self.mau_penalty is not None else None)
+        self.deck_cards = tuple(make_deck(ruleset.deck.ranks))
+        self.play_tables: dict[tuple, dict[Card, tuple[Play, ...]]] = {}
+
+    def playable(self, card: Card, top_rank: str, suit: str) -> bool:
+        """The legal-move rule: may `card` go on a `top_rank` card with `suit` to follow (ignoring a pending draw)?"""
+        if card.rank in self.wild:
+            return top_rank not in self.wild or card.rank in self.wild_on_wild
+        return card.rank == top_rank or card.suit == suit
+
+    def plays_on(self, due: str | None, top_rank: str, suit: str) -> dict[Card, tuple[Play, ...]]:
+        """Each card playable on `top_rank` with `suit` to follow, with its plays (a wild card: one per suit).
+
+        Built once per (announcement due, top rank, suit), so that finding the legal plays of a
+        hand is one dictionary look-up per card.
+        """
+        key = (due, top_rank, suit)
+        table = self.play_tables.get(key)
+        if table is None:
+            table = self.play_tables[key] = {
+                card: tuple(play(card, named, due) for named in SUITS) if card.rank in self.wild else (play(card, None, due),)
+                for card in self.deck_cards if self.playable(card, top_rank, suit)
+            }
+        return table
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> "Rules":
@@ -57,17 +87,45 @@ class Rules:
         return hit[1]
 
 
+def shuffle(rng: random.Random, cards: list) -> None:
+    """`rng.shuffle(cards)`: the same permutation and rng state, without a method call per card."""
+    if type(rng) is not random.Random:  # a subclass may draw differently
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates as in random.shuffle / _randbelow
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _seat_after(order: list[int], seat: int, direction: int) -> int:
+    """The seat of `order` (the seats in play) that comes after `seat`, which may itself be out of play."""
+    if seat in order:
+        return order[(order.index(seat) + direction) % len(order)]
+    later = [s for s in order if (s - seat) * direction > 0]
+    if later:
+        return later[0] if direction > 0 else later[-1]
+    return order[0] if direction > 0 else order[-1]
+
+
 class Round:
     """The state of one round. Seats are numbered across the match; `active` lists those dealt in."""
 
     __slots__ = (
         "rules", "rng", "n_seats", "active", "hands", "stock", "discard", "suit", "current", "phase",
         "pending", "chain", "direction", "again", "drawn", "missed", "idle", "turns", "winner",
-        "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out",
+        "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
+        "single_deck",
     )
 
     def __init__(self, rules: Rules, rng: random.Random):
         self.rules, self.rng = rules, rng
+        self.single_deck = False  # True when no card can be in a hand twice (set by `deal`)
+        self._after = None  # {direction: next seat in play after each seat}, built on first use
 
     # ------------------------------------------------------------------ set-up
 
@@ -98,15 +156,22 @@ class Round:
         self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * n_seats
         self.log = log
         if deck is None:
-            cards = make_deck(ruleset.deck.ranks, ruleset.deck.copies_for(len(self.active)))
-            rng.shuffle(cards)
+            copies = ruleset.deck.copies_for(len(self.active))
+            cards = list(rules.deck_cards) * copies  # the order of make_deck(ranks, copies)
+            shuffle(rng, cards)
+            self.single_deck = copies == 1
         else:
             cards = list(reversed(deck))  # internally the top card is last, so pop() draws it
+            self.single_deck = len(set(cards)) == len(cards)
+        # One card at a time clockwise from left of the dealer: the seat k-th in dealing order gets
+        # the k-th, (k+n)-th, ... cards off the top (the end of `cards`).
+        order, size = self._clockwise_from(dealer), ruleset.hand_size
+        dealt = cards[:-len(order) * size - 1:-1]
+        del cards[-len(order) * size:]
         self.hands = [[] for _ in range(n_seats)]
+        for k, seat in enumerate(order):
+            self.hands[seat] = dealt[k::len(order)]
         self.out = set()
-        for _ in range(ruleset.hand_size):
-            for seat in self._clockwise_from(dealer):
-                self.hands[seat].append(cards.pop())
         upcards = [cards.pop()]
         if ruleset.upcard.flip_while_action:
             while upcards[-1].rank in rules.action_ranks and cards:
@@ -172,19 +237,11 @@ class Round:
 
     def playable(self, card: Card) -> bool:
         """Whether `card` may go on the discard pile now, ignoring a pending draw."""
-        top = self.discard[-1]
-        rules = self.rules
-        if card.rank in rules.wild:
-            return top.rank not in rules.wild or card.rank in rules.wild_on_wild
-        return card.rank == top.rank or card.suit == self.suit
+        return self.rules.playable(card, self.discard[-1].rank, self.suit)
 
     def announcement_due(self, cards_left: int) -> str | None:
         """The announcement a play leaving `cards_left` cards needs, if the ruleset requires one."""
-        if cards_left == 1 and self.rules.mau_penalty is not None:
-            return "mau"
-        if cards_left == 0 and self.rules.maumau_penalty is not None:
-            return "maumau"
-        return None
+        return self.rules.due_after[cards_left] if 0 <= cards_left < 2 else None
 
     def legal(self) -> tuple[Action, ...]:
         """Every legal action of the seat to act, plays carrying the announcement due."""
@@ -207,30 +264,25 @@ class Round:
                         if card.rank == rank:  # only the same rank passes a penalty on
                             actions.append(play(card, None, due))
             else:
-                self._add_plays(actions, dict.fromkeys(hand), due)
-                if actions and self.rules.stuck_only:
+                rules = self.rules
+                top_rank, suit = self.discard[-1].rank, self.suit
+                table = rules.play_tables.get((due, top_rank, suit)) or rules.plays_on(due, top_rank, suit)
+                for card in hand if self.single_deck else dict.fromkeys(hand):
+                    found = table.get(card)
+                    if found is not None:
+                        actions += found
+                if actions and rules.stuck_only:
                     return tuple(actions)
             actions.append(DRAW)
             return tuple(actions)
         if phase == DRAWN:
-            actions = []
-            self._add_plays(actions, (self.drawn,), self.announcement_due(len(self.hands[self.current]) - 1))
-            actions.append(PASS)
-            return tuple(actions)
+            due = self.announcement_due(len(self.hands[self.current]) - 1)
+            return self.rules.plays_on(due, self.discard[-1].rank, self.suit).get(self.drawn, ()) + (PASS,)
         if phase == NAME_SUIT:
             return tuple(name_suit(suit) for suit in SUITS)
         if phase == CHALLENGING:
             return (CHALLENGE, PASS)
         return ()
-
-    def _add_plays(self, actions: list, cards, due: str | None) -> None:
-        wild = self.rules.wild
-        for card in cards:
-            if self.playable(card):
-                if card.rank in wild:
-                    actions.extend(play(card, suit, due) for suit in SUITS)
-                else:
-                    actions.append(play(card, None, due))
 
     def canonical(self, action: object) -> Action | None:
         """The engine's own legal action that `action` asks for, or None if it is not legal.
@@ -239,7 +291,10 @@ class Round:
         rigged `__eq__`) reaches the state; a Play's announcement may be wrong or missing
         (that costs the ruleset's penalty, it is not a fault).
         """
-        legal = self.legal()
+        legal = self._legal or self.legal()
+        for candidate in legal:
+            if candidate is action:  # the usual answer: one of `view.legal` itself
+                return candidate
         kind = type(action)
         if kind is Play:
             card, suit, announce = action.card, action.suit, action.announce
@@ -275,12 +330,12 @@ class Round:
         if seat is None:
             seat = self.current
         hands = self.hands
-        return View(
+        return _new(View, (
             seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
-            tuple(len(hand) for hand in hands), len(self.stock), tuple(self.discard), self.totals,
+            tuple(map(len, hands)), len(self.stock), tuple(self.discard), self.totals,
             self.rounds_won, self.number, tuple(self.active), self.rules.ruleset, tuple(self.history),
-            self.legal() if seat == self.current else (), self.again,
-        )
+            (self._legal or self.legal()) if seat == self.current else (), self.again,
+        ))
 
     # ------------------------------------------------------------------ transitions
 
@@ -349,8 +404,12 @@ class Round:
         self.suit = action.suit if card.rank in rules.wild else card.suit
         self.again = False
         self.idle = 0
-        self._record("play", seat, card=card, suit=action.suit, reason=action.announce)
-        due = self.announcement_due(len(hand))
+        self.history.append(_new(Event, ("play", seat, card, action.suit, 0, action.announce)))
+        if self.log is not None:
+            self.log.append({"type": "play", "seat": seat, "card": card.text, "suit": action.suit,
+                             "announce": action.announce})
+        left = len(hand)
+        due = rules.due_after[left] if left < 2 else None
         missed = due is not None and action.announce != due
         if missed:
             if rules.challenge:
@@ -361,8 +420,10 @@ class Round:
             if rules.last_card_draws:
                 self._last_card_draws(seat, card)
             self._finish(seat)
-            return
-        self._powers(seat, card)
+        elif card.rank in rules.action_ranks:
+            self._powers(seat, card)
+        else:  # a plain card: the turn simply passes on
+            self._next_turn(seat, self._step(seat))
 
     def _powers(self, seat: int, card: Card) -> None:
         """Apply the power of `card`, just played (or turned up) by `seat`, and pass the turn on."""
@@ -407,18 +468,20 @@ class Round:
 
     def _step(self, seat: int) -> int:
         """The next seat in play after `seat` in the current direction."""
-        order = self.in_play() if self.out else self.active
-        if seat in order:
-            return order[(order.index(seat) + self.direction) % len(order)]
-        later = [s for s in order if (s - seat) * self.direction > 0]
-        if later:
-            return later[0] if self.direction > 0 else later[-1]
-        return order[0] if self.direction > 0 else order[-1]
+        after = self._after
+        if after is None:
+            order = self.in_play()
+            after = self._after = {
+                direction: tuple(_seat_after(order, s, direction) for s in range(self.n_seats))
+                for direction in (1, -1)
+            }
+        return after[self.direction][seat]
 
     def _end_turn(self, seat: int, gained: int) -> None:
         """A turn ended without a play: count it toward a blocked round, then pass the turn on."""
         self.idle = 0 if gained else self.idle + 1
-        if self.idle >= len(self.in_play()) or self.turns >= self.rules.turn_limit:
+        playing = len(self.in_play()) if self.out else len(self.active)
+        if self.idle >= playing or self.turns >= self.rules.turn_limit:
             self._finish(None)
             return
         self._next_turn(seat, self._step(seat))
@@ -432,7 +495,14 @@ class Round:
 
     def _draw(self, seat: int, count: int, reason: str) -> int:
         """`seat` draws up to `count` cards, reshuffling the discard pile into the stock as needed."""
-        stock, hand, taken, total = self.stock, self.hands[seat], [], 0
+        stock, hand = self.stock, self.hands[seat]
+        if 0 < count <= len(stock):  # the usual case: no reshuffle on the way
+            taken = stock[:-count - 1:-1]  # the top `count` cards, top first
+            del stock[-count:]
+            hand += taken
+            self._record_draw(seat, taken, reason)
+            return count
+        taken, total = [], 0
         for _ in range(count):
             if not stock:
                 if len(self.discard) < 2:
@@ -453,26 +523,24 @@ class Round:
     def _reshuffle(self) -> None:
         top = self.discard.pop()
         stock = self.discard
-        self.rng.shuffle(stock)
+        shuffle(self.rng, stock)
         self.stock, self.discard = stock, [top]
-        self.history.append(Event("reshuffle", -1, count=len(stock)))
+        self.history.append(_new(Event, ("reshuffle", -1, None, None, len(stock), None)))
         if self.log is not None:
             self.log.append({"type": "reshuffle", "stock": [c.text for c in reversed(stock)]})
 
     def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None:
-        self.history.append(Event("draw", seat, count=len(cards), reason=reason))
+        self.history.append(_new(Event, ("draw", seat, None, None, len(cards), reason)))
         if self.log is not None:
             self.log.append({"type": "draw", "seat": seat, "cards": [c.text for c in cards], "reason": reason})
 
     def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
                 count: int = 0, reason: str | None = None) -> None:
-        self.history.append(Event(kind, seat, card, suit, count, reason))
+        self.history.append(_new(Event, (kind, seat, card, suit, count, reason)))
         log = self.log
         if log is None:
             return
-        if kind == "play":
-            log.append({"type": "play", "seat": seat, "card": card.text, "suit": suit, "announce": reason})
-        elif kind == "name_suit":
+        if kind == "name_suit":
             log.append({"type": "name_suit", "seat": seat, "suit": suit})
         elif kind == "challenge":
             log.append({"type": "challenge", "seat": seat, "target": count})
@@ -484,7 +552,7 @@ class Round:
 
     def forfeit(self, seat: int) -> None:
         """Take `seat` out of the round (a fault policy's forfeit): its cards stay put, unscored."""
-        self._legal = None
+        self._legal = self._after = None
         self.out.add(seat)
         remaining = self.in_play()
         if len(remaining) <= 1:
