@@ -35,6 +35,9 @@ class Backend:
         """Play every unit; call `on_results` (in this process) with every outcome once, in any order."""
         raise NotImplementedError
 
+    def prepare(self, bots: Sequence[str]) -> None:
+        """Refuse, before anything is stored, a tournament of `bots` this backend cannot play (e.g. a worker lacks one)."""
+
     def close(self) -> None:
         """Release workers; the backend is not used again."""
 
@@ -108,11 +111,17 @@ class ProcessBackend(Backend):
             self._pool = None
 
 
-BACKENDS = {"serial": SerialBackend, "processes": ProcessBackend}
+BACKENDS = ("processes", "serial", "dask")
 
 
-def make_backend(name: str, workers: int | None = None) -> Backend:
-    """The backend called `name` (`serial` or `processes`)."""
+def make_backend(name: str, workers: int | None = None, scheduler: str | None = None) -> Backend:
+    """The backend called `name` (`serial`, `processes`, or `dask` on the cluster at `scheduler`)."""
+    if name == "dask":
+        from .dask_backend import DaskBackend  # Dask is an optional extra, imported only here
+
+        return DaskBackend(scheduler, workers)
+    if scheduler:
+        raise MaumauError(f"--scheduler is the address of a Dask cluster: use it with --backend dask, not {name!r}")
     if name == "serial":
         return SerialBackend()
     if name == "processes":

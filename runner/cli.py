@@ -132,7 +132,8 @@ def tournament_cmd(
     table_size: Annotated[Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")] = None,
     deals: Annotated[int, typer.Option("--deals", help="Deals per table; each is played under every seat rotation.")] = 10,
     workers: Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")] = None,
-    backend: Annotated[str, typer.Option("--backend", help="processes or serial.")] = "processes",
+    backend: Annotated[str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")] = "processes",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).")] = None,
     out: Annotated[Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
@@ -152,7 +153,7 @@ def tournament_cmd(
     output.render([], fmt)  # refuse a bad --format before playing
     settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), on_fault, move_time, logs,
                     until_confident, max_deals)
-    standings, _ = conduct(settings, out, resume, backend, workers, quiet)
+    standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
     typer.echo(render(standings, fmt))
 
 

@@ -219,25 +219,26 @@ def stored_standings(directory: Path) -> tuple[Standings, str]:
 
 
 def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "processes",
-            workers: int | None = None, quiet: bool = False) -> tuple[Standings, Path]:
+            workers: int | None = None, quiet: bool = False, scheduler: str | None = None) -> tuple[Standings, Path]:
     """Run (or resume) a tournament into its results directory; return its standings and the directory."""
     if resume and out is None:
         raise MaumauError("--resume needs --out DIR: the results directory of the tournament to continue")
     if workers is not None and workers < 1:
         raise MaumauError(f"--workers must be at least 1, got {workers}")
     out = out if out is not None else default_out(settings)
-    store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
-    try:
-        if not quiet:
-            total = match_count(len(settings.entrants), settings.table_size, settings.deals)
-            print_note(f"{describe(settings)} = {total} matches; results in {out}")
-        with make_backend(backend, workers) as executor:
+    with make_backend(backend, workers, scheduler) as executor:
+        executor.prepare(settings.bots)  # a cluster worker without a bot is refused before the directory is made
+        store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
+        try:
+            if not quiet:
+                total = match_count(len(settings.entrants), settings.table_size, settings.deals)
+                print_note(f"{describe(settings)} = {total} matches; results in {out}")
             return run(settings, store, executor, progress_for(quiet)), out
-    except KeyboardInterrupt:
-        print_note(f"interrupted after {store.count()} matches; continue with the same command plus --resume --out {out}")
-        raise
-    finally:
-        store.close()
+        except KeyboardInterrupt:
+            print_note(f"interrupted after {store.count()} matches; continue with the same command plus --resume --out {out}")
+            raise
+        finally:
+            store.close()
 
 
 def describe(settings: Settings) -> str:
