@@ -8,9 +8,10 @@ from __future__ import annotations
 
 import json
 import math
+from collections import Counter, defaultdict
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Sequence
+from typing import Hashable, Sequence
 
 from openskill.models import PlackettLuce
 
@@ -86,22 +87,49 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def clustered_wilson(values: Sequence[tuple[Hashable, float]], z: float = Z95) -> tuple[float, float]:
+    """The Wilson interval of the mean of `values` (block, value in [0, 1]) whose blocks are not independent.
+
+    The rotations of one deal share their cards, so their results go together. The interval uses
+    Kish's effective sample size n / deff, the design effect deff estimated from the spread of the
+    block totals and kept between 1 (never narrower than independent matches) and the largest block.
+    """
+    n = len(values)
+    if n == 0:
+        return 0.0, 1.0
+    total = sum(value for _, value in values)
+    p = total / n
+    sums: dict[Hashable, float] = defaultdict(float)
+    for block, value in values:
+        sums[block] += value
+    sizes = Counter(block for block, _ in values)
+    deff = 1.0
+    if 1 < len(sums) < n and 0 < p < 1:
+        spread = sum((sums[b] - p * sizes[b]) ** 2 for b in sums) * len(sums) / (len(sums) - 1) / n**2
+        deff = min(max(spread / (p * (1 - p) / n), 1.0), max(sizes.values()))
+    return wilson(total / deff, n / deff, z)
+
+
 def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOutcome]],
-            looks: int | None = None) -> Standings:
+            looks: int | None = None, blocks: Sequence[Hashable] | None = None) -> Standings:
     """Standings of `entrants` (label, bot) over `matches` (each a match's seats), in schedule order.
 
-    `looks`: the standings are the `looks`-th look of a sequential test (--until-confident), and
-    adjacent entrants are compared at 95% over all looks together.
+    `blocks` names each match's deal (its table and deal: rotations of one deal share a block);
+    without it every match counts as independent. `looks`: the standings are the `looks`-th look
+    of a sequential test (--until-confident), and adjacent entrants are compared at 95% over all
+    looks together.
     """
+    blocks = list(blocks) if blocks is not None else list(range(len(matches)))
     ratings = rate(entrants, matches)
     order = {label: i for i, (label, _) in enumerate(entrants)}
     rows = []
     for label, bot in entrants:
-        seats = [s for match in matches for s in match if s.entrant == label]
+        played = [(block, s) for block, match in zip(blocks, matches) for s in match if s.entrant == label]
+        seats = [s for _, s in played]
         n = len(seats)
         score = sum(s.score for s in seats)
         rounds = sum(s.rounds for s in seats)
-        low, high = wilson(score, n)
+        low, high = clustered_wilson([(block, s.score) for block, s in played])
         mu, sigma = ratings[label]
         rows.append(Standing(
             label, bot, n, sum(1 for s in seats if s.score == 1), sum(1 for s in seats if 0 < s.score < 1),
@@ -111,7 +139,7 @@ def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[Seat
         ))
     rows.sort(key=lambda r: (-r.win_rate, -r.rating, order[r.entrant]))
     z = sequential_z(looks) if looks else Z95
-    adjacent = tuple(compare(a.entrant, b.entrant, matches, z) for a, b in zip(rows, rows[1:]))
+    adjacent = tuple(compare(a.entrant, b.entrant, matches, blocks, z) for a, b in zip(rows, rows[1:]))
     return Standings(tuple(rows), head_to_head(matches), adjacent, looks)
 
 
@@ -127,17 +155,17 @@ def rate(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOut
     return {label: (r.mu, r.sigma) for label, r in ratings.items()}
 
 
-def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]], z: float = Z95) -> Comparison:
+def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]], blocks: Sequence[Hashable],
+            z: float = Z95) -> Comparison:
     """How often `above` placed ahead of `below` in the matches both played, with an interval (95% by default)."""
-    n, ahead = 0, 0.0
-    for match in matches:
+    values = []
+    for block, match in zip(blocks, matches):
         places = {s.entrant: s.place for s in match}
         if above in places and below in places:
-            n += 1
             diff = places[below] - places[above]
-            ahead += 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0
-    low, high = wilson(ahead, n, z)
-    return Comparison(above, below, n, ahead, low, high)
+            values.append((block, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
+    low, high = clustered_wilson(values, z)
+    return Comparison(above, below, len(values), sum(v for _, v in values), low, high)
 
 
 def head_to_head(matches: Sequence[Sequence[SeatOutcome]]) -> dict[tuple[str, str], tuple[int, float]]:

@@ -113,16 +113,17 @@ class Store:
     def count(self) -> int:
         return self.db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
 
-    def seat_rows(self, deals: int | None = None) -> list[list[SeatOutcome]]:
-        """Each stored match's seats (of the first `deals` deals), in schedule order (deal, table, rotation)."""
-        matches: dict[str, list[SeatOutcome]] = {}
-        query = """SELECT s.match_id, s.seat, s.entrant, s.bot, s.place, s.score, s.points, s.rounds,
-                          s.rounds_won, s.faults, s.forfeited
+    def results(self, deals: int | None = None) -> list[tuple[str, list[SeatOutcome]]]:
+        """Each stored match (of the first `deals` deals) as its deal's block `t<table>-d<deal>` and its
+        seats, in schedule order (deal, table, rotation)."""
+        matches: dict[str, tuple[str, list[SeatOutcome]]] = {}
+        query = """SELECT s.match_id, m.tbl, m.deal, s.seat, s.entrant, s.bot, s.place, s.score, s.points,
+                          s.rounds, s.rounds_won, s.faults, s.forfeited
                    FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.deal < ?
                    ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
-        for match_id, *fields in self.db.execute(query, (deals if deals is not None else 2**62,)):
+        for match_id, tbl, deal, *fields in self.db.execute(query, (deals if deals is not None else 2**62,)):
             fields[-1] = bool(fields[-1])
-            matches.setdefault(match_id, []).append(SeatOutcome(*fields))
+            matches.setdefault(match_id, (f"t{tbl}-d{deal}", []))[1].append(SeatOutcome(*fields))
         return list(matches.values())
 
     def match_row(self, match_id: str) -> dict | None:

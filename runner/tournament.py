@@ -170,7 +170,9 @@ def standings_of(store: Store, deals: int | None = None, looks: int | None = Non
     settings = Settings.from_config(store.config())
     if settings.until_confident and looks is None:
         looks = int(store.meta("looks")) if store.finished() else None
-    return compute(list(zip(settings.entrants, settings.bots)), store.seat_rows(deals), looks=looks)
+    results = store.results(deals)
+    return compute(list(zip(settings.entrants, settings.bots)), [seats for _, seats in results], looks=looks,
+                   blocks=[block for block, _ in results])
 
 
 def run(settings: Settings, store: Store, backend: Backend, progress: Progress | None = None) -> Standings:

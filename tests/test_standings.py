@@ -4,7 +4,7 @@ import json
 
 import pytest
 
-from runner.standings import compute, render, wilson
+from runner.standings import clustered_wilson, compute, render, wilson
 from runner.work import SeatOutcome
 
 ENTRANTS = [("ann", "random"), ("bob", "random"), ("cy", "easy")]
@@ -66,6 +66,17 @@ def test_wilson_interval_matches_the_textbook_value():
     ann = compute(ENTRANTS, MATCHES).rows
     for r in ann:
         assert (r.win_rate_low, r.win_rate_high) == wilson(r.score, r.matches)
+
+
+def test_results_that_go_together_in_a_deal_widen_the_interval():
+    independent = [(i, float(i % 2)) for i in range(20)]
+    assert clustered_wilson(independent) == wilson(10, 20)
+    # the two rotations of each deal always agree: ten deals carry the information of ten matches
+    paired = [(deal, float(deal % 2)) for deal in range(10) for _ in range(2)]
+    assert clustered_wilson(paired) == wilson(5, 10)
+    # rotations that always split a deal (duplicate play cancelling luck) never narrow it below independence
+    split = [(deal, float(rotation)) for deal in range(10) for rotation in range(2)]
+    assert clustered_wilson(split) == wilson(10, 20)
 
 
 def test_head_to_head_counts_only_two_seat_matches(standings):
