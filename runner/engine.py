@@ -260,9 +260,10 @@ class Round:
                 rank = self.discard[-1].rank
                 limit = self.rules.chain_limit.get(rank)
                 if (limit is None or self.chain < limit) and rank in self.rules.stack:
+                    suits = SUITS if rank in self.rules.wild else (None,)  # a wild draw card still names a suit
                     for card in dict.fromkeys(hand):
                         if card.rank == rank:  # only the same rank passes a penalty on
-                            actions.append(play(card, None, due))
+                            actions.extend(play(card, suit, due) for suit in suits)
             else:
                 rules = self.rules
                 top_rank, suit = self.discard[-1].rank, self.suit

@@ -153,3 +153,11 @@ def test_ace_variant_skip_others_player_who_cannot_follow_draws():
     assert rnd.legal() == (DRAW,)
     do(rnd, "draw")
     assert rnd.phase == "drawn" and can(rnd, "KH")  # the Ace's player draws, and may play a playable card
+
+
+def test_a_wild_card_that_also_draws_names_a_suit_when_it_passes_the_penalty_on():
+    rnd = deal("standard", ["JH 2D 3D", "JS 5D 6D", "8D 9D 10D"], "10H", STOCK, overrides={"powers.J.draw": 2})
+    do(rnd, "JH>C")
+    assert rnd.pending == 2 and plays(rnd) == {f"JS>{suit}" for suit in "CDHS"}
+    do(rnd, "JS>D")
+    assert rnd.pending == 4 and rnd.suit == "D" and rnd.current == 2
