@@ -7,6 +7,8 @@ and `exec:` programs) are kept between matches and restarted only after one was 
 
 from __future__ import annotations
 
+import atexit
+import threading
 import time
 
 from .bot import Bot
@@ -70,10 +72,15 @@ class BotMaker:
     def __init__(self, reg: Registry | None = None, isolate: bool | frozenset[str] = False,
                  memory: int | None = DEFAULT_MEMORY):
         """`isolate`: True for every Python bot, or the names of the ones to isolate."""
-        self.reg = reg or registry()
+        self._reg = reg
         self.isolate = isolate
         self.pool = ProcessPool(memory)
         self.seated: list[RemoteBot] = []
+
+    @property
+    def reg(self) -> Registry:
+        """The registry given, or the process-wide one as it is now (tests may swap it)."""
+        return self._reg or registry()
 
     def command_for(self, player: str) -> tuple[list[str], bool] | None:
         """(argv, hosted) that runs `player` out of process, or None for an in-process bot.
@@ -131,3 +138,18 @@ class BotMaker:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+_shared = threading.local()  # a cluster worker plays matches in several threads: one maker each
+
+
+def shared_maker(isolate: bool, memory: int | None) -> BotMaker:
+    """This thread's BotMaker for these settings, kept for the life of the (worker) process."""
+    makers = getattr(_shared, "makers", None)
+    if makers is None:
+        makers = _shared.makers = {}
+    maker = makers.get((isolate, memory))
+    if maker is None:
+        maker = makers[(isolate, memory)] = BotMaker(isolate=isolate, memory=memory)
+        atexit.register(maker.close)
+    return maker

@@ -37,7 +37,6 @@ IsolateOpt = Annotated[bool, typer.Option("--isolate", help="Run every bot in a 
 MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
 
 
-
 def overrides_of(pairs: list[str] | None) -> dict:
     return dict(parse_override(pair) for pair in pairs or [])
 
@@ -141,18 +140,22 @@ def tournament_cmd(
     set_: SetOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
     fmt: FormatOpt = "table",
-    on_fault: Annotated[str, typer.Option("--on-fault", help="A faulting bot: forfeit, autoplay or abort.")] = "forfeit",
-    move_time: Annotated[Optional[float], typer.Option("--move-time", help="Seconds a bot may take per decision.")] = None,
+    on_fault: OnFaultOpt = "forfeit",
+    move_time: MoveTimeOpt = 1.0,
+    time_bank: TimeBankOpt = 0.0,
+    isolate: IsolateOpt = False,
+    bot_memory: MemoryOpt = "1G",
     until_confident: Annotated[bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")] = False,
     max_deals: Annotated[Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")] = None,
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
+    from .external import parse_memory
     from .standings import render
     from .tournament import conduct, plan
 
     output.render([], fmt)  # refuse a bad --format before playing
     settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), on_fault, move_time, logs,
-                    until_confident, max_deals)
+                    until_confident, max_deals, time_bank, isolate, parse_memory(bot_memory))
     standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
     typer.echo(render(standings, fmt))
 

@@ -151,7 +151,6 @@ class DecisionTimeout(BaseException):
     """Raised inside an in-process bot by the alarm at its deadline (BaseException: harder to swallow)."""
 
 
-_MAIN_THREAD = threading.main_thread().ident
 _armed = False
 _REPEAT = 0.05  # the alarm repeats until the bot returns, so one swallowed DecisionTimeout is not enough
 
@@ -163,7 +162,7 @@ def _on_alarm(signum, frame) -> None:
 
 def _can_alarm() -> bool:
     """SIGALRM interrupts only the main thread of a POSIX process."""
-    return hasattr(signal, "setitimer") and threading.get_ident() == _MAIN_THREAD
+    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
 
 
 def _act_in_process(bot, view, budget: float | None) -> tuple[object, tuple[str, str] | None]:

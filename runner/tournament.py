@@ -20,7 +20,9 @@ from pathlib import Path
 from typing import Callable
 
 from .backends import Backend, make_backend
+from .botmaker import BotMaker
 from .errors import MaumauError
+from .external import DEFAULT_MEMORY
 from .plugins import registry
 from .progress import Progress, progress_for
 from .referee import POLICIES
@@ -48,6 +50,9 @@ class Settings:
     logs: bool = True
     until_confident: bool = False
     max_deals: int | None = None
+    time_bank: float = 0.0
+    isolate: bool = False
+    bot_memory: int | None = DEFAULT_MEMORY
 
     def config(self) -> dict:
         return asdict(self)
@@ -73,14 +78,14 @@ class Slot:
 def plan(
     ruleset_name: str, bots: list[str], deals: int = 10, table_size: int | None = None, seed: int = 1,
     overrides: dict | None = None, on_fault: str = "forfeit", move_time: float | None = None, logs: bool = True,
-    until_confident: bool = False, max_deals: int | None = None,
+    until_confident: bool = False, max_deals: int | None = None, time_bank: float = 0.0, isolate: bool = False,
+    bot_memory: int | None = DEFAULT_MEMORY,
 ) -> Settings:
     """Validated settings of a tournament from the user's names and numbers."""
     reg = registry()
     overrides = dict(overrides or {})
     ruleset = reg.load_ruleset(ruleset_name, overrides)
-    for bot in bots:
-        reg.bot(bot)
+    BotMaker(reg, isolate, bot_memory).check(bots)  # registered names, or `exec:` programs that can run
     if len(bots) < 2:
         raise MaumauError(f"a tournament needs at least 2 entrants, got {len(bots)}; repeat -b BOT")
     low, high = ruleset.players.min, ruleset.players.max
@@ -98,6 +103,8 @@ def plan(
     if move_time is not None and move_time < 0:
         raise MaumauError(f"--move-time must be a number of seconds (0: no limit), got {move_time:g}")
     move_time = move_time or None
+    if time_bank < 0:
+        raise MaumauError(f"--time-bank must be a number of seconds, got {time_bank:g}")
     if until_confident:
         max_deals = max_deals if max_deals is not None else max(deals, 1000)
         if max_deals < deals:
@@ -106,7 +113,7 @@ def plan(
         max_deals = None
     return Settings(
         ruleset_name, ruleset.to_data(), overrides, tuple(bots), labels(bots), k, deals, seed, on_fault,
-        move_time, logs, until_confident, max_deals,
+        move_time, logs, until_confident, max_deals, time_bank, isolate, bot_memory,
     )
 
 
@@ -157,7 +164,8 @@ def unit_of(settings: Settings, slot: Slot) -> WorkUnit:
     return WorkUnit(
         slot.match_id, slot.seed, tuple(settings.bots[e] for e in slot.seats),
         tuple(settings.entrants[e] for e in slot.seats), settings.ruleset, settings.ruleset_name,
-        settings.overrides, settings.on_fault, settings.move_time, settings.logs,
+        settings.overrides, settings.on_fault, settings.move_time, settings.logs, settings.time_bank,
+        settings.isolate, settings.bot_memory,
     )
 
 

@@ -13,8 +13,9 @@ import random
 from dataclasses import dataclass, field
 from functools import partial
 
+from .botmaker import shared_maker
+from .external import DEFAULT_MEMORY
 from .match import Match, MatchResult
-from .plugins import registry
 from .referee import Fault, Referee
 from .rules import Ruleset, build
 
@@ -33,6 +34,9 @@ class WorkUnit:
     on_fault: str = "forfeit"
     move_time: float | None = None
     logs: bool = True
+    time_bank: float = 0.0
+    isolate: bool = False  # every bot in a worker process of its own
+    bot_memory: int | None = DEFAULT_MEMORY  # the memory cap of each bot process, in bytes
 
 
 @dataclass(frozen=True)
@@ -76,24 +80,30 @@ def ruleset_of(data: dict) -> Ruleset:
 
 
 def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
-    """The bot for `seat`: the one place a worker constructs bots (isolation hooks in here)."""
-    return registry().bot(name).cls(rng=rng)
+    """The bot for `seat`: the one place a worker constructs bots (in-process, isolated or `exec:`)."""
+    return shared_maker(unit.isolate, unit.bot_memory)(name, seat, rng)
 
 
 def make_referee(unit: WorkUnit) -> Referee:
     """The referee of one match, with the tournament's fault policy and time budget."""
-    return Referee(unit.on_fault, unit.move_time, rng=random.Random(f"{unit.seed}:autoplay"))
+    return Referee(unit.on_fault, unit.move_time, rng=random.Random(f"{unit.seed}:autoplay"), time_bank=unit.time_bank)
 
 
 def play_unit(unit: WorkUnit) -> MatchOutcome:
     """Play one match and summarise it; the log comes back gzip-compressed (byte-stable)."""
     log: list[dict] | None = [] if unit.logs else None
     ruleset = ruleset_of(unit.ruleset)
-    match = Match(
-        ruleset, list(unit.bots), unit.seed, partial(make_bot, unit), match_id=unit.match_id,
-        referee=make_referee(unit), log=log, overrides=unit.overrides, ruleset_name=unit.ruleset_name,
-    )
-    result = match.run()
+    bots = shared_maker(unit.isolate, unit.bot_memory)
+    try:
+        match = Match(
+            ruleset, list(unit.bots), unit.seed, partial(make_bot, unit), match_id=unit.match_id,
+            referee=make_referee(unit), log=log, overrides=unit.overrides, ruleset_name=unit.ruleset_name,
+        )
+        result = match.run()
+    except BaseException:  # an aborted match: its bot processes are released, nothing is returned
+        bots.end_match()
+        raise
+    bots.end_match(result)
     return MatchOutcome(
         unit.match_id, len(result.rounds), result.decisions, seat_outcomes(unit, ruleset, result),
         result.faults, compress(log) if log is not None else None,

@@ -160,6 +160,7 @@ class Cheater(Honest):
 
     name = "t-cheat"
     rigged = 0
+    scanned_round = None
 
     def act(self, view):
         rnd = self.find_round(view)
@@ -171,14 +172,16 @@ class Cheater(Honest):
             return runner.Play(choice.card, choice.suit, "maumau")
         return self.random(view)
 
-    @staticmethod
-    def find_round(view):
+    def find_round(self, view):
         frame = sys._getframe(1)
         while frame is not None:
             for value in frame.f_locals.values():
                 if type(value).__name__ == "Round" and getattr(value, "current", None) == view.seat:
                     return value
             frame = frame.f_back
+        if self.scanned_round == view.round:  # a whole-heap search once a round is enough to show it fails
+            return None
+        self.scanned_round = view.round
         for obj in gc.get_objects():
             if type(obj).__name__ == "Round" and getattr(obj, "current", None) == view.seat:
                 return obj
