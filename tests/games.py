@@ -6,7 +6,7 @@ import random
 
 from runner.actions import Play
 from runner.bot import Bot
-from runner.cards import ALL_CARDS
+from runner.cards import ALL_CARDS, RANKS
 from runner.match import Match, MatchResult
 from runner.play import make_bot_factory
 from runner.plugins import registry
@@ -21,6 +21,33 @@ VARIANTS = (
     {"powers.Q.others_draw": 1, "powers.K.skip_others": True, "powers.10.skip": 2, "powers.J.wild_on_wild": False},
     {"turn_limit": 10},
 )
+
+POWER_KEYS = {
+    "draw": (0, 1, 2, 3), "skip": (0, 1, 2), "chain_limit": (None, 0, 1, 2), "others_draw": (0, 1, 2),
+    "reverse": (True, False), "wild": (True, False), "play_again": (True, False), "skip_others": (True, False),
+    "stack": (True, False), "wild_on_wild": (True, False),
+}
+OPTION_KEYS = {
+    "drawing.when": ("stuck", "any"), "drawing.drawn_card": ("play_or_keep", "keep"),
+    "announcements.enforcement": ("referee", "challenge"), "announcements.mau.penalty": (0, 1, 2, 5),
+    "announcements.maumau.required": (True, False), "upcard.effects": ("none", "as_dealer_play"),
+    "upcard.flip_while_action": (True, False), "upcard.dealer_names_suit": (True, False),
+    "deal.first_player": (0, 1, 2), "deal.dealer_rotation": (0, 1, 2), "deal.initial_direction": (1, -1),
+    "deal.reset_direction": (True, False), "last_card_draws": (True, False),
+    "match.tie_break": ("rounds_won", "deciding_round"), "turn_limit": (10, 50, 5000), "hand_size": (1, 2, 3, 5),
+}
+
+
+def random_overrides(rng: random.Random) -> dict:
+    """A random house rule: a few powers on random ranks and a few other options changed."""
+    overrides = {}
+    for _ in range(rng.randint(1, 6)):
+        key = rng.choice(sorted(POWER_KEYS))
+        overrides[f"powers.{rng.choice(RANKS)}.{key}"] = rng.choice(POWER_KEYS[key])
+    for key, values in OPTION_KEYS.items():
+        if rng.random() < 0.35:
+            overrides[key] = rng.choice(values)
+    return overrides
 
 
 class Sloppy(Bot):

@@ -7,13 +7,15 @@ and the logs verify without the engine.
 
 from __future__ import annotations
 
+import random
 from collections import Counter
 from itertools import chain
 
 import pytest
 
-from games import VARIANTS, play, player_counts
+from games import VARIANTS, play, player_counts, random_overrides
 from runner.engine import Round
+from runner.errors import RulesetError
 from runner.verify import verify
 from scenario import load
 
@@ -82,6 +84,20 @@ def test_random_matches_under_rule_variants_with_sloppy_bots_keep_every_invarian
         for players in (2, 3, 4):
             for seed in range(2):
                 check_match(ruleset, players, seed, sloppy=True, policy="autoplay")
+
+
+def test_random_house_rules_with_sloppy_bots_keep_every_invariant(reg, checked):
+    """Random combinations of powers and options (a wild 7 that draws, Aces that skip all, ...)."""
+    rng, played = random.Random(2024), 0
+    while played < 150:
+        name = rng.choice(sorted(reg.rulesets))
+        try:
+            ruleset = load(name, random_overrides(rng))
+        except RulesetError:  # e.g. a hand size the deck cannot deal
+            continue
+        players = rng.randint(ruleset.players.min, ruleset.players.max)
+        check_match(ruleset, players, rng.randrange(10**6), sloppy=True, policy=rng.choice(["forfeit", "autoplay"]))
+        played += 1
 
 
 class LeakyRound(CheckedRound):
