@@ -1,0 +1,61 @@
+"""The process pool against one worker: the issue's tournament command, timed end to end in alternation.
+
+    python3 bench/tournament_speedup.py [--runs 5] [--deals 200] [--workers N]
+
+Runs `maumau tournament -r strafpunten -b random ×4 --deals 200` (800 matches) with the default
+pool and with `--workers 1`, alternately so that a busy neighbour slows both alike, and prints
+every run, then the median and best wall times, matches per second and the speed-up. The load
+average is printed too: on a shared machine, read the best times as well as the medians.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+
+ENTRANTS = 4
+
+
+def command(deals: int, out: Path, workers: int | None) -> list[str]:
+    args = ["maumau", "tournament", "-r", "strafpunten", *["-b", "random"] * ENTRANTS, "--deals", str(deals)]
+    args += ["--out", str(out), "--quiet"] + (["--workers", str(workers)] if workers else [])
+    return args
+
+
+def timed(args: list[str]) -> float:
+    started = time.perf_counter()
+    subprocess.run(args, check=True, stdout=subprocess.DEVNULL)
+    return time.perf_counter() - started
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--workers", type=int, default=None, help="pool size (default: one per core)")
+    options = parser.parse_args()
+    matches = options.deals * ENTRANTS  # one table of four, every deal under four rotations
+    times: dict[str, list[float]] = {"pool": [], "--workers 1": []}
+    print(f"cores: {len(os.sched_getaffinity(0))}; load average before: {os.getloadavg()[0]:.2f}")
+    with tempfile.TemporaryDirectory() as tmp:
+        for run in range(options.runs):
+            for name, workers in (("pool", options.workers), ("--workers 1", 1)):
+                seconds = timed(command(options.deals, Path(tmp) / f"{run}-{workers}", workers))
+                times[name].append(seconds)
+                print(f"run {run + 1} {name:12} {seconds:6.2f} s  {matches / seconds:6.0f} matches/s")
+    print(f"load average after: {os.getloadavg()[0]:.2f}")
+    print(f"example: {' '.join(command(options.deals, Path('DIR'), None))}")
+    for name, values in times.items():
+        median, best = statistics.median(values), min(values)
+        print(f"{name:12} median {median:.2f} s ({matches / median:.0f} matches/s), best {best:.2f} s ({matches / best:.0f} matches/s)")
+    pool, one = times["pool"], times["--workers 1"]
+    print(f"speed-up: median {statistics.median(one) / statistics.median(pool):.2f}, best {min(one) / min(pool):.2f}")
+
+
+if __name__ == "__main__":
+    main()
