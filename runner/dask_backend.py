@@ -10,6 +10,7 @@ record a match twice.
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import time
 from typing import Sequence
@@ -19,7 +20,7 @@ import runner
 from .backends import Backend, BatchSizer, OnResults, default_workers
 from .botmaker import BotMaker
 from .errors import MaumauError, UnknownName
-from .external import EXEC_PREFIX
+from .external import EXEC_PREFIX, parse_exec
 from .plugins import BUILTIN_PLUGINS, registry
 from .work import MatchOutcome, WorkUnit, play_batch
 
@@ -147,7 +148,7 @@ class ClusterBatchSizer(BatchSizer):
 
 
 def result_of(future, distributed) -> list[MatchOutcome]:
-    """A finished batch's outcomes and play time; a batch that keeps killing its workers is a clear error."""
+    """A finished batch's outcomes; a batch that keeps killing its workers is a one-line error."""
     try:
         return future.result()
     except distributed.KilledWorker as exc:
@@ -171,10 +172,12 @@ def play_on_worker(units: list[WorkUnit]) -> list[MatchOutcome]:
         raise UnknownName(f"Dask worker {worker_address()}: {exc}; install the bot's plugin package there") from None
 
 
-def worker_report(bots: Sequence[str]) -> dict:
-    """This process's maumau version and, per bot, where it comes from here or why it cannot be played here."""
+def worker_report(bots: Sequence[str], files: Sequence[str] = ()) -> dict:
+    """This process's maumau version; per bot, where it comes from here or why it cannot be played here;
+    which of the relative `files` (named by `exec:` entrants) it cannot find from its directory."""
     maker = BotMaker(registry())  # the registry is built once per process: a worker keeps it for every batch
-    return {"version": runner.__version__, "bots": {bot: bot_source(maker, bot) for bot in bots}}
+    return {"version": runner.__version__, "bots": {bot: bot_source(maker, bot) for bot in bots},
+            "missing": [file for file in files if not os.path.exists(file)], "directory": os.getcwd()}
 
 
 def bot_source(maker: BotMaker, bot: str) -> tuple[bool, str]:
@@ -192,6 +195,11 @@ def bot_source(maker: BotMaker, bot: str) -> tuple[bool, str]:
     return True, f"plugin {plugin} ({versions.get(plugin, 'no package version')})"
 
 
+def scheduler_version() -> str:
+    """The maumau version of the process this runs in (the scheduler's, sent with `run_on_scheduler`)."""
+    return runner.__version__
+
+
 def worker_address() -> str:
     from distributed import get_worker
 
@@ -203,9 +211,19 @@ def worker_address() -> str:
 
 # ---------------------------------------------------------------- driver side
 def check_workers(client, bots: set[str]) -> None:
-    """Every worker runs this maumau and plays each of `bots` from the same package; else an error naming one."""
+    """The scheduler and every worker run this maumau, the workers play each of `bots` from the same package."""
     here = worker_report(sorted(bots))
-    reports = client.run(worker_report, sorted(bots), on_error="return")
+    # the scheduler unpickles the work units (maumau classes), so it needs the same maumau too
+    try:
+        there = f"maumau {client.run_on_scheduler(scheduler_version)}"
+    except Exception as exc:  # it cannot even unpickle a maumau function
+        there = f"no maumau it can load ({type(exc).__name__}: {exc})"
+    if there != f"maumau {here['version']}":
+        raise MaumauError(
+            f"the Dask scheduler at {client.scheduler.address} has {there}, this driver maumau {here['version']}; "
+            "install the same maumau on the scheduler's machine and restart the scheduler"
+        )
+    reports = client.run(worker_report, sorted(bots), relative_files(bots), on_error="return")
     problems = [(address, problem_of(report, here)) for address, report in sorted(reports.items())]
     problems = [(address, problem) for address, problem in problems if problem]
     if problems:
@@ -217,7 +235,8 @@ def check_workers(client, bots: set[str]) -> None:
 def problem_of(report, here: dict) -> str:
     """What keeps a worker with `report` from playing the bots as this process would, or ''."""
     if isinstance(report, BaseException):
-        return f"cannot load maumau and its plugins ({type(report).__name__}: {report}); install maumau and every bot plugin package on it"
+        return (f"cannot run maumau's check ({type(report).__name__}: {report}); install maumau, the same version as "
+                "here, and every bot plugin package on it, then restart it")
     if report["version"] != here["version"]:
         return f"runs maumau {report['version']}, this driver {here['version']}; install the same maumau on every machine"
     for bot, (_, source) in sorted(here["bots"].items()):
@@ -226,4 +245,13 @@ def problem_of(report, here: dict) -> str:
             return f"{there}; install {source} on every worker machine"
         if there != source:
             return f"bot {bot!r} comes from {there} there, {source} here; install the same version everywhere"
+    if report["missing"]:
+        return (f"cannot find {report['missing'][0]} from its directory {report['directory']} (named by an `exec:` "
+                "entrant, relative to this driver's directory); give it as an absolute path, the same on every machine")
     return ""
+
+
+def relative_files(bots: set[str]) -> list[str]:
+    """The relative paths in `exec:` entrants' command lines that name files here: a worker resolves them elsewhere."""
+    words = [word for bot in sorted(bots) if bot.startswith(EXEC_PREFIX) for word in parse_exec(bot)]
+    return [word for word in words if not os.path.isabs(word) and os.path.exists(word)]

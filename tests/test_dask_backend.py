@@ -104,6 +104,13 @@ def scheduler_tasks(dask_scheduler) -> int:
     return len(dask_scheduler.tasks)
 
 
+def test_a_scheduler_with_another_maumau_version_is_refused(cluster, monkeypatch):
+    # the test cluster's scheduler runs in this process: give it another version through the function it is sent
+    monkeypatch.setattr(dask_backend, "scheduler_version", lambda: "0.0.1")
+    with dask(cluster) as backend, pytest.raises(MaumauError, match=r"^the Dask scheduler at tcp://127.0.0.1:\d+ has maumau 0.0.1, this driver maumau \S+; install the same maumau on the scheduler's machine"):
+        backend.prepare(["random"])
+
+
 def test_batches_are_bounded_in_flight_and_several_per_worker(cluster):
     settings = plan("strafpunten", ["random", "random", "random"], deals=10, table_size=2)
     units = [unit_of(settings, slot) for slot in schedule(settings, range(10))]
@@ -138,6 +145,14 @@ def test_a_worker_without_an_entered_bot_is_refused_before_anything_is_stored(tm
     assert ": unknown bot 'driver-only'; registered: " in message and "random" in message.split("registered: ")[1]
     assert message.endswith("; install plugin test_dask (no package version) on every worker machine")
     assert not (tmp_path / "t").exists()
+
+
+def test_an_exec_entrant_naming_a_file_the_workers_cannot_find_is_refused(tmp_path, cluster, monkeypatch):
+    (tmp_path / "bot.py").write_text((ROOT / "examples" / "exec_bot.py").read_text())
+    monkeypatch.chdir(tmp_path)  # the workers stay in the directory they started in
+    settings = plan("strafpunten", ["random", f"exec:{sys.executable} bot.py"], deals=1)
+    with pytest.raises(MaumauError, match=r"^Dask worker .*: cannot find bot.py from its directory .*give it as an absolute path"):
+        conduct(settings, tmp_path / "t", False, "dask", quiet=True, scheduler=cluster.scheduler.address)
 
 
 def test_a_worker_with_another_maumau_version_is_refused(cluster, monkeypatch):
