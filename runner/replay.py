@@ -2,14 +2,14 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 from dataclasses import replace
 from pathlib import Path
 
 from .errors import MaumauError
+from .integrity import parse_log, read_log
 from .store import Store
 from .tournament import Settings, Slot, unit_of
+from .verify import verify
 from .work import play_unit
 
 
@@ -25,21 +25,15 @@ def events_of(directory: Path, match_id: str) -> tuple[list[dict], list[str], bo
         seats = tuple(seat_entrants(store, match_id, settings))
         entrants = [settings.entrants[e] for e in seats]
         if row["log"]:
-            path = directory / row["log"]
-            try:
-                return parse_log(path.read_bytes()), entrants, False
-            except (OSError, EOFError, ValueError) as exc:
-                raise MaumauError(f"cannot read the log {path}: {exc}") from None
+            data = read_log(directory, row["log"], match_id, row["log_sha256"])
+            events = parse_log(data, str(directory / row["log"]))
+            verify(events)  # a log that breaks the rules is refused, not narrated
+            return events, entrants, False
         slot = Slot(match_id, row["tbl"], row["deal"], row["rotation"], row["seed"], seats)
         outcome = play_unit(replace(unit_of(settings, slot), logs=True))
         return parse_log(outcome.log), entrants, True
     finally:
         store.close()
-
-
-def parse_log(data: bytes) -> list[dict]:
-    """The events of a gzip JSON-lines game log."""
-    return [json.loads(line) for line in gzip.decompress(data).decode("utf-8").splitlines() if line]
 
 
 def seat_entrants(store: Store, match_id: str, settings: Settings) -> list[int]:

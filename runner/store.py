@@ -2,7 +2,9 @@
 
 Layout of `DIR/`: `tournament.sqlite` (the config with the resolved ruleset and seed, one row
 per match, per seat and per fault) and `logs/<match id>.jsonl.gz`. A log file is written
-before its match's row is committed, so a committed match always has its whole log.
+before its match's row is committed, so a committed match always has its whole log. Each match
+row carries its log's SHA-256 and a digest of its rows (runner.integrity), checked whenever the
+directory is opened: damaged or edited results are refused, never read.
 """
 
 from __future__ import annotations
@@ -12,18 +14,20 @@ import sqlite3
 from pathlib import Path
 
 from .errors import MaumauError
+from .integrity import check_rows, digest, sha256
 from .referee import Fault
 from .work import MatchOutcome, SeatOutcome
 
 DB_NAME = "tournament.sqlite"
 LOGS = "logs"
-SCHEMA_VERSION = 1
+SCHEMA_VERSION = 2  # 2: each match row carries its log's SHA-256 and a digest of its rows (runner.integrity)
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS matches (
     id TEXT PRIMARY KEY, tbl INTEGER NOT NULL, deal INTEGER NOT NULL, rotation INTEGER NOT NULL,
-    seed INTEGER NOT NULL, rounds INTEGER NOT NULL, decisions INTEGER NOT NULL, log TEXT
+    seed INTEGER NOT NULL, rounds INTEGER NOT NULL, decisions INTEGER NOT NULL, log TEXT,
+    log_sha256 TEXT, digest TEXT NOT NULL
 );
 CREATE TABLE IF NOT EXISTS seats (
     match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, entrant TEXT NOT NULL,
@@ -61,7 +65,8 @@ class Store:
             store.db.executescript(SCHEMA)
             store.db.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
-                [("schema", str(SCHEMA_VERSION)), ("config", json.dumps(config, sort_keys=True)), ("finished", "")],
+                [("schema", str(SCHEMA_VERSION)), ("config", json.dumps(config, sort_keys=True)), ("finished", ""),
+                 ("config_digest", digest(json.dumps(config, sort_keys=True)))],
             )
         return store
 
@@ -71,11 +76,22 @@ class Store:
         path = directory / DB_NAME
         if not path.is_file():
             raise MaumauError(f"{directory} holds no tournament (no {DB_NAME}); run `maumau tournament --out {directory}` first")
-        store = cls(directory, connect(path))
+        try:
+            store = cls(directory, connect(path))
+        except sqlite3.DatabaseError as exc:
+            raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
         try:
             store.meta("config")
-        except (sqlite3.DatabaseError, KeyError):
-            raise MaumauError(f"{path} is not a maumau results database") from None
+            if store.meta("schema") != str(SCHEMA_VERSION):
+                raise MaumauError(f"{path} was written by another version of maumau (schema {store.meta('schema')!r:.10}, "
+                                  f"this one reads {SCHEMA_VERSION}); run the tournament again with this version")
+            check_rows(store.db, directory)  # refuse results changed or damaged since they were written
+        except (sqlite3.DatabaseError, KeyError) as exc:
+            store.close()
+            raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
+        except MaumauError:
+            store.close()
+            raise
         return store
 
     @classmethod
@@ -148,17 +164,21 @@ class Store:
         matches, seats, faults = [], [], []
         for outcome in outcomes:
             slot = slots[outcome.match_id]
-            log_name = None
+            log_name = log_hash = None
             if outcome.log is not None:
                 # no temporary file needed: until its row is committed, a log is overwritten on resume
                 log_name = f"{LOGS}/{outcome.match_id}.jsonl.gz"
                 (self.directory / log_name).write_bytes(outcome.log)
-            matches.append((outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed,
-                            outcome.rounds, outcome.decisions, log_name))
-            seats.extend((outcome.match_id, *vars(s).values()) for s in outcome.seats)
-            faults.extend((outcome.match_id, f.seat, f.player, f.kind, f.detail, f.round) for f in outcome.faults)
+                log_hash = sha256(outcome.log)
+            row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
+                   outcome.decisions, log_name, log_hash)
+            seat_rows = [tuple(vars(s).values()) for s in outcome.seats]
+            fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round) for f in outcome.faults]
+            matches.append((*row, digest(row, seat_rows, fault_rows)))
+            seats.extend((outcome.match_id, *fields) for fields in seat_rows)
+            faults.extend((outcome.match_id, *fields) for fields in fault_rows)
         with self.db:
-            self.db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?)", matches)
+            self.db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", matches)
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
             self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
 

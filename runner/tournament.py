@@ -23,6 +23,7 @@ from .backends import Backend, make_backend
 from .botmaker import BotMaker
 from .errors import MaumauError
 from .external import DEFAULT_MEMORY
+from .integrity import ResultsCorrupt
 from .plugins import registry
 from .progress import Progress, progress_for
 from .referee import POLICIES
@@ -59,8 +60,11 @@ class Settings:
 
     @classmethod
     def from_config(cls, config: dict) -> "Settings":
-        config = dict(config, bots=tuple(config["bots"]), entrants=tuple(config["entrants"]))
-        return cls(**config)
+        try:
+            config = dict(config, bots=tuple(config["bots"]), entrants=tuple(config["entrants"]))
+            return cls(**config)
+        except (KeyError, TypeError, ValueError) as exc:  # a stored config is input too: never a traceback
+            raise ResultsCorrupt(f"the stored tournament config cannot be read ({type(exc).__name__}: {exc})") from None
 
 
 @dataclass(frozen=True)

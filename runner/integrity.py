@@ -1,0 +1,153 @@
+"""Tamper evidence for a results directory: digests of what was stored, and careful reading of it.
+
+Every match row carries the SHA-256 of its own fields, its seats, its faults and its log file;
+the config carries one too. Reading a directory (standings, replay, resume) recomputes them, so
+a truncated, corrupted or edited result is refused with a clear error instead of changing the
+standings. This detects damage and casual edits, not a forger who recomputes the digests: they
+are not keyed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import stat
+import zlib
+from pathlib import Path
+
+from .errors import MaumauError
+
+MAX_LOG_BYTES = 64 << 20  # a log, compressed or not; real ones are a few hundred KB at most
+
+
+class ResultsCorrupt(MaumauError):
+    """A results directory whose contents are not what the tournament wrote."""
+
+
+def digest(*parts) -> str:
+    """SHA-256 of `parts` as canonical JSON (booleans as the integers SQLite gives back)."""
+    text = json.dumps([_plain(part) for part in parts], sort_keys=True, separators=(",", ":"))
+    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+
+
+def _plain(value):
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_rows(db, where: Path) -> None:
+    """Every stored match's digest against its rows, the config's against the config; ResultsCorrupt if one differs."""
+    config = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+    expected = db.execute("SELECT value FROM meta WHERE key = 'config_digest'").fetchone()
+    if config is None or expected is None or digest(config[0]) != expected[0]:
+        raise ResultsCorrupt(f"{where}: the tournament's config was changed or lost; {_ADVICE}")
+    seats: dict[str, list] = {}
+    for match_id, *fields in db.execute("SELECT * FROM seats ORDER BY match_id, seat"):
+        seats.setdefault(match_id, []).append(fields)
+    faults: dict[str, list] = {}
+    for match_id, *fields in db.execute("SELECT * FROM faults ORDER BY rowid"):
+        faults.setdefault(match_id, []).append(fields)
+    count = 0
+    for *fields, stored in db.execute("SELECT * FROM matches"):
+        count += 1
+        match_id = fields[0]
+        if stored != digest(fields, seats.pop(match_id, []), faults.pop(match_id, [])):
+            raise ResultsCorrupt(f"{where}: match {match_id!r} was changed after it was stored; {_ADVICE}")
+    orphans = sorted(set(seats) | set(faults))
+    if orphans:
+        raise ResultsCorrupt(f"{where}: rows of match {orphans[0]!r} without the match itself; {_ADVICE}")
+    _check_complete(db, where, count)
+
+
+def _check_complete(db, where: Path, count: int) -> None:
+    """A finished tournament holds every match of its schedule: none may have gone missing."""
+    meta = dict(db.execute("SELECT key, value FROM meta"))
+    if meta.get("finished") != "yes":
+        return
+    config = json.loads(meta["config"])
+    try:
+        entrants, size, deals = len(config["entrants"]), int(config["table_size"]), int(meta["deals_played"])
+        expected = math.comb(entrants, size) * deals * size
+    except (KeyError, TypeError, ValueError):
+        raise ResultsCorrupt(f"{where}: the record of the finished tournament is incomplete; {_ADVICE}") from None
+    if count != expected:
+        raise ResultsCorrupt(f"{where}: {count} matches stored, the finished schedule has {expected}; {_ADVICE}")
+
+
+_ADVICE = "the results cannot be trusted: run the tournament again, or restore the directory from a copy"
+
+
+# ---------------------------------------------------------------- logs
+
+
+def read_log(directory: Path, name: str, match_id: str, expected_sha256: str | None) -> bytes:
+    """The bytes of a match's stored log, checked: its own file under logs/, regular, bounded, unchanged."""
+    if name != f"logs/{match_id}.jsonl.gz":  # a log path rewritten to point elsewhere (../.., /dev/zero)
+        raise ResultsCorrupt(f"{directory}: match {match_id!r} names the log {name[:80]!r}; {_ADVICE}")
+    path = directory / name
+    data = _read_regular(path, MAX_LOG_BYTES)
+    if expected_sha256 is not None and sha256(data) != expected_sha256:
+        raise ResultsCorrupt(f"{path}: the log was changed after it was stored; {_ADVICE}")
+    return data
+
+
+def _read_regular(path: Path, limit: int) -> bytes:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise ResultsCorrupt(f"cannot read the log {path}: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ResultsCorrupt(f"{path} is not a regular file; {_ADVICE}")
+        data = os.read(fd, limit + 1)
+        while len(data) <= limit:
+            more = os.read(fd, limit + 1 - len(data))
+            if not more:
+                break
+            data += more
+    except OSError as exc:
+        raise ResultsCorrupt(f"cannot read the log {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ResultsCorrupt(f"{path} is over {limit >> 20} MiB: not a log this runner wrote")
+    return data
+
+
+def parse_log(data: bytes, source: str = "the log") -> list[dict]:
+    """The events of a gzip JSON-lines log, decompressed within MAX_LOG_BYTES; ResultsCorrupt if malformed."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        raw = inflater.decompress(data, MAX_LOG_BYTES + 1)
+    except zlib.error as exc:
+        raise ResultsCorrupt(f"{source} is not a gzip file ({exc})") from None
+    if len(raw) > MAX_LOG_BYTES or inflater.unconsumed_tail:
+        raise ResultsCorrupt(f"{source} inflates to over {MAX_LOG_BYTES >> 20} MiB: not a log this runner wrote")
+    if not inflater.eof:
+        raise ResultsCorrupt(f"{source} is truncated (the gzip stream ends early)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ResultsCorrupt(f"{source} is not UTF-8 text (byte {exc.start})") from None
+    events = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line:
+            continue
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
+            raise ResultsCorrupt(f"{source}, line {number}: not a JSON object") from None
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise ResultsCorrupt(f'{source}, line {number}: expected an object with a "type"')
+        events.append(event)
+    return events
+
