@@ -121,14 +121,15 @@ def test_a_third_party_package_is_found_through_its_entry_point(site):
     assert ruleset.powers["Q"].skip == 1 and ruleset.points["J"] == 20  # extends a built-in ruleset
 
 
-def test_a_third_party_bot_is_listed_by_maumau_bots_and_plays_random(site, tmp_path):
+def test_a_third_party_bot_is_listed_by_maumau_bots_and_plays_random_on_each_builtin_family(site, tmp_path):
     listed = CliRunner().invoke(app, ["bots"])
     assert listed.exit_code == 0
     assert any(line.split()[:2] == ["cautious", "cautious"] for line in listed.output.splitlines()), listed.output
-    log = tmp_path / "match.jsonl"
-    played = CliRunner().invoke(app, ["play", "-r", "cautious-house", "-b", "cautious", "-b", "random", "--log", str(log)])
-    assert played.exit_code == 0, played.output
-    assert CliRunner().invoke(app, ["verify", str(log)]).output.startswith("ok: ")
+    for ruleset in ("standard", "standard-single", "strafpunten", "elimination", "cautious-house"):
+        log = tmp_path / f"{ruleset}.jsonl.gz"
+        played = CliRunner().invoke(app, ["play", "-r", ruleset, "-b", "cautious", "-b", "random", "--log", str(log)])
+        assert played.exit_code == 0, played.output
+        assert CliRunner().invoke(app, ["verify", str(log)]).output.startswith("ok: ")
 
 
 def test_the_console_script_finds_an_installed_package(site):
