@@ -247,7 +247,12 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
             if not quiet:
                 total = match_count(len(settings.entrants), settings.table_size, settings.deals)
                 print_note(f"{describe(settings)} = {total} matches; results in {out}")
-            return run(settings, store, executor, progress_for(quiet)), out
+            before, started = store.count(), time.perf_counter()
+            standings = run(settings, store, executor, progress_for(quiet))
+            if not quiet:  # wall-clock figures go to stderr only: the standings stay the same bytes
+                played, seconds = store.count() - before, time.perf_counter() - started
+                print_note(f"played {played} matches in {seconds:.2f} s ({played / seconds:.0f} matches/s)")
+            return standings, out
         except KeyboardInterrupt:
             print_note(f"interrupted after {store.count()} matches; continue with the same command plus --resume --out {out}")
             raise
