@@ -2,10 +2,10 @@
 
 Every k-subset of the entrants meets at a table; each meeting plays `deals` seeds, and each
 seed once under every seat rotation of the table (duplicate deals), so that seat and card
-luck cancel out; the order round the table changes from deal to deal, so that no entrant always
-plays right after the same opponent. A match's id, `t<table>-d<deal>-r<rotation>`, never changes, and its seed is
-derived (sha256) from the tournament seed and the id's table and deal, so every rotation of a
-deal sees the same shuffles.
+luck cancel out; the order round the table changes from deal to deal, so that no entrant
+always plays right after the same opponent. A match's id, `t<table>-d<deal>-r<rotation>`,
+never changes, and its seed is derived (sha256) from the tournament seed and the id's table
+and deal, so every rotation of a deal sees the same shuffles.
 """
 
 from __future__ import annotations
