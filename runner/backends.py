@@ -9,6 +9,7 @@ a bounded number in flight, call `on_results` with each finished batch.
 from __future__ import annotations
 
 import ctypes
+import gc
 import multiprocessing
 import os
 import signal
@@ -74,6 +75,7 @@ class ProcessBackend(Backend):
             methods = multiprocessing.get_all_start_methods()
             # fork reuses the parent's imports and registry: workers start in milliseconds
             context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            gc.freeze()  # forked workers then leave the parent's objects alone instead of copying their pages
             self._pool = ProcessPoolExecutor(
                 self.workers, mp_context=context, initializer=init_worker, initargs=(os.getpid(),)
             )
@@ -109,6 +111,7 @@ class ProcessBackend(Backend):
             # interrupted: leave running batches behind (workers exit with this process) rather than wait
             self._pool.shutdown(wait=not self._interrupted, cancel_futures=True)
             self._pool = None
+            gc.unfreeze()
 
 
 BACKENDS = ("processes", "serial", "dask")
