@@ -147,17 +147,35 @@ def test_a_plugin_with_a_misspelt_hook_fails_at_start_up_naming_it(site):
     sys.modules.pop("typo_bot", None)
 
 
-def test_a_plugin_registering_something_that_is_not_a_bot_is_named():
+class Registers:
+    """A plugin whose register_bots and register_rulesets hand over the given things."""
+
+    def __init__(self, bots=(), rulesets=()):
+        self.bots, self.rulesets = bots, rulesets
+
+    @runner.hookimpl
+    def register_bots(self, register):
+        for bot in self.bots:
+            register(bot)
+
+    @runner.hookimpl
+    def register_rulesets(self, register):
+        for path in self.rulesets:
+            register(path)
+
+
+def registry_error(plugin, name: str) -> str:
+    """The PluginError that building a registry with `plugin` (registered as `name`) raises."""
     pm = make_manager(entry_points=False)
-
-    class Broken:
-        @runner.hookimpl
-        def register_bots(self, register):
-            register(object)
-
-    pm.register(Broken(), name="broken")
-    with pytest.raises(PluginError, match="plugin 'broken', hook register_bots: .* is not a runner.Bot subclass"):
+    pm.register(plugin, name=name)
+    with pytest.raises(PluginError) as caught:
         Registry(pm)
+    return str(caught.value)
+
+
+def test_a_plugin_registering_something_that_is_not_a_bot_is_named():
+    message = registry_error(Registers(bots=[object]), "broken")
+    assert message.startswith("plugin 'broken', hook register_bots: ") and "is not a runner.Bot subclass" in message
 
 
 # ---------------------------------------------------------------- name clashes
@@ -171,33 +189,13 @@ class Impostor(runner.Bot):
 
 
 def test_a_duplicate_bot_name_is_an_error_naming_both_plugins():
-    pm = make_manager(entry_points=False)
-
-    class Clash:
-        @runner.hookimpl
-        def register_bots(self, register):
-            register(Impostor)
-
-    pm.register(Clash(), name="clashing-plugin")
-    with pytest.raises(PluginError) as caught:
-        Registry(pm)
-    message = str(caught.value)
+    message = registry_error(Registers(bots=[Impostor]), "clashing-plugin")
     assert "bot name 'random' is registered twice" in message
     assert "'bots.random_bot'" in message and "'clashing-plugin'" in message
 
 
 def test_a_duplicate_ruleset_name_is_an_error_naming_both_plugins(tmp_path):
     (tmp_path / "standard.yaml").write_text("name: standard\n")
-    pm = make_manager(entry_points=False)
-
-    class Clash:
-        @runner.hookimpl
-        def register_rulesets(self, register):
-            register(tmp_path / "standard.yaml")
-
-    pm.register(Clash(), name="clashing-rulesets")
-    with pytest.raises(PluginError) as caught:
-        Registry(pm)
-    message = str(caught.value)
+    message = registry_error(Registers(rulesets=[tmp_path / "standard.yaml"]), "clashing-rulesets")
     assert "ruleset name 'standard' is registered twice" in message
     assert "'rulesets.builtin'" in message and "'clashing-rulesets'" in message
