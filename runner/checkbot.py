@@ -92,8 +92,10 @@ def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat
     bot = match.bots[seat]
     try:
         result = match.run()
-    finally:
+    except BaseException:
         make_bot.end_match()
+        raise
+    make_bot.end_match(result)
     if report is not None:
         if isinstance(bot, RemoteBot) and bot.process.hello is not None:
             report.hello = bot.process.hello

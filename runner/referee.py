@@ -2,19 +2,18 @@
 
 A fault is an exception, an answer that is not one of `view.legal`, or a decision over the
 time budget: `move_time` per decision, plus an optional per-match `time_bank` that covers
-overruns until it is spent. In-process bots are interrupted at the budget by a SIGALRM timer
-(main thread, Python code only); bots in other processes (runner.external) are killed at it.
+overruns until it is spent. In-process bots are interrupted at the budget (runner.deadline:
+main thread, Python code only); bots in other processes (runner.external) are killed at it.
 """
 
 from __future__ import annotations
 
 import random
-import signal
-import threading
 import time
 from dataclasses import dataclass
 
 from .actions import Action
+from .deadline import DecisionTimeout, call_with_deadline
 from .engine import Round
 from .errors import MaumauError
 from .external import BotFailure, RemoteBot
@@ -144,49 +143,24 @@ class Referee:
         return legal[int(self.rng.random() * len(legal))]
 
 
-# ---------------------------------------------------------------- in-process deadline
-
-
-class DecisionTimeout(BaseException):
-    """Raised inside an in-process bot by the alarm at its deadline (BaseException: harder to swallow)."""
-
-
-_armed = False
-_REPEAT = 0.05  # the alarm repeats until the bot returns, so one swallowed DecisionTimeout is not enough
-
-
-def _on_alarm(signum, frame) -> None:
-    if _armed:
-        raise DecisionTimeout()
-
-
-def _can_alarm() -> bool:
-    """SIGALRM interrupts only the main thread of a POSIX process."""
-    return hasattr(signal, "setitimer") and threading.current_thread() is threading.main_thread()
+# ---------------------------------------------------------------- in-process decisions
 
 
 def _act_in_process(bot, view, budget: float | None) -> tuple[object, tuple[str, str] | None]:
     """(answer, None), or (None, (kind, detail)) for an exception or a decision interrupted at the budget."""
-    global _armed
-    alarm = budget is not None and _can_alarm()
-    if alarm and signal.getsignal(signal.SIGALRM) is not _on_alarm:
-        signal.signal(signal.SIGALRM, _on_alarm)
     try:
-        try:
-            if alarm:
-                _armed = True
-                signal.setitimer(signal.ITIMER_REAL, budget, _REPEAT)
-            return bot.act(view), None
-        except (DecisionTimeout, KeyboardInterrupt):
-            raise
-        except BotUnavailable as exc:
-            return None, ("unavailable", str(exc))
-        except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
-            return None, ("exception", exception_text(exc))
-        finally:
-            if alarm:
-                signal.setitimer(signal.ITIMER_REAL, 0)
-                _armed = False
+        return call_with_deadline(_answer, (bot, view), budget)
     except DecisionTimeout:
         return None, ("timeout", f"still deciding at the budget of {budget:.3f}s; interrupted")
 
+
+def _answer(bot_and_view) -> tuple[object, tuple[str, str] | None]:
+    bot, view = bot_and_view
+    try:
+        return bot.act(view), None
+    except (DecisionTimeout, KeyboardInterrupt):
+        raise
+    except BotUnavailable as exc:
+        return None, ("unavailable", str(exc))
+    except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
+        return None, ("exception", exception_text(exc))  # still within the deadline: __str__ is the bot's code
