@@ -47,7 +47,16 @@ class ProcessPool:
             if not process.dead and process.proc.poll() is None:
                 return process
             process.kill()
-        return BotProcess(argv, label, self.memory, env)
+        return self._start(argv, label, env)
+
+    def _start(self, argv: list[str], label: str, env: dict | None) -> BotProcess:
+        process = BotProcess(argv, label, self.memory, env)
+        process.on_failure = self._restart
+        return process
+
+    def _restart(self, failed: BotProcess) -> None:
+        """Start the replacement of a killed bot at once: it boots while the match goes on without it."""
+        self.idle.setdefault(tuple(failed.argv), []).append(self._start(failed.argv, failed.label, failed.env))
 
     def release(self, process: BotProcess, reusable: bool) -> None:
         if reusable and not process.dead:

@@ -116,7 +116,8 @@ class BotProcess:
     """One running bot program: newline-delimited JSON over its stdin/stdout, each step with a deadline."""
 
     def __init__(self, argv: list[str], label: str, memory: int | None = DEFAULT_MEMORY, env: dict | None = None):
-        self.argv, self.label = argv, label
+        self.argv, self.label, self.env = argv, label, env
+        self.on_failure = None  # called with this process after it was killed for misbehaving
         self.stderr = tempfile.TemporaryFile()
         try:
             self.proc = subprocess.Popen(
@@ -193,12 +194,17 @@ class BotProcess:
 
     def violation(self, what: str) -> BotFailure:
         """A protocol violation: the stream can no longer be trusted, so the process is ended."""
-        self.kill()
+        self._end_in_failure()
         return BotFailure("illegal", f"protocol: {what}", give_up=True)
 
     def _timeout(self, deadline: float) -> BotFailure:
-        self.kill()
+        self._end_in_failure()
         return BotFailure("timeout", "no answer within the time budget; the bot process was killed", give_up=True)
+
+    def _end_in_failure(self) -> None:
+        self.kill()
+        if self.on_failure is not None:
+            self.on_failure(self)
 
     def _died(self) -> BotFailure:
         code = self.proc.poll()
@@ -208,7 +214,7 @@ class BotProcess:
             except subprocess.TimeoutExpired:
                 code = None
         tail = self.stderr_tail()
-        self.kill()
+        self._end_in_failure()
         how = "closed its output" if code is None else (
             f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
         return BotFailure("exception", f"the bot process {how}" + (f"; stderr: {tail}" if tail else ""), give_up=True)
