@@ -185,7 +185,7 @@ class BotProcess:
         poller.register(fd, event)
         while True:
             left = deadline - time.monotonic()
-            if poller.poll(max(0.0, left) * 1000):
+            if poller.poll(min(max(0.0, left), 3600.0) * 1000):  # poll takes at most ~24 days of ms
                 return True
             if left <= 0:
                 return False

@@ -45,27 +45,53 @@ def sha256(data: bytes) -> str:
 
 
 def check_rows(db, where: Path) -> None:
-    """Every stored match's digest against its rows, the config's against the config; ResultsCorrupt if one differs."""
-    config = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
-    expected = db.execute("SELECT value FROM meta WHERE key = 'config_digest'").fetchone()
-    if config is None or expected is None or digest(config[0]) != expected[0]:
-        raise ResultsCorrupt(f"{where}: the tournament's config was changed or lost; {_ADVICE}")
-    seats: dict[str, list] = {}
-    for match_id, *fields in db.execute("SELECT * FROM seats ORDER BY match_id, seat"):
-        seats.setdefault(match_id, []).append(fields)
-    faults: dict[str, list] = {}
-    for match_id, *fields in db.execute("SELECT * FROM faults ORDER BY rowid"):
-        faults.setdefault(match_id, []).append(fields)
-    count = 0
-    for *fields, stored in db.execute("SELECT * FROM matches"):
-        count += 1
-        match_id = fields[0]
-        if stored != digest(fields, seats.pop(match_id, []), faults.pop(match_id, [])):
-            raise ResultsCorrupt(f"{where}: match {match_id!r} was changed after it was stored; {_ADVICE}")
-    orphans = sorted(set(seats) | set(faults))
-    if orphans:
-        raise ResultsCorrupt(f"{where}: rows of match {orphans[0]!r} without the match itself; {_ADVICE}")
-    _check_complete(db, where, count)
+    """Every stored match's digest against its rows, the config's against the config; ResultsCorrupt if one differs.
+
+    One read transaction (a tournament may be writing meanwhile), and the rows streamed match by
+    match, so that a large tournament is checked in constant memory.
+    """
+    db.execute("BEGIN")
+    try:
+        config = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        expected = db.execute("SELECT value FROM meta WHERE key = 'config_digest'").fetchone()
+        if config is None or expected is None or digest(config[0]) != expected[0]:
+            raise ResultsCorrupt(f"{where}: the tournament's config was changed or lost; {_ADVICE}")
+        seats = _grouped(db.execute("SELECT * FROM seats ORDER BY match_id, seat"))
+        faults = _grouped(db.execute("SELECT * FROM faults ORDER BY match_id, rowid"))
+        count = 0
+        for *fields, stored in db.execute("SELECT * FROM matches ORDER BY id"):
+            count += 1
+            match_id = fields[0]
+            if stored != digest(fields, seats.take(match_id), faults.take(match_id)):
+                raise ResultsCorrupt(f"{where}: match {match_id!r} was changed after it was stored; {_ADVICE}")
+        orphan = seats.rest() or faults.rest()
+        if orphan:
+            raise ResultsCorrupt(f"{where}: rows of match {orphan!r:.80} without the match itself; {_ADVICE}")
+        _check_complete(db, where, count)
+    finally:
+        db.execute("COMMIT")
+
+
+class _grouped:
+    """Rows (match_id, *fields) sorted by match_id, taken one match at a time in that order."""
+
+    def __init__(self, rows):
+        self.rows = iter(rows)
+        self.next = next(self.rows, None)
+        self.skipped: str | None = None
+
+    def take(self, match_id: str) -> list:
+        taken = []
+        while self.next is not None and self.next[0] <= match_id:
+            if self.next[0] < match_id:
+                self.skipped = self.skipped or self.next[0]  # rows of a match that is not there
+            else:
+                taken.append(list(self.next[1:]))
+            self.next = next(self.rows, None)
+        return taken
+
+    def rest(self) -> str | None:
+        return self.skipped or (self.next[0] if self.next is not None else None)
 
 
 def _check_complete(db, where: Path, count: int) -> None:

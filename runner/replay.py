@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from .errors import MaumauError
+from .external import EXEC_PREFIX
 from .integrity import parse_log, read_log
 from .store import Store
 from .tournament import Settings, Slot, unit_of
@@ -30,7 +31,12 @@ def events_of(directory: Path, match_id: str) -> tuple[list[dict], list[str], bo
             verify(events)  # a log that breaks the rules is refused, not narrated
             return events, entrants, False
         slot = Slot(match_id, row["tbl"], row["deal"], row["rotation"], row["seed"], seats)
-        outcome = play_unit(replace(unit_of(settings, slot), logs=True))
+        unit = unit_of(settings, slot)
+        commands = [bot for bot in unit.bots if bot.startswith(EXEC_PREFIX)]
+        if commands:  # the stored config names them: a doctored directory must not make replay run programs
+            raise MaumauError(f"match {match_id!r} has no stored log, and re-playing it would run {commands[0]!r:.80}; "
+                              "replay only re-plays registered bots (run the tournament with --logs)")
+        outcome = play_unit(replace(unit, logs=True))
         return parse_log(outcome.log), entrants, True
     finally:
         store.close()

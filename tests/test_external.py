@@ -53,6 +53,7 @@ def test_the_example_bot_plays_like_a_registered_one():
     result, log = faults_of(EXAMPLE)
     assert result.faults == () and log[-1]["type"] == "match_end" and sorted(result.ranking) == [0, 1, 2]
     assert faults_of(EXAMPLE)[1] == log  # seeded from match_start: the match replays exactly
+    assert faults_of(EXAMPLE, move_time=None)[1] == log  # no time limit at all
 
 
 CASES = {  # name: (misbehave code, hello code or None, fault kind, words in the detail)

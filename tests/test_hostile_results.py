@@ -63,6 +63,8 @@ TAMPERING = {
     "a seat deleted": lambda d: sql(d, "DELETE FROM seats WHERE rowid = 1"),
     "a match deleted": lambda d: sql(d, f"DELETE FROM seats WHERE match_id = '{MATCH}'", f"DELETE FROM matches WHERE id = '{MATCH}'"),
     "a fault added": lambda d: sql(d, f"INSERT INTO faults VALUES ('{MATCH}', 0, 'random', 'illegal', 'x', 1)"),
+    "a seat of no match": lambda d: sql(d, "INSERT INTO seats SELECT 'zz', seat, entrant, bot, place, score, points, "
+                                           "rounds, rounds_won, faults, forfeited FROM seats WHERE rowid = 1"),
     "log path rewritten": lambda d: sql(d, f"UPDATE matches SET log = '../../../etc/passwd' WHERE id = '{MATCH}'"),
     "log truncated": lambda d: write_log(d, (d / LOG).read_bytes()[:150]),
     "log not gzip": lambda d: write_log(d, b"hello"),
@@ -151,3 +153,14 @@ def test_reading_a_log_is_bounded_and_checked(stored, tmp_path):
         with pytest.raises(ResultsCorrupt, match=words):
             parse_log(bad)
     assert json.loads(gzip.decompress(data).splitlines()[-1])["type"] == "match_end"
+
+
+def test_replay_never_runs_a_command_named_by_a_stored_config(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "nolog"
+    example = "exec:python3 examples/exec_bot.py"
+    conduct(plan("strafpunten", ["random", example], deals=1, seed=3, logs=False), out, False, backend="serial",
+            quiet=True)
+    code, _, err = cli(["replay", str(out), "--match", MATCH], monkeypatch, capsys)
+    assert code == 1 and "re-playing it would run 'exec:python3 examples/exec_bot.py'" in err
+    code, out_text, _ = cli(["standings", str(out)], monkeypatch, capsys)
+    assert code == 0 and "exec:python3" in out_text
