@@ -212,7 +212,7 @@ class Round:
         for name in Round.__slots__:
             setattr(other, name, getattr(self, name))
         if rng is None:
-            rng = random.Random()
+            rng = random.Random.__new__(random.Random)  # unseeded: setstate overwrites it, skip os.urandom
             rng.setstate(self.rng.getstate())
         other.rng = rng
         other.hands = [list(hand) for hand in self.hands]

@@ -1,0 +1,217 @@
+"""Long tournaments: memory while 100,000 matches stream to the database, and what a second worker buys.
+
+    python bench/scaling.py memory                   # peak RSS after 10,000 and after 100,000 matches
+    python bench/scaling.py workers                  # 1 worker against 2 on one long tournament
+    python bench/scaling.py profile                  # where one match's time goes in a worker and in the parent
+    python bench/scaling.py all                      # the three, one after the other
+
+Each tournament is `maumau tournament` run as its own process (random bots, `standard-single`,
+two seats), watched from outside through /proc: its peak resident memory (VmHWM) and that of
+each worker process, the matches stored, CPU and wall time. Linux only.
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import io
+import os
+import pickle
+import pstats
+import sqlite3
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from measure import machine, markdown  # noqa: E402
+
+RULESET = "standard-single"
+TICK = 0.25  # seconds between looks at the running tournament
+
+
+# ---------------------------------------------------------------- watching a tournament process
+
+
+def status_kb(pid: int, field: str) -> int:
+    """A `kB` field of /proc/PID/status (VmHWM: peak resident memory, VmRSS: resident now); 0 if gone."""
+    try:
+        with open(f"/proc/{pid}/status") as status:
+            for line in status:
+                if line.startswith(field + ":"):
+                    return int(line.split()[1])
+    except OSError:
+        pass
+    return 0
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU time of PID so far (0 if gone)."""
+    try:
+        with open(f"/proc/{pid}/stat") as stat:
+            fields = stat.read().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except OSError:
+        return 0.0
+
+
+def children(pid: int) -> list[int]:
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as found:
+            return [int(p) for p in found.read().split()]
+    except OSError:
+        return []
+
+
+def stored(directory: Path) -> int:
+    """Matches committed to the tournament database so far."""
+    try:
+        with sqlite3.connect(f"file:{directory / 'tournament.sqlite'}?mode=ro", uri=True, timeout=0.1) as db:
+            return db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    except sqlite3.Error:
+        return 0
+
+
+def tournament(matches: int, out: Path, workers: int, logs: bool, marks: tuple[int, ...] = ()) -> dict:
+    """Run a `matches`-match tournament of random bots in a new process and watch it to the end.
+
+    Returns the wall time, the CPU time of the parent and of the workers, and at each of
+    `marks` (matches stored) the peak RSS so far of the parent and of the largest worker.
+    """
+    command = [sys.executable, "-m", "runner.cli", "tournament", "-r", RULESET, "-b", "random", "-b", "random",
+               "--table-size", "2", "--deals", str(matches // 2), "--workers", str(workers), "--out", str(out),
+               "--logs" if logs else "--no-logs", "-q", "--format", "csv"]
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    peak_parent = peak_worker = 0
+    cpu_parent, cpu_workers = 0.0, {}
+    at_mark, pending = {}, list(marks)
+    while process.poll() is None:
+        time.sleep(TICK)
+        peak_parent = max(peak_parent, status_kb(process.pid, "VmHWM"))
+        for worker in children(process.pid):
+            peak_worker = max(peak_worker, status_kb(worker, "VmHWM"))
+            cpu_workers[worker] = max(cpu_workers.get(worker, 0.0), cpu_seconds(worker))
+        cpu_parent = max(cpu_parent, cpu_seconds(process.pid))
+        count = stored(out) if pending else 0
+        while pending and count >= pending[0]:
+            at_mark[pending.pop(0)] = (count, peak_parent, peak_worker)
+    wall = time.perf_counter() - start
+    if process.returncode != 0:
+        raise SystemExit(f"tournament failed: {process.stderr.read().decode()[-2000:]}")
+    final = stored(out)
+    for mark in pending:  # finished between two looks
+        at_mark[mark] = (final, peak_parent, peak_worker)
+    return {"wall": wall, "matches": final, "cpu_parent": cpu_parent, "cpu_workers": sum(cpu_workers.values()),
+            "marks": at_mark}
+
+
+# ---------------------------------------------------------------- the three benchmarks
+
+
+def scratch(args) -> tempfile.TemporaryDirectory:
+    """A throw-away results directory under --dir: one log file per match makes the disk part of the test."""
+    args.dir.mkdir(parents=True, exist_ok=True)
+    return tempfile.TemporaryDirectory(dir=args.dir)
+
+
+def memory(args) -> str:
+    """Two tournaments, 10,000 and `args.matches` matches: their peak RSS, parent and workers."""
+    rows, peaks = [], {}
+    for matches in (10_000, args.matches):
+        with scratch(args) as tmp:
+            result = tournament(matches, Path(tmp) / "t", args.workers, logs=False, marks=(matches,))
+        _, parent, worker = result["marks"][matches]
+        peaks[matches] = parent
+        rows.append([f"{matches:,}", f"{parent / 1024:,.1f}", f"{worker / 1024:,.1f}",
+                     f"{result['matches'] / result['wall']:,.0f}"])
+    ratio = peaks[args.matches] / peaks[10_000]
+    return (f"## Memory: tournaments of 10,000 and {args.matches:,} matches, {args.workers} workers, no logs\n\n"
+            + markdown(["matches", "peak RSS parent (MiB)", "peak RSS largest worker (MiB)", "matches/s"], rows)
+            + f"\n\nParent peak at {args.matches:,} ÷ at 10,000: {ratio:.2f} (goal ≤ 1.10).\n")
+
+
+def workers(args) -> str:
+    rows = []
+    rates = {}
+    with scratch(args) as tmp:
+        for logs in (True, False):
+            for count in (1, 2):
+                result = tournament(args.matches, Path(tmp) / f"w{count}{logs}", count, logs)
+                rate = result["matches"] / result["wall"]
+                rates[count, logs] = rate
+                cpu = result["cpu_parent"] + result["cpu_workers"]
+                rows.append([f"{count}", "on" if logs else "off", f"{result['wall']:.1f}", f"{rate:,.0f}",
+                             f"{1e6 * result['cpu_workers'] / result['matches']:,.0f}",
+                             f"{1e6 * result['cpu_parent'] / result['matches']:,.0f}", f"{cpu / result['wall']:.2f}"])
+    speedups = ", ".join(f"logs {'on' if logs else 'off'}: {rates[2, logs] / rates[1, logs]:.2f}" for logs in (True, False))
+    return (f"## Workers: {args.matches:,} matches, 1 worker against 2\n\n"
+            + markdown(["workers", "logs", "wall s", "matches/s", "worker CPU µs/match", "parent CPU µs/match",
+                        "cores busy"], rows)
+            + f"\n\n2 workers ÷ 1 worker (matches/s): {speedups} (goal ≥ 1.8). Load average at the end: "
+            f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}.\n")
+
+
+def profile(args) -> str:
+    """Where a match's time goes: the worker's play_unit (engine, summary, log compression), pickling, storing."""
+    from runner.store import Store
+    from runner.tournament import plan, schedule, unit_of
+    from runner.work import play_unit
+
+    settings = plan(RULESET, ["random", "random"], deals=args.profile_matches // 2, seed=1)
+    slots = schedule(settings, range(settings.deals))
+    units = [unit_of(settings, slot) for slot in slots]
+    profiler = cProfile.Profile()
+    start = time.process_time()
+    profiler.enable()
+    outcomes = [play_unit(unit) for unit in units]
+    profiler.disable()
+    worker_cpu = time.process_time() - start
+    start = time.process_time()
+    for i in range(0, len(units), 50):
+        pickle.loads(pickle.dumps(units[i:i + 50]))
+        pickle.loads(pickle.dumps(outcomes[i:i + 50]))
+    pickling = time.process_time() - start
+    with scratch(args) as tmp:
+        store = Store.create(Path(tmp) / "p", settings.config())
+        by_id = {slot.match_id: slot for slot in slots}
+        start = time.process_time()
+        for i in range(0, len(outcomes), 50):
+            store.add(outcomes[i:i + 50], by_id)
+        storing = time.process_time() - start
+        store.close()
+    text = io.StringIO()
+    pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(18)
+    n = len(units)
+    rows = [["play_unit (worker, profiled)", f"{1e6 * worker_cpu / n:,.0f}"],
+            ["pickle a unit there and its outcome back", f"{1e6 * pickling / n:,.0f}"],
+            ["Store.add (parent: log file + SQLite rows)", f"{1e6 * storing / n:,.0f}"]]
+    lines = [line for line in text.getvalue().splitlines() if line.strip()][-22:]
+    return (f"## Profile: {n:,} matches with logs, CPU µs per match\n\n" + markdown(["step", "µs/match"], rows)
+            + "\n\nplay_unit under cProfile (cumulative):\n\n```\n" + "\n".join(lines) + "\n```\n")
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    parser.add_argument("what", choices=["memory", "workers", "profile", "all"])
+    parser.add_argument("--matches", type=int, help="matches per tournament (memory: 100000, workers: 20000)")
+    parser.add_argument("--workers", type=int, default=2, help="workers for the memory run (default 2)")
+    parser.add_argument("--profile-matches", type=int, default=2000)
+    parser.add_argument("--dir", type=Path, default=Path("results"),
+                        help="where the tournaments' directories are made, then removed (default: results)")
+    args = parser.parse_args(argv)
+    print(f"# Scaling\n\nMachine: {machine()} (at the start).\n")
+    for name, runner, default in (("memory", memory, 100_000), ("workers", workers, 20_000), ("profile", profile, None)):
+        if args.what in (name, "all"):
+            chosen = args.matches
+            args.matches = chosen or default
+            print(runner(args), flush=True)
+            args.matches = chosen
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

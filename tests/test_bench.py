@@ -1,0 +1,61 @@
+"""The benchmark scripts run end to end on a tiny budget and report what they measured (no timing asserted)."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+BENCH = Path(__file__).resolve().parent.parent / "bench"
+sys.path.insert(0, str(BENCH))
+
+import measure  # noqa: E402
+import peers  # noqa: E402
+import rollouts  # noqa: E402
+
+
+def test_markdown_table_aligns_every_column():
+    table = measure.markdown(["row", "n"], [["a", "1"], ["long name", "1,000"]])
+    lines = table.splitlines()
+    assert lines[1] == "| --------- | ----: |"
+    assert lines[3] == "| long name | 1,000 |"
+    assert len({len(line) for line in lines}) == 1
+
+
+def test_measure_alternates_and_keeps_one_rate_per_run():
+    calls = []
+
+    def player(name):
+        def play(seconds):
+            calls.append(name)
+            return 2, 10, 0.5  # 2 games, 10 decisions, in half a second
+
+        return play
+
+    contenders = [measure.Contender(name, 2, player(name)) for name in "abc"]
+    measure.measure(contenders, runs=3, seconds=0.01, warmup=0)
+    assert calls == list("abc" "bca" "cab")
+    assert all(c.decisions == [20.0] * 3 and c.games == [4.0] * 3 and c.decisions_per_game == 5 for c in contenders)
+
+
+def test_peers_without_peers_reports_our_rows(tmp_path, capsys):
+    out = tmp_path / "results.md"
+    assert peers.main(["--no-peers", "--runs", "1", "--seconds", "0.02", "--players", "2", "--logs", "off,memory",
+                       "--out", str(out)]) == 0
+    text = out.read_text()
+    assert text == capsys.readouterr().out
+    rows = {m.group(1): m.groups()[1:] for m in re.finditer(r"^\| (\S+ 2p(?:, log)?) +\| +2 \| +([\d.,]+) \| +([\d,]+) \|", text, re.M)}
+    assert set(rows) == {"standard-single 2p", "standard-single 2p, log", "strafpunten 2p", "strafpunten 2p, log"}
+    per_game = {name: float(values[0].replace(",", "")) for name, values in rows.items()}
+    assert per_game["standard-single 2p"] > 10 and per_game["strafpunten 2p"] > per_game["standard-single 2p"]
+
+
+def test_rollout_states_are_mid_game_and_playouts_finish_them():
+    from scenario import load
+
+    states = rollouts.mid_game_states(load("standard"), 3)
+    assert len(states) == rollouts.STATES and not any(state.over for state in states)
+    assert all(state.turns == 8 for state in states)
+    copy = states[0].clone(rollouts.random.Random(1))
+    decisions = rollouts.random_playout(copy, rollouts.random.Random(1))
+    assert copy.over and decisions == copy.turns - states[0].turns and not states[0].over
