@@ -129,13 +129,16 @@ def seat_outcomes(unit: WorkUnit, ruleset: Ruleset, result: MatchResult) -> tupl
     position = {seat: i + 1 for i, seat in enumerate(result.ranking)}
     last = len(result.players)
     faults = [sum(1 for f in result.faults if f.seat == seat) for seat in range(last)]
-    rounds = rounds_dealt_in(result, ruleset)
+    points, rounds = list(result.totals), rounds_dealt_in(result, ruleset)
+    for seat in result.forfeited:  # the worst result of its match in points too: out, as if at the limit
+        points[seat] = max(*result.totals, ruleset.match.limit or 0)
+        rounds[seat] = sum(1 for summary in result.rounds if not summary.deciding)
     return tuple(
         SeatOutcome(
             seat, unit.entrants[seat], unit.bots[seat],
             1 if seat in winners else position.get(seat, last),
             1 / len(winners) if seat in winners else 0.0,
-            result.totals[seat], rounds[seat], result.rounds_won[seat], faults[seat], seat in result.forfeited,
+            points[seat], rounds[seat], result.rounds_won[seat], faults[seat], seat in result.forfeited,
         )
         for seat in range(last)
     )

@@ -46,8 +46,11 @@ def test_the_tournament_completes_with_every_fault_counted(policy, tmp_path):
         for seat in seats:
             expected = {1} | ({0} if cheater_present else set()) if seat.bot in ("t-crash", "t-sleep") else {0}
             assert seat.faults in expected, seats
-    if policy == "forfeit":
-        assert rows["t-crash"].wins == rows["t-sleep"].wins == 0  # a forfeit is the worst result of its match
+    if policy == "forfeit":  # a forfeit is the worst result of its match: last place, and the highest points
+        assert rows["t-crash"].wins == rows["t-sleep"].wins == 0
+        forfeits = [(seat, seats) for seats in matches for seat in seats if seat.forfeited]
+        assert forfeits and all(seat.points == max(100, *(s.points for s in seats)) and seat.place > 1
+                                for seat, seats in forfeits)  # strafpunten's limit: 100
     assert rows["t-cheat"].wins > rows["random"].wins  # in-process the cheater rigs its hands
 
 
