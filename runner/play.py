@@ -9,7 +9,7 @@ from .errors import MaumauError
 from .external import DEFAULT_MEMORY
 from .match import Match, MatchResult, TableChange
 from .plugins import registry
-from .referee import Referee
+from .referee import Referee, check_fault_options
 
 
 def make_bot_factory(reg=None):
@@ -58,6 +58,7 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     ruleset = reg.load_ruleset(ruleset_name, overrides)
     changes = parse_changes(list(joins), list(leaves))
     check_table(ruleset, players, changes)
+    check_fault_options(on_fault, move_time, time_bank)
     referee = Referee(on_fault, move_time, rng=random.Random(f"{seed}:autoplay"), time_bank=time_bank)
     log: list[dict] | None = [] if with_log else None
     with BotMaker(reg, isolate, bot_memory) as make_bot:

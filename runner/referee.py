@@ -49,6 +49,16 @@ class Forfeit(Exception):
         self.fault = fault
 
 
+def check_fault_options(policy: str, move_time: float | None, time_bank: float) -> None:
+    """Refuse a fault policy or time budget that makes no sense, naming the option."""
+    if policy not in POLICIES:
+        raise MaumauError(f"unknown --on-fault {policy!r}; use one of {', '.join(POLICIES)}")
+    if move_time is not None and not move_time >= 0:
+        raise MaumauError(f"--move-time must be a number of seconds (0: no limit), got {move_time:g}")
+    if not time_bank >= 0:
+        raise MaumauError(f"--time-bank must be a number of seconds, got {time_bank:g}")
+
+
 class Referee:
     """Turns a bot's answer into a legal action, or into a fault handled by `policy`.
 

@@ -26,7 +26,7 @@ from .external import DEFAULT_MEMORY
 from .integrity import ResultsCorrupt
 from .plugins import registry
 from .progress import Progress, progress_for
-from .referee import POLICIES
+from .referee import check_fault_options
 from .standings import Standings, compute
 from .store import Store
 from .work import MatchOutcome, WorkUnit
@@ -102,13 +102,8 @@ def plan(
         raise MaumauError(f"--table-size {k} needs at least {k} entrants, got {len(bots)}; add -b BOT or lower it")
     if deals < 1:
         raise MaumauError(f"--deals must be at least 1, got {deals}")
-    if on_fault not in POLICIES:
-        raise MaumauError(f"unknown --on-fault {on_fault!r}; use one of {', '.join(POLICIES)}")
-    if move_time is not None and move_time < 0:
-        raise MaumauError(f"--move-time must be a number of seconds (0: no limit), got {move_time:g}")
+    check_fault_options(on_fault, move_time, time_bank)
     move_time = move_time or None
-    if time_bank < 0:
-        raise MaumauError(f"--time-bank must be a number of seconds, got {time_bank:g}")
     if until_confident:
         max_deals = max_deals if max_deals is not None else max(deals, 1000)
         if max_deals < deals:

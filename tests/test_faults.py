@@ -130,3 +130,11 @@ def test_play_command_interrupts_a_hang_at_move_time(monkeypatch):
     result = run_cli(["play", "-r", "strafpunten", "-b", "t-sleep", "-b", "random", "--move-time", "0.3"], monkeypatch)
     assert result.exit_code == 0, result.output
     assert "fault: t-sleep#0 timeout" in result.output
+
+
+@pytest.mark.parametrize("option, value, words", [
+    ("--move-time", "-1", "--move-time must be a number of seconds"), ("--time-bank", "nan", "--time-bank must be"),
+    ("--on-fault", "explode", "unknown --on-fault 'explode'"), ("--bot-memory", "lots", "--bot-memory 'lots'")])
+def test_play_command_refuses_bad_fault_options(option, value, words, monkeypatch):
+    result = run_cli(["play", "-r", "strafpunten", "-b", "random", "-b", "random", option, value], monkeypatch)
+    assert result.exit_code == 1 and words in str(result.exception)
