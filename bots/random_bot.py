@@ -1,4 +1,4 @@
-"""The `random` bot: uniform over the legal actions."""
+"""The `random` bot, also registered as `easy` (the lowest of the three built-in strengths): uniform over the legal actions."""
 
 import runner
 
@@ -12,6 +12,12 @@ class RandomBot(runner.Bot):
         return legal[int(self.rng.random() * len(legal))]
 
 
+class EasyBot(RandomBot):
+    name = "easy"
+    description = "The easy strength: plays a uniformly random legal action (the random bot)."
+
+
 @runner.hookimpl
 def register_bots(register):
     register(RandomBot)
+    register(EasyBot)

@@ -109,19 +109,45 @@ def play_cmd(
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
+    human: Annotated[bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")] = False,
+    human_seat: Annotated[Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")] = None,
 ) -> None:
     """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM [ARGS]`."""
     from .external import parse_memory
+    from .human import HumanQuit
     from .play import play_match
 
-    result, events = play_match(ruleset, bots, seed, overrides_of(set_), join or [], leave or [], log is not None,
-                                on_fault, move_time, time_bank, isolate, parse_memory(bot_memory))
+    if human and human_seat is None:
+        human_seat = 0
+    try:
+        result, events = play_match(ruleset, bots, seed, overrides_of(set_), join or [], leave or [], log is not None,
+                                    on_fault, move_time, time_bank, isolate, parse_memory(bot_memory), human_seat)
+    except HumanQuit as exc:
+        if exc.input_ended:
+            raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
+        typer.echo(f"{exc}; no result.")
+        return
     if log is not None:
         write_log(log, events)
     if fmt == "table":
         for line in output.narrate(result):
             typer.echo(line)
     output.emit(output.final_rows(result), fmt)
+
+
+@app.command("new-bot")
+def new_bot_cmd(
+    name: Annotated[str, typer.Argument(help="The bot's registry name, e.g. cautious.")],
+    directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to write the package (default: maumau-NAME).")] = None,
+) -> None:
+    """Write a bot package (entry point, bot class, tests, README), ready to `pip install -e`."""
+    from .newbot import new_bot
+
+    target = new_bot(name, directory)
+    typer.echo(f"wrote {target}/: pyproject.toml, {name} bot module, tests/, README.md. Next:")
+    for step in (f"pip install -e {target}", "maumau bots", f"maumau play -r standard -b {name} -b medium",
+                 f"python -m pytest {target}/tests"):
+        typer.echo(f"  {step}")
 
 
 @app.command("tournament")

@@ -221,6 +221,57 @@ class Round:
         other.history, other.log = list(self.history), None
         return other
 
+    @classmethod
+    def from_parts(
+        cls,
+        ruleset: Ruleset,
+        rng: random.Random,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+        discard: Sequence[Card],
+        suit: str,
+        current: int,
+        phase: str = PLAY,
+        pending: int = 0,
+        direction: int = 1,
+        *,
+        active: Sequence[int] | None = None,
+        out: Sequence[int] = (),
+        chain: int = 0,
+        again: bool = False,
+        missed: tuple[int, str] | None = None,
+        dealer: int | None = None,
+        number: int = 1,
+        totals: Sequence[int] | None = None,
+        rounds_won: Sequence[int] | None = None,
+        history: Sequence[Event] = (),
+        turns: int = 0,
+        idle: int = 0,
+    ) -> "Round":
+        """A round in mid-play from its parts (for search bots): `stock` top card first, `discard` top card last.
+
+        In phase `drawn` the drawn card is the last card of the current hand; in phase
+        `challenge`, `missed` is (offending seat, announcement missed); in phase `name_suit`
+        the current seat is the dealer. No log is written.
+        """
+        self = cls(Rules.of(ruleset), rng)
+        self.n_seats = len(hands)
+        self.active = list(active) if active is not None else [s for s in range(self.n_seats) if hands[s]]
+        self.out = set(out)
+        self.single_deck = ruleset.deck.copies_for(len(self.active)) == 1
+        self.hands = [list(hand) for hand in hands]
+        self.stock, self.discard = list(reversed(stock)), list(discard)
+        self.suit, self.current, self.phase = suit, current, phase
+        self.pending, self.chain, self.direction, self.again = pending, chain, direction, again
+        self.drawn = self.hands[current][-1] if phase == DRAWN else None
+        self.missed = missed
+        self.dealer = current if dealer is None else dealer
+        self.number, self.turns, self.idle, self.winner = number, turns, idle, None
+        self.totals = tuple(totals) if totals is not None else (0,) * self.n_seats
+        self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * self.n_seats
+        self.history, self.log, self._legal = list(history), None, None
+        return self
+
     # ------------------------------------------------------------------ queries
 
     @property

@@ -7,6 +7,7 @@ import random
 from .botmaker import BotMaker
 from .errors import MaumauError
 from .external import DEFAULT_MEMORY
+from .human import HumanSeat
 from .match import Match, MatchResult, TableChange
 from .plugins import registry
 from .referee import Referee, check_fault_options
@@ -52,19 +53,36 @@ def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None
 def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict, joins=(), leaves=(),
                with_log: bool = False, on_fault: str = "forfeit", move_time: float | None = None,
                time_bank: float = 0.0, isolate: bool = False,
-               bot_memory: int | None = DEFAULT_MEMORY) -> tuple[MatchResult, list[dict]]:
-    """Play one match between registered bots (or `exec:` commands); return its result and (if asked) its log."""
+               bot_memory: int | None = DEFAULT_MEMORY, human_seat: int | None = None,
+               human_io: tuple = (None, None)) -> tuple[MatchResult, list[dict]]:
+    """Play one match between registered bots (or `exec:` commands); return its result and (if asked) its log.
+
+    With `human_seat`, the person at the terminal (`human_io`: input and output streams, default
+    stdin and stdout) takes that seat and the bots fill the others in order; there is no move time.
+    """
     reg = registry()
     ruleset = reg.load_ruleset(ruleset_name, overrides)
+    bots = list(players)
+    if human_seat is not None:
+        if not 0 <= human_seat <= len(players):
+            raise MaumauError(f"--human-seat {human_seat}: expected a seat from 0 to {len(players)} (the bots fill the others)")
+        players = players[:human_seat] + [HumanSeat.name] + players[human_seat:]
+        move_time = None  # a person takes the time they need
     changes = parse_changes(list(joins), list(leaves))
     check_table(ruleset, players, changes)
     check_fault_options(on_fault, move_time, time_bank)
     referee = Referee(on_fault, move_time, rng=random.Random(f"{seed}:autoplay"), time_bank=time_bank)
     log: list[dict] | None = [] if with_log else None
-    with BotMaker(reg, isolate, bot_memory) as make_bot:
-        make_bot.check(players + [j.partition(":")[2] for j in joins])
+    with BotMaker(reg, isolate, bot_memory) as maker:
+        maker.check(bots + [j.partition(":")[2] for j in joins])
+        make_bot = maker
+        if human_seat is not None:
+            def make_bot(player: str, seat: int, rng):
+                if seat == human_seat:
+                    return HumanSeat(rng, names=players, input=human_io[0], output=human_io[1])
+                return maker(player, seat, rng)
         match = Match(ruleset, players, seed, make_bot, match_id=f"play-{seed}", referee=referee, log=log,
                       overrides=overrides, changes=changes, ruleset_name=ruleset_name)
         result = match.run()
-        make_bot.end_match(result)
+        maker.end_match(result)
     return result, log or []

@@ -11,7 +11,7 @@ import pluggy
 from . import hookspecs
 from .errors import PluginError, RulesetError, UnknownName
 
-BUILTIN_PLUGINS = ("bots.random_bot", "rulesets.builtin")
+BUILTIN_PLUGINS = ("bots.random_bot", "bots.medium", "bots.hard", "rulesets.builtin")
 
 
 @dataclass(frozen=True)

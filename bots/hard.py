@@ -1,0 +1,153 @@
+"""The `hard` bot: determinized Monte Carlo search, using the engine as its simulator (`runner.simulate`)."""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+
+import runner
+from runner.actions import CHALLENGE, Play
+from runner.simulate import Policy, Sampler, playout, quick_policy
+
+ROLLOUTS = 240  # playouts per decision by default: about 50 ms on a 2020s laptop core
+
+
+# What one round adds to a seat's total, on average and in spread (4 players, standard; measured).
+ROUND_POINTS, ROUND_SPREAD = 15.0, 18.0
+
+
+def round_value(points: list[int], seat: int, active) -> float:
+    """How good a finished round is for `seat` by itself: the opponents' mean points minus its own."""
+    others = [points[s] for s in active if s != seat]
+    return sum(others) / len(others) - points[seat]
+
+
+def match_value(view: runner.View, points: list[int], winner: int | None) -> float:
+    """How good a finished round is for `view.seat` in its match: the expected share of opponents it finishes ahead of.
+
+    A round that ends the match decides the places; otherwise each opponent's lead or lag
+    in the new totals counts by how much luck the rounds still to come leave (so near the
+    end of a match, pushing an opponent over the limit or staying under it matters most).
+    """
+    seat, fmt = view.seat, view.ruleset.match
+    others = [s for s in view.active if s != seat]
+    if fmt.format == "single":
+        def ahead(o):
+            if winner is not None:
+                return 1.0 if winner == seat else 0.0 if winner == o else _compare(points[o], points[seat])
+            return _compare(points[o], points[seat])
+        return sum(ahead(o) for o in others) / len(others)
+    totals = [t + p for t, p in zip(view.totals, points)]
+    limit = fmt.limit
+    top = max(totals[s] for s in view.active)
+    if fmt.format == "limit" and top >= limit:
+        return sum(_compare(totals[o], totals[seat]) for o in others) / len(others)
+    if fmt.format == "elimination":
+        if totals[seat] > limit:
+            return sum(_compare(totals[o], totals[seat]) if totals[o] > limit else 0.0 for o in others) / len(others)
+        top = max(totals[s] for s in view.active if totals[s] <= limit)
+    rounds_left = max(1.0, (limit - top) / ROUND_POINTS)
+    scale = ROUND_SPREAD * math.sqrt(rounds_left)
+    total = 0.0
+    for o in others:
+        if fmt.format == "elimination" and totals[o] > limit:
+            total += 1.0
+        else:
+            total += 1.0 / (1.0 + math.exp(-1.7 * (totals[o] - totals[seat]) / scale))
+    return total / len(others)
+
+
+def _compare(theirs: int, mine: int) -> float:
+    """1 if fewer points than theirs (ahead), 0 if more, a half on a tie."""
+    return 1.0 if mine < theirs else 0.0 if mine > theirs else 0.5
+
+
+def candidates(view: runner.View) -> list[runner.Action]:
+    """The legal actions worth searching: a wild card only with the suits still in the hand (any one if none)."""
+    wild = {rank for rank, power in view.ruleset.powers.items() if power.wild}
+    kept, named = [], set()
+    for action in view.legal:
+        if type(action) is Play and action.card.rank in wild:
+            rest = list(view.hand)
+            rest.remove(action.card)
+            if action.suit not in {card.suit for card in rest} and rest:
+                continue
+            if not rest and action.card in named:
+                continue
+            named.add(action.card)
+        kept.append(action)
+    return kept
+
+
+class HardBot(runner.Bot):
+    """Samples the hidden cards many times, plays every candidate out in each sample, and picks the best mean."""
+
+    name = "hard"
+    description = "Search: rolls out sampled deals for every legal action (determinized Monte Carlo)."
+
+    def __init__(
+        self,
+        rng: random.Random | None = None,
+        rollouts: int | None = ROLLOUTS,
+        budget: float | None = None,
+        policy: Policy = quick_policy,
+        **options,
+    ):
+        """`rollouts`: playouts per decision (reproducible); `budget`: seconds per decision (machine-dependent).
+
+        Search stops at whichever limit comes first; give `rollouts=None, budget=0.05` for a pure
+        time budget. At least one sample is always searched.
+        """
+        super().__init__(rng, **options)
+        if rollouts is None and budget is None:
+            raise ValueError("HardBot needs a limit: rollouts (a count) or budget (seconds)")
+        self.rollouts, self.budget, self.policy = rollouts, budget, policy
+        self.searched = 0  # playouts run so far, for benchmarks
+        self.decisions = 0  # decisions that needed a search
+
+    def act(self, view: runner.View) -> runner.Action:
+        legal = view.legal
+        if len(legal) == 1:
+            return legal[0]
+        if CHALLENGE in legal:  # making an opponent draw never hurts us
+            return CHALLENGE
+        options = candidates(view)
+        if len(options) == 1:
+            return options[0]
+        means = self.search(view, options)
+        return options[max(range(len(options)), key=means.__getitem__)]
+
+    def value(self, view: runner.View, rnd) -> float:
+        """The worth to us of a round played out to its end."""
+        return match_value(view, rnd.points(), rnd.winner)
+
+    def search(self, view: runner.View, options: list[runner.Action]) -> list[float]:
+        """The mean round value of each option over sampled deals; every option sees the same samples."""
+        totals = [0.0] * len(options)
+        deadline = None if self.budget is None else time.perf_counter() + self.budget
+        sampler = Sampler(view)
+        played = samples = 0
+        while samples == 0 or (
+            (self.rollouts is None or played + len(options) <= self.rollouts)
+            and (deadline is None or time.perf_counter() < deadline)
+        ):
+            world = sampler.sample(self.rng)
+            seed = self.rng.getrandbits(64)
+            for i, action in enumerate(options):
+                # The same seed for every option: their playouts differ only by the option (less noise).
+                rng = random.Random(seed)
+                rnd = world.clone(rng)
+                rnd.apply(action)
+                playout(rnd, rng, self.policy)
+                totals[i] += self.value(view, rnd)
+            samples += 1
+            played += len(options)
+        self.searched += played
+        self.decisions += 1
+        return [total / samples for total in totals]
+
+
+@runner.hookimpl
+def register_bots(register):
+    register(HardBot)

@@ -1,0 +1,62 @@
+"""`maumau new-bot`: the package it writes installs, is listed by `maumau bots`, plays, and passes its own tests."""
+
+import subprocess
+import sys
+import venv
+
+import pytest
+
+from runner.errors import MaumauError
+from runner.newbot import class_name, new_bot
+
+
+def test_it_writes_the_package_files(tmp_path):
+    target = new_bot("night-owl", tmp_path / "owl")
+    written = sorted(str(path.relative_to(target)) for path in target.rglob("*") if path.is_file())
+    assert written == ["README.md", "maumau_night_owl.py", "pyproject.toml", "tests/test_maumau_night_owl.py"]
+    pyproject = (target / "pyproject.toml").read_text()
+    assert '[project.entry-points.maumau]\nnight-owl = "maumau_night_owl"' in pyproject
+    assert "class NightOwl(runner.Bot):" in (target / "maumau_night_owl.py").read_text()
+
+
+@pytest.mark.parametrize("name, problem", [
+    ("Owl", "use lowercase letters"), ("9lives", "starting with a letter"), ("medium", "taken by plugin 'bots.medium'"),
+])
+def test_it_refuses_a_bad_or_taken_name(tmp_path, name, problem):
+    with pytest.raises(MaumauError, match=problem):
+        new_bot(name, tmp_path / "x")
+
+
+def test_it_refuses_to_write_over_a_directory_in_use(tmp_path):
+    (tmp_path / "owl").mkdir()
+    (tmp_path / "owl" / "notes.txt").write_text("mine")
+    with pytest.raises(MaumauError, match="already exists"):
+        new_bot("owl", tmp_path / "owl")
+
+
+def test_class_names():
+    assert class_name("owl") == "Owl" and class_name("night_owl-2") == "NightOwl2"
+
+
+def test_the_package_installs_and_plays_with_no_edits(tmp_path):
+    """pip-installs the skeleton into a venv over this environment (so nothing else sees it)."""
+    package = new_bot("owl", tmp_path / "maumau-owl")
+    env_dir = tmp_path / "venv"
+    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
+    python = str(env_dir / "bin" / "python")
+
+    def run(*args):
+        return subprocess.run([python, *args], capture_output=True, text=True, timeout=300, cwd=tmp_path)
+
+    installed = run("-m", "pip", "install", "--quiet", "--no-deps", "-e", str(package))
+    assert installed.returncode == 0, installed.stderr
+    listed = run("-m", "runner.cli", "bots")
+    assert listed.returncode == 0, listed.stderr
+    assert any(line.split()[:2] == ["owl", "owl"] for line in listed.stdout.splitlines()), listed.stdout
+    played = run("-m", "runner.cli", "play", "-r", "strafpunten", "-b", "owl", "-b", "medium", "-b", "hard")
+    assert played.returncode == 0, played.stderr
+    assert "owl#0" in played.stdout and "fault" not in played.stdout
+    tested = run("-m", "pytest", "-q", "-p", "no:cacheprovider", str(package / "tests"))
+    assert tested.returncode == 0, tested.stdout + tested.stderr
+    unseen = subprocess.run([sys.executable, "-m", "runner.cli", "bots"], capture_output=True, text=True, timeout=300)
+    assert "owl" not in unseen.stdout.split()  # the venv kept it out of this environment
