@@ -158,6 +158,8 @@ class BotProcess:
             if end >= 0:
                 line = bytes(buffer[:end])
                 del buffer[:end + 1]
+                if buffer:  # whatever came with the answer is a second answer nobody asked for
+                    raise self.violation("sent more than one line for one message")
                 try:
                     return decode(line)
                 except ProtocolViolation as exc:

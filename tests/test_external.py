@@ -70,7 +70,8 @@ CASES = {  # name: (misbehave code, hello code or None, fault kind, words in the
     "silent": ("import time; time.sleep(60)", None, "timeout", "killed"),
     "endless line": ('sys.stdout.write("x" * (3 << 20)); sys.stdout.flush(); import time; time.sleep(60)', None,
                      "illegal", "a line longer than"),
-    "two answers": ('send({"type": "action", "action": legal[0]})', None, "illegal", "between decisions"),
+    "two answers": ('sys.stdout.write(2 * (json.dumps({"type": "action", "action": legal[0]}) + "\\n")); '
+                    'sys.stdout.flush(); continue', None, "illegal", "more than one line"),
     "no hello": ("pass", 'send({"type": "action"})', "illegal", 'first line must be {"type": "hello"'),
     "old protocol": ("pass", 'send({"type": "hello", "name": "t", "protocol": 0})', "illegal", "speaks protocol 0"),
     "nameless": ("pass", 'send({"type": "hello", "protocol": 1})', "illegal", 'hello needs a "name"'),
