@@ -43,7 +43,7 @@ def bot(tmp_path, misbehave="pass", hello='send({"type": "hello", "name": "t", "
     return f"exec:{shlex.quote(sys.executable)} {path}"
 
 
-def faults_of(player, policy="forfeit", move_time=0.5):
+def faults_of(player, policy="forfeit", move_time=1.0):  # generous: honest answers on a loaded machine
     result, log = play_match("strafpunten", [player, "random", "random"], 3, {}, with_log=True,
                              on_fault=policy, move_time=move_time)
     return result, log
