@@ -317,8 +317,27 @@ def _read_capped(path: Path) -> bytes:
 FAST_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # libyaml's, if built: ten times faster
 
 
+MAX_FLOW_DEPTH = 1000  # far below where libyaml crashes (tens of thousands), far above any real ruleset
+
+
+def _flow_depth(text: str) -> int:
+    """The deepest nesting of [ and { in `text` (brackets in strings and comments counted too: an upper bound)."""
+    if text.count("[") + text.count("{") <= MAX_FLOW_DEPTH:
+        return 0
+    depth = deepest = 0
+    for char in text:
+        if char in "[{":
+            depth += 1
+            deepest = max(deepest, depth)
+        elif char in "]}":
+            depth -= 1
+    return deepest
+
+
 def _safe_load(text: str, source: str) -> Any:
     """yaml.safe_load, with every way it can fail turned into a RulesetError naming `source`."""
+    if _flow_depth(text) > MAX_FLOW_DEPTH:  # libyaml's parser overflows the C stack (a segfault) on deep [[[[
+        raise RulesetError(source, None, "the YAML is nested too deeply", f"a ruleset nests at most {MAX_DEPTH} levels")
     try:
         try:
             return yaml.load(text, Loader=FAST_LOADER)

@@ -97,6 +97,7 @@ HOSTILE = {
     "a billion laughs": (LAUGHS, "expands to too many values"),
     "an alias to itself": ("name: x\na: &a [*a]\n", "nested too deeply"),
     "deeply nested lists": ("name: x\ndescription: " + "[" * 5000 + "]" * 5000, "nested too deeply"),
+    "lists nested deep enough to crash libyaml": ("name: x\nd: " + "[" * 100000 + "]" * 100000, "nested too deeply"),
     "deeply nested maps": ("name: x\npowers: " + "{a: " * 3000 + "1" + "}" * 3000, "nested too deeply"),
     "a 5000-digit number": ("name: x\nhand_size: " + "9" * 5000, "a value YAML cannot read"),
     "a huge hand": ("name: x\nhand_size: 1000000000000000000000", "less than or equal to 52"),
