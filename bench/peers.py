@@ -62,6 +62,30 @@ def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...]) -> 
     return contenders
 
 
+def round_loop_contenders(player_counts: tuple[int, ...]) -> list[Contender]:
+    """The engine alone, as OpenSpiel's Python loop drives its game: deal one round, then a uniform
+    random legal action until it is over (no Match, referee, bot objects or Views)."""
+    from runner.engine import Round
+    from runner.plugins import registry
+
+    contenders = []
+    for name, players in itertools.product(OUR_RULESETS, player_counts):
+        ruleset, seeds, rng = registry().load_ruleset(name), itertools.count(), random.Random(players)
+
+        def step(ruleset=ruleset, players=players, seeds=seeds, rng=rng) -> int:
+            rnd = Round.deal(ruleset, random.Random(next(seeds)), players)
+            decisions = 0
+            while not rnd.over:
+                legal = rnd.legal()
+                rnd.apply(legal[int(rng.random() * len(legal))])
+                decisions += 1
+            return decisions
+
+        contenders.append(Contender(f"{name} {players}p, Round loop", players,
+                                    lambda seconds, step=step: stopwatch(seconds, step)))
+    return contenders
+
+
 def _compress(events: list[dict]) -> bytes:
     """The game log as a tournament stores it: gzip JSON lines."""
     try:
@@ -193,7 +217,9 @@ def report(contenders: list[Contender], runs: int, seconds: float, command: str,
         "chance events (dealing) are not decisions. maumau rows play whole matches through `Match`",
         "(referee, bots, a View per decision): `standard-single` is one round, `strafpunten` rounds",
         "to 100 penalty points; a game is a match. `log` keeps the full game log in memory,",
-        "`log gzip` also writes it as a tournament stores it (gzip JSON lines).",
+        "`log gzip` also writes it as a tournament stores it (gzip JSON lines). `Round loop` rows",
+        "drive the engine alone the way the OpenSpiel Python loop drives its game: one round, a",
+        "uniform random legal action at a time (no Match, referee, bot objects or Views).",
         "",
         "## Rates",
         "",
@@ -244,7 +270,7 @@ def main(argv: list[str] | None = None) -> int:
     command = "python bench/peers.py" + (" " + " ".join(argv if argv is not None else sys.argv[1:])).rstrip()
     started = machine()
     player_counts = tuple(int(n) for n in args.players.split(","))
-    contenders = maumau_contenders(tuple(args.logs.split(",")), player_counts)
+    contenders = maumau_contenders(tuple(args.logs.split(",")), player_counts) + round_loop_contenders(player_counts)
     found = {} if args.no_peers else peers_available()
     for name, ok in found.items():
         if not ok:

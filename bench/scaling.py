@@ -1,13 +1,13 @@
 """Long tournaments: memory while 100,000 matches stream to the database, and what a second worker buys.
 
-    python bench/scaling.py memory                   # peak RSS after 10,000 and after 100,000 matches
-    python bench/scaling.py workers                  # 1 worker against 2 on one long tournament
-    python bench/scaling.py profile                  # where one match's time goes in a worker and in the parent
-    python bench/scaling.py all                      # the three, one after the other
+    python bench/scaling.py memory      # peak RSS of a 10,000- and of a 100,000-match tournament
+    python bench/scaling.py workers     # 1 worker against 2, 8,000 strafpunten matches at tables of 4
+    python bench/scaling.py profile     # where a stored match's time goes, in a worker and in the parent
+    python bench/scaling.py all         # the three, one after the other
 
-Each tournament is `maumau tournament` run as its own process (random bots, `standard-single`,
-two seats), watched from outside through /proc: its peak resident memory (VmHWM) and that of
-each worker process, the matches stored, CPU and wall time. Linux only.
+Each tournament is `maumau tournament` run as its own process (random bots; `standard-single`
+at two seats for memory), watched from outside through /proc: its peak resident memory (VmHWM)
+and that of each worker process, the matches stored, CPU and wall time. Linux only.
 """
 
 from __future__ import annotations
@@ -29,7 +29,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from measure import machine, markdown  # noqa: E402
 
-RULESET = "standard-single"
+RULESET = "standard-single"  # memory: many short matches, two seats
+LONG = ("strafpunten", 4)  # workers: matches to 100 points at a table of four, as in the README's example
 TICK = 0.25  # seconds between looks at the running tournament
 
 
@@ -75,14 +76,16 @@ def stored(directory: Path) -> int:
         return 0
 
 
-def tournament(matches: int, out: Path, workers: int, logs: bool, marks: tuple[int, ...] = ()) -> dict:
-    """Run a `matches`-match tournament of random bots in a new process and watch it to the end.
+def tournament(matches: int, out: Path, workers: int, logs: bool, marks: tuple[int, ...] = (),
+               kind: tuple[str, int] = (RULESET, 2)) -> dict:
+    """Run a `matches`-match tournament of random bots (`kind`: ruleset, seats) in a new process; watch it to the end.
 
     Returns the wall time, the CPU time of the parent and of the workers, and at each of
     `marks` (matches stored) the peak RSS so far of the parent and of the largest worker.
     """
-    command = [sys.executable, "-m", "runner.cli", "tournament", "-r", RULESET, "-b", "random", "-b", "random",
-               "--table-size", "2", "--deals", str(matches // 2), "--workers", str(workers), "--out", str(out),
+    ruleset, seats = kind
+    command = [sys.executable, "-m", "runner.cli", "tournament", "-r", ruleset, *["-b", "random"] * seats,
+               "--table-size", str(seats), "--deals", str(matches // seats), "--workers", str(workers), "--out", str(out),
                "--logs" if logs else "--no-logs", "-q", "--format", "csv"]
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
@@ -140,7 +143,7 @@ def workers(args) -> str:
     with scratch(args) as tmp:
         for logs in (True, False):
             for count in (1, 2):
-                result = tournament(args.matches, Path(tmp) / f"w{count}{logs}", count, logs)
+                result = tournament(args.matches, Path(tmp) / f"w{count}{logs}", count, logs, kind=LONG)
                 rate = result["matches"] / result["wall"]
                 rates[count, logs] = rate
                 cpu = result["cpu_parent"] + result["cpu_workers"]
@@ -148,7 +151,7 @@ def workers(args) -> str:
                              f"{1e6 * result['cpu_workers'] / result['matches']:,.0f}",
                              f"{1e6 * result['cpu_parent'] / result['matches']:,.0f}", f"{cpu / result['wall']:.2f}"])
     speedups = ", ".join(f"logs {'on' if logs else 'off'}: {rates[2, logs] / rates[1, logs]:.2f}" for logs in (True, False))
-    return (f"## Workers: {args.matches:,} matches, 1 worker against 2\n\n"
+    return (f"## Workers: {args.matches:,} matches of {LONG[0]} at a table of {LONG[1]}, 1 worker against 2\n\n"
             + markdown(["workers", "logs", "wall s", "matches/s", "worker CPU µs/match", "parent CPU µs/match",
                         "cores busy"], rows)
             + f"\n\n2 workers ÷ 1 worker (matches/s): {speedups} (goal ≥ 1.8). Load average at the end: "
@@ -197,14 +200,14 @@ def profile(args) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("what", choices=["memory", "workers", "profile", "all"])
-    parser.add_argument("--matches", type=int, help="matches per tournament (memory: 100000, workers: 20000)")
+    parser.add_argument("--matches", type=int, help="matches per tournament (memory: 100000, workers: 8000)")
     parser.add_argument("--workers", type=int, default=2, help="workers for the memory run (default 2)")
     parser.add_argument("--profile-matches", type=int, default=2000)
     parser.add_argument("--dir", type=Path, default=Path("results"),
                         help="where the tournaments' directories are made, then removed (default: results)")
     args = parser.parse_args(argv)
     print(f"# Scaling\n\nMachine: {machine()} (at the start).\n")
-    for name, runner, default in (("memory", memory, 100_000), ("workers", workers, 20_000), ("profile", profile, None)):
+    for name, runner, default in (("memory", memory, 100_000), ("workers", workers, 8_000), ("profile", profile, None)):
         if args.what in (name, "all"):
             chosen = args.matches
             args.matches = chosen or default
