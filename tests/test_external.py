@@ -60,7 +60,7 @@ CASES = {  # name: (misbehave code, hello code or None, fault kind, words in the
     "dies mid-match": ('sys.stderr.write("boom\\n"); sys.exit(5)', None, "exception", "exited with code 5; stderr: boom"),
     "over its memory cap": ("ballast = bytearray(3 << 30)", None, "exception", "MemoryError"),
     "killed by a signal": ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", None, "exception", "signal 9"),
-    "not JSON": ('sys.stdout.write("play the ace\\n"); sys.stdout.flush()', None, "illegal", "not a JSON line"),
+    "not JSON": ('sys.stdout.write("play the ace\\n"); sys.stdout.flush(); continue', None, "illegal", "not a JSON line"),
     "bad card": ('send({"type": "action", "action": {"type": "play", "card": "1Z"}}); continue', None, "illegal",
                  "malformed action: not a card"),
     "illegal card": ('send({"type": "action", "action": {"type": "play", "card": "AS" if "AS" not in '
