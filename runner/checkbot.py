@@ -8,7 +8,6 @@ also replays a match in a fresh process to check that the bot is reproducible fr
 
 from __future__ import annotations
 
-import random
 from collections import Counter
 from dataclasses import dataclass, field
 
@@ -87,7 +86,7 @@ def check_bot(player: str, matches: int = 2, move_time: float = 1.0, seed: int =
 
 def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat, match_seed, match_id, move_time):
     log: list[dict] = []
-    referee = Referee("autoplay", move_time, rng=random.Random(f"{match_seed}:autoplay"))
+    referee = Referee("autoplay", move_time, seed=match_seed)
     match = Match(ruleset, players, match_seed, make_bot, match_id=match_id, referee=referee, log=log)
     bot = match.bots[seat]
     try:

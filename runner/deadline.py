@@ -57,13 +57,13 @@ if hasattr(os, "register_at_fork"):
 AVAILABLE = hasattr(signal, "pthread_kill") and hasattr(signal, "SIGALRM")
 
 
-def call_with_deadline(function, argument, seconds: float | None):
-    """`function(argument)`, interrupted by DecisionTimeout after `seconds` where that is possible.
+def arm(seconds: float) -> bool:
+    """Interrupt the main thread with DecisionTimeout `seconds` from now, until `disarm()`.
 
-    Possible in the main thread of a POSIX process; elsewhere the call simply runs to its end.
+    False (nothing armed) outside the main thread of a POSIX process, where no interruption is possible.
     """
-    if seconds is None or not AVAILABLE or threading.get_ident() != _State.main:
-        return function(argument)
+    if not AVAILABLE or threading.get_ident() != _State.main:
+        return False
     if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
         signal.signal(signal.SIGALRM, _on_alarm)
     if _State.watchdog is None:
@@ -71,7 +71,10 @@ def call_with_deadline(function, argument, seconds: float | None):
         _State.watchdog.start()
     _State.deadline = time.monotonic() + seconds
     _State.armed = True
-    try:
-        return function(argument)
-    finally:
-        _State.armed = False
+    return True
+
+
+def disarm() -> None:
+    """End the deadline set by `arm`: a late SIGALRM is then ignored."""
+    _State.armed = False
+

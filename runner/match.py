@@ -86,7 +86,7 @@ class Match:
     ):
         self.ruleset, self.seed, self.match_id = ruleset, seed, match_id
         self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
-        self.referee = referee or Referee(rng=random.Random(f"{seed}:autoplay"))
+        self.referee = referee or Referee(seed=seed)
         self.rng = random.Random(f"{seed}:deal")
         self.table = _Table(list(players), [0] * len(players), [0] * len(players))
         self.bots = [make_bot(player, seat, bot_rng(seed, seat)) for seat, player in enumerate(players)]

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import random
 
 from .botmaker import BotMaker
 from .errors import MaumauError
@@ -71,7 +70,7 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     changes = parse_changes(list(joins), list(leaves))
     check_table(ruleset, players, changes)
     check_fault_options(on_fault, move_time, time_bank)
-    referee = Referee(on_fault, move_time, rng=random.Random(f"{seed}:autoplay"), time_bank=time_bank)
+    referee = Referee(on_fault, move_time, time_bank=time_bank, seed=seed)
     log: list[dict] | None = [] if with_log else None
     with BotMaker(reg, isolate, bot_memory) as maker:
         maker.check(bots + [j.partition(":")[2] for j in joins])

@@ -9,11 +9,11 @@ main thread, Python code only); bots in other processes (runner.external) are ki
 from __future__ import annotations
 
 import random
-import time
+from time import perf_counter
 from dataclasses import dataclass
 
 from .actions import Action
-from .deadline import DecisionTimeout, call_with_deadline
+from .deadline import DecisionTimeout, arm, disarm
 from .engine import Round
 from .errors import MaumauError
 from .external import BotFailure, RemoteBot
@@ -67,17 +67,25 @@ class Referee:
     """
 
     def __init__(self, policy: str = "forfeit", move_time: float | None = None, rng: random.Random | None = None,
-                 time_bank: float = 0.0):
+                 time_bank: float = 0.0, seed: int | str | None = None):
+        """`rng` drives `autoplay`; without one it is `random.Random(f"{seed}:autoplay")`, seeded when first needed."""
         if policy not in POLICIES:
             raise MaumauError(f"unknown fault policy {policy!r}; use one of {', '.join(POLICIES)}")
         if move_time is not None and move_time <= 0:
             move_time = None  # 0 means no limit
         self.policy, self.move_time, self.time_bank = policy, move_time, max(0.0, time_bank or 0.0)
-        self.rng = rng or random.Random(0)
+        self._rng, self._seed = rng, seed
         self.faults: list[Fault] = []
         self.banks: dict[int, float] = {}
         self.given_up: set[int] = set()
         self.thinking: dict[int, list[float]] = {}  # per seat: decisions, seconds, slowest (reports only)
+
+    @property
+    def rng(self) -> random.Random:
+        """The generator of `autoplay` (seeding one costs more than a dozen decisions: only when needed)."""
+        if self._rng is None:
+            self._rng = random.Random(0 if self._seed is None else f"{self._seed}:autoplay")
+        return self._rng
 
     def decide(self, rnd: Round, bot, player: str) -> Action:
         """The action for the seat to act; raises Forfeit or TournamentAborted per the policy."""
@@ -85,24 +93,33 @@ class Referee:
         if seat in self.given_up:
             return self._autoplay(rnd)
         view = rnd.view()
-        budget = self._budget(seat)
+        budget = None if self.move_time is None else self._budget(seat)
         if isinstance(bot, RemoteBot):
             try:
                 bot.prepare(view)  # start-up and handshake are not charged to the bot's clock
-                started = time.perf_counter()
+                started = perf_counter()
                 answer = bot.act_within(view, budget)
             except BotFailure as failure:
                 return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up)
-        else:
-            started = time.perf_counter()
-            answer, problem = _act_in_process(bot, view, budget)
+        else:  # the hot path of every in-process match: kept to one call into the bot
+            started = perf_counter()
+            if budget is None:
+                answer, problem = _answer(bot, view)
+            else:
+                answer, problem = _answer_by(bot, view, budget)
             if problem is not None:
                 kind, detail = problem
                 if kind == "unavailable":
                     return self._fault(rnd, player, "exception", detail, give_up=True)
                 return self._fault(rnd, player, kind, detail, give_up=kind == "timeout")
-        elapsed = time.perf_counter() - started
-        self._clock(seat, elapsed)
+        elapsed = perf_counter() - started
+        stats = self.thinking.get(seat)
+        if stats is None:
+            stats = self.thinking[seat] = [0, 0.0, 0.0]
+        stats[0] += 1
+        stats[1] += elapsed
+        if elapsed > stats[2]:
+            stats[2] = elapsed
         if budget is not None and self._charge(seat, elapsed):
             detail = f"took {elapsed:.3f}s, budget {budget:.3f}s"
             return self._fault(rnd, player, "timeout", detail, give_up=True)
@@ -111,15 +128,6 @@ class Referee:
             detail = answer.detail if type(answer) is NotAnAction else f"{describe(answer)} is not legal now"
             return self._fault(rnd, player, "illegal", detail)
         return action
-
-    def _clock(self, seat: int, elapsed: float) -> None:
-        stats = self.thinking.get(seat)
-        if stats is None:
-            stats = self.thinking[seat] = [0, 0.0, 0.0]
-        stats[0] += 1
-        stats[1] += elapsed
-        if elapsed > stats[2]:
-            stats[2] = elapsed
 
     def _budget(self, seat: int) -> float | None:
         """Seconds the seat may take now: the move time plus what is left of its bank."""
@@ -156,16 +164,21 @@ class Referee:
 # ---------------------------------------------------------------- in-process decisions
 
 
-def _act_in_process(bot, view, budget: float | None) -> tuple[object, tuple[str, str] | None]:
-    """(answer, None), or (None, (kind, detail)) for an exception or a decision interrupted at the budget."""
+def _answer_by(bot, view, budget: float) -> tuple[object, tuple[str, str] | None]:
+    """`_answer`, interrupted at the budget where runner.deadline can (a timeout problem then)."""
     try:
-        return call_with_deadline(_answer, (bot, view), budget)
+        armed = arm(budget)
+        try:
+            return _answer(bot, view)
+        finally:
+            if armed:
+                disarm()
     except DecisionTimeout:
         return None, ("timeout", f"still deciding at the budget of {budget:.3f}s; interrupted")
 
 
-def _answer(bot_and_view) -> tuple[object, tuple[str, str] | None]:
-    bot, view = bot_and_view
+def _answer(bot, view) -> tuple[object, tuple[str, str] | None]:
+    """(answer, None), or (None, (kind, detail)) for an exception the bot raised."""
     try:
         return bot.act(view), None
     except (DecisionTimeout, KeyboardInterrupt):

@@ -86,7 +86,7 @@ def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
 
 def make_referee(unit: WorkUnit) -> Referee:
     """The referee of one match, with the tournament's fault policy and time budget."""
-    return Referee(unit.on_fault, unit.move_time, rng=random.Random(f"{unit.seed}:autoplay"), time_bank=unit.time_bank)
+    return Referee(unit.on_fault, unit.move_time, time_bank=unit.time_bank, seed=unit.seed)
 
 
 def play_unit(unit: WorkUnit) -> MatchOutcome:
