@@ -115,13 +115,35 @@ def play_batch(units: list[WorkUnit]) -> list[MatchOutcome]:
     return [play_unit(unit) for unit in units]
 
 
-_encode = json.JSONEncoder(separators=(",", ":")).encode  # built once: json.dumps makes one per call
+def _line_encoder():
+    """`json.dumps(obj, separators=(",", ":"))` at half the cost: one C encoder built once, not one per call.
+
+    Falls back to the public encoder if this Python's `c_make_encoder` differs (checked on a sample).
+    """
+    encode = json.JSONEncoder(separators=(",", ":")).encode
+    try:
+        from json.encoder import c_make_encoder, encode_basestring_ascii
+
+        iterencode = c_make_encoder(None, json.JSONEncoder().default, encode_basestring_ascii, None, ":", ",",
+                                    False, False, True)
+    except (ImportError, TypeError):
+        return encode
+
+    def fast(obj) -> str:
+        return "".join(iterencode(obj, 0))
+
+    sample = {"type": "x", "seat": -1, "cards": ["10H", None, True, 1.5], "detail": 'é"\n', "rules": {"a": {}}}
+    return fast if fast(sample) == encode(sample) else encode
+
+
+_encode = _line_encoder()
+LOG_COMPRESSLEVEL = 3  # of a strafpunten log: level 6 takes 2x the time for 13% fewer bytes (bench/results.md)
 
 
 def compress(events: list[dict]) -> bytes:
     """Events as gzip JSON lines; mtime 0 so that equal logs are equal bytes."""
-    text = "\n".join(map(_encode, events)) + "\n"
-    return gzip.compress(text.encode("utf-8"), compresslevel=6, mtime=0)
+    text = "\n".join([_encode(event) for event in events]) + "\n"
+    return gzip.compress(text.encode("utf-8"), compresslevel=LOG_COMPRESSLEVEL, mtime=0)
 
 
 def seat_outcomes(unit: WorkUnit, ruleset: Ruleset, result: MatchResult) -> tuple[SeatOutcome, ...]:
