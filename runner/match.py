@@ -6,7 +6,7 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from .engine import Round
+from .engine import OVER, Round
 from .referee import Fault, Forfeit, Referee
 from .rules import Ruleset
 
@@ -111,19 +111,21 @@ class Match:
             totals=table.totals, rounds_won=table.rounds_won, log=self.log, deciding=deciding,
             direction=self.direction,
         )
-        bots, players, referee = self.bots, table.players, self.referee
-        while not rnd.over:
+        bots, players, decide, apply = self.bots, table.players, self.referee.decide, rnd.apply
+        decisions = 0
+        while rnd.phase != OVER:  # the loop of every decision: locals, no property
             seat = rnd.current
             try:
-                action = referee.decide(rnd, bots[seat], players[seat])
+                action = decide(rnd, bots[seat], players[seat])
             except Forfeit as forfeit:
                 table.forfeited.append(forfeit.fault.seat)
                 rnd.forfeit(forfeit.fault.seat)
                 if self.log is not None:
                     self.log.append({"type": "forfeit", "seat": forfeit.fault.seat})
                 continue
-            self.decisions += 1
-            rnd.apply(action)
+            decisions += 1
+            apply(action)
+        self.decisions += decisions
         return rnd
 
     def run(self) -> MatchResult:
