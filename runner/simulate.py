@@ -118,20 +118,21 @@ def known_voids(view: View, rules: Rules) -> dict[int, list[tuple[int, frozenset
     # Without a reshuffle the pile is the upcards and then every play, so the upcard is known.
     top = None if reshuffled or plays >= len(view.discard) else view.discard[len(view.discard) - plays - 1]
     suit = top.suit if top is not None else None
-    stuck: dict[int, list[tuple[int, Card, str]]] = {}
+    deck = set(unseen_cards(view))
+    draws: dict[int, list[tuple[int, frozenset[Card]]]] = {}  # per seat: (history index, cards it could play)
     for index, event in enumerate(history):
         if event.kind == "play":
             top, suit = event.card, event.suit or event.card.suit
         elif event.kind == "name_suit":
             suit = event.suit
-        elif event.kind == "draw" and event.reason == "stuck" and top is not None and event.seat != view.seat:
-            stuck.setdefault(event.seat, []).append((index, top, suit))
-    deck = set(unseen_cards(view))
+        elif event.kind == "draw" and event.reason == "stuck" and event.seat != view.seat and top is not None:
+            could_play = frozenset(card for card in deck if rules.playable(card, top.rank, suit))
+            draws.setdefault(event.seat, []).append((index, could_play))
     voids = {}
-    for seat, draws in sorted(stuck.items()):
+    for seat, known in sorted(draws.items()):
         layers, excluded, counted = [], frozenset(), 0
-        for index, top, suit in reversed(draws):  # latest first: the most cards, the fewest exclusions
-            excluded = excluded | {card for card in deck if rules.playable(card, top.rank, suit)}
+        for index, cards in reversed(known):  # latest first: the most cards, the fewest exclusions
+            excluded = excluded | cards
             held = view.hand_sizes[seat] - sum(
                 event.count for event in history[index:] if event.kind == "draw" and event.seat == seat
             )

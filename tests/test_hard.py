@@ -4,7 +4,7 @@ import random
 
 import pytest
 
-from bots.hard import HardBot, candidates, match_value
+from bots.hard import HardBot, candidates, choose, match_value
 from runner.match import Match
 from runner.play import make_bot_factory
 
@@ -42,6 +42,16 @@ def test_it_makes_the_player_about_to_go_out_draw():
     bot = HardBot(rng=random.Random(1), rollouts=120)
     action = bot.act(rnd.view())
     assert action.card == cards("7H")[0]
+
+
+def test_the_search_overrides_the_heuristic_choice_only_when_clearly_better():
+    prior = [0.50, 0.52, 0.48, 0.50, 0.51, 0.49]
+    clearly = [v + 0.05 for v in prior]
+    noisy = [0.60, 0.40, 0.62, 0.41, 0.58, 0.45]  # better on average, but not reliably
+    assert choose([prior, clearly], prior=0, confidence=1.5) == 1
+    assert choose([prior, noisy], prior=0, confidence=1.5) == 0
+    assert choose([clearly, prior], prior=0, confidence=1.5) == 0
+    assert choose([[0.1], [0.9]], prior=0, confidence=1.5) == 0  # one sample says nothing
 
 
 def test_a_jack_is_searched_only_with_the_suits_left_in_the_hand():
