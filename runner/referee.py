@@ -93,7 +93,8 @@ class Referee:
         if seat in self.given_up:
             return self._autoplay(rnd)
         view = rnd.view()
-        budget = None if self.move_time is None else self._budget(seat)
+        move_time = self.move_time  # the budget: the move time plus what is left of the seat's bank
+        budget = None if move_time is None else move_time + self.banks.setdefault(seat, self.time_bank)
         if isinstance(bot, RemoteBot):
             try:
                 bot.prepare(view)  # start-up and handshake are not charged to the bot's clock
@@ -106,7 +107,7 @@ class Referee:
             if budget is None:
                 answer, problem = _answer(bot, view)
             else:
-                answer, problem = _answer_by(bot, view, budget)
+                answer, problem = _answer_by(bot, view, budget, started)
             if problem is not None:
                 kind, detail = problem
                 if kind == "unavailable":
@@ -120,7 +121,7 @@ class Referee:
         stats[1] += elapsed
         if elapsed > stats[2]:
             stats[2] = elapsed
-        if budget is not None and self._charge(seat, elapsed):
+        if budget is not None and elapsed > move_time and self._charge(seat, elapsed):
             detail = f"took {elapsed:.3f}s, budget {budget:.3f}s"
             return self._fault(rnd, player, "timeout", detail, give_up=True)
         action = rnd.canonical(answer)
@@ -128,12 +129,6 @@ class Referee:
             detail = answer.detail if type(answer) is NotAnAction else f"{describe(answer)} is not legal now"
             return self._fault(rnd, player, "illegal", detail)
         return action
-
-    def _budget(self, seat: int) -> float | None:
-        """Seconds the seat may take now: the move time plus what is left of its bank."""
-        if self.move_time is None:
-            return None
-        return self.move_time + self.banks.setdefault(seat, self.time_bank)
 
     def _charge(self, seat: int, elapsed: float) -> bool:
         """Take an overrun of the move time from the seat's bank; True if the bank cannot cover it."""
@@ -164,10 +159,10 @@ class Referee:
 # ---------------------------------------------------------------- in-process decisions
 
 
-def _answer_by(bot, view, budget: float) -> tuple[object, tuple[str, str] | None]:
-    """`_answer`, interrupted at the budget where runner.deadline can (a timeout problem then)."""
+def _answer_by(bot, view, budget: float, started: float) -> tuple[object, tuple[str, str] | None]:
+    """`_answer`, interrupted `budget` seconds after `started` where runner.deadline can (a timeout problem then)."""
     try:
-        armed = arm(budget)
+        armed = arm(budget, started)
         try:
             return _answer(bot, view)
         finally:
