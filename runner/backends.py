@@ -17,6 +17,7 @@ import sys
 import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
 from typing import Callable, Sequence
 
 from .errors import MaumauError
@@ -97,7 +98,14 @@ class ProcessBackend(Backend):
                     return
                 done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
                 for future in done:
-                    outcomes = future.result()
+                    try:
+                        outcomes = future.result()
+                    except BrokenProcessPool:
+                        raise MaumauError(
+                            "a worker process died in the middle of a batch (a bot that ends or crashes its process?); "
+                            "the matches stored so far are kept; --isolate runs each bot in a process of its own, "
+                            "where a crash is a fault"
+                        ) from None
                     sizer.finished(len(outcomes))
                     on_results(outcomes)
         except BaseException:

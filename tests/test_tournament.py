@@ -203,3 +203,18 @@ def test_the_process_backend_batches_and_bounds_its_work():
         backend.run(units, batches.append)
     assert sorted(len(b) for b in batches) == [2, 3, 3]
     assert sorted(o.match_id for b in batches for o in b) == sorted(u.match_id for u in units)
+
+
+def test_a_worker_killed_by_its_bot_is_one_error_line_and_the_results_stay(tmp_path, monkeypatch):
+    import misbehaving_bots
+    from runner import plugins
+
+    monkeypatch.setattr(plugins, "_registry", misbehaving_bots.registry())  # forked workers inherit it
+    settings = plan("strafpunten", ["random", "t-hard-exit"], deals=2)
+    with pytest.raises(MaumauError, match="a worker process died in the middle of a batch"):
+        conduct(settings, tmp_path / "t", False, "processes", 2, quiet=True)
+    store = Store.open(tmp_path / "t")  # what was stored stays readable, marked unfinished
+    try:
+        assert not store.finished() and store.count() < match_count(2, 2, 2)
+    finally:
+        store.close()
