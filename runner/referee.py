@@ -102,12 +102,27 @@ class Referee:
                 answer = bot.act_within(view, budget)
             except BotFailure as failure:
                 return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up)
-        else:  # the hot path of every in-process match: kept to one call into the bot
+        else:  # the hot path of every in-process match: the bot called right here, no helper layers
             started = perf_counter()
-            if budget is None:
-                answer, problem = _answer(bot, view)
-            else:
-                answer, problem = _answer_by(bot, view, budget, started)
+            armed = budget is not None and arm(budget, started)
+            problem = None
+            try:
+                try:
+                    answer = bot.act(view)
+                except (DecisionTimeout, KeyboardInterrupt):
+                    raise
+                except BotUnavailable as exc:
+                    problem = ("unavailable", str(exc))
+                except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
+                    problem = ("exception", exception_text(exc))  # still within the deadline: __str__ is the bot's code
+                finally:
+                    if armed:
+                        disarm()
+            except DecisionTimeout as exc:
+                if armed:
+                    problem = ("timeout", f"still deciding at the budget of {budget:.3f}s; interrupted")
+                else:  # raised by the bot itself, with no deadline running
+                    problem = ("exception", exception_text(exc))
             if problem is not None:
                 kind, detail = problem
                 if kind == "unavailable":
@@ -157,28 +172,3 @@ class Referee:
 
 
 # ---------------------------------------------------------------- in-process decisions
-
-
-def _answer_by(bot, view, budget: float, started: float) -> tuple[object, tuple[str, str] | None]:
-    """`_answer`, interrupted `budget` seconds after `started` where runner.deadline can (a timeout problem then)."""
-    try:
-        armed = arm(budget, started)
-        try:
-            return _answer(bot, view)
-        finally:
-            if armed:
-                disarm()
-    except DecisionTimeout:
-        return None, ("timeout", f"still deciding at the budget of {budget:.3f}s; interrupted")
-
-
-def _answer(bot, view) -> tuple[object, tuple[str, str] | None]:
-    """(answer, None), or (None, (kind, detail)) for an exception the bot raised."""
-    try:
-        return bot.act(view), None
-    except (DecisionTimeout, KeyboardInterrupt):
-        raise
-    except BotUnavailable as exc:
-        return None, ("unavailable", str(exc))
-    except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
-        return None, ("exception", exception_text(exc))  # still within the deadline: __str__ is the bot's code

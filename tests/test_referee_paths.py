@@ -1,0 +1,59 @@
+"""The referee's fast in-process path keeps its guarantees: faults without a move time, lazy autoplay seeding, logs."""
+
+import gzip
+import json
+import random
+
+import misbehaving_bots
+from runner.deadline import DecisionTimeout
+from runner.match import Match
+from runner.referee import Referee
+from runner.work import compress
+
+
+class RaisesTimeout(misbehaving_bots.Honest):
+    """Raises the deadline's own exception with no deadline running: an exception, not a timeout."""
+
+    name = "t-raises-timeout"
+
+    def misbehave(self, view):
+        raise DecisionTimeout()
+
+
+def play(players, referee, seed=7):
+    reg = misbehaving_bots.registry()
+    bots = {"t-raises-timeout": RaisesTimeout, "t-crash": misbehaving_bots.Crasher}
+
+    def make_bot(player, seat, rng):
+        return bots[player](rng=rng) if player in bots else reg.bot(player).cls(rng=rng)
+
+    log = []
+    result = Match(reg.load_ruleset("strafpunten"), players, seed, make_bot, referee=referee, log=log).run()
+    return result, log
+
+
+def test_a_bot_raising_decision_timeout_without_a_move_time_is_an_exception_fault():
+    result, log = play(["random", "t-raises-timeout", "random"], Referee("forfeit"))
+    assert [(f.seat, f.kind) for f in result.faults] == [(1, "exception")]
+    assert result.forfeited == (1,) and log[-1]["type"] == "match_end"
+
+
+def test_autoplay_seeded_lazily_from_the_match_seed_plays_as_an_explicit_generator():
+    lazy_result, lazy_log = play(["random", "t-crash", "random"], Referee("autoplay", seed=7))
+    explicit = Referee("autoplay", rng=random.Random("7:autoplay"))
+    explicit_result, explicit_log = play(["random", "t-crash", "random"], explicit)
+    assert lazy_result.faults and lazy_log == explicit_log
+    assert lazy_result.ranking == explicit_result.ranking
+
+
+def test_an_honest_match_never_seeds_the_autoplay_generator():
+    referee = Referee("autoplay", seed=7)
+    play(["random", "random", "random"], referee)
+    assert referee._rng is None
+
+
+def test_compressed_log_lines_are_json_dumps_lines():
+    _, log = play(["random", "t-crash", "random"], Referee("autoplay", seed=3), seed=3)
+    log.append({"type": "fault", "seat": 0, "kind": "exception", "detail": 'ünïcode "quoted"\n},{'})
+    lines = gzip.decompress(compress(log)).decode("utf-8").split("\n")
+    assert lines[-1] == "" and lines[:-1] == [json.dumps(event, separators=(",", ":")) for event in log]
