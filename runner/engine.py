@@ -379,14 +379,18 @@ class Round:
 
     def view(self, seat: int | None = None) -> View:
         """What `seat` (default: the seat to act) may know now."""
-        if seat is None:
-            seat = self.current
+        if seat is None or seat == self.current:
+            seat, legal = self.current, self._legal
+            if legal is None:  # the usual case, right after an apply: computed here, one call fewer
+                legal = self._legal = self._compute_legal()
+        else:
+            legal = ()
         hands = self.hands
         return _new(View, (
             seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
             tuple(map(len, hands)), len(self.stock), tuple(self.discard), self.totals,
             self.rounds_won, self.number, tuple(self.active), self.rules.ruleset, tuple(self.history),
-            (self._legal or self.legal()) if seat == self.current else (), self.again,
+            legal, self.again,
         ))
 
     # ------------------------------------------------------------------ transitions
