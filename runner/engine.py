@@ -305,7 +305,8 @@ class Round:
         phase = self.phase
         if phase == PLAY:
             hand = self.hands[self.current]
-            due = self.announcement_due(len(hand) - 1)
+            left = len(hand) - 1
+            due = self.rules.due_after[left] if 0 <= left < 2 else None  # announcement_due(left), inlined
             actions: list[Action] = []
             if self.pending:
                 rank = self.discard[-1].rank
