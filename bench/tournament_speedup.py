@@ -51,7 +51,9 @@ def main() -> None:
     matches = options.deals * ENTRANTS  # one table of four, every deal under four rotations
     times: dict[str, list[tuple[float, float]]] = {"pool": [], "--workers 1": []}
     print(f"cores: {len(os.sched_getaffinity(0))}; load average before: {os.getloadavg()[0]:.2f}")
-    with tempfile.TemporaryDirectory() as tmp:
+    Path("results").mkdir(exist_ok=True)
+    # under results/, where tournaments write by default: on some machines creating files in /tmp costs far more
+    with tempfile.TemporaryDirectory(dir="results", prefix="bench-") as tmp:
         for run in range(options.runs):
             for name, workers in (("pool", options.workers), ("--workers 1", 1)):
                 whole, playing = timed(command(options.deals, Path(tmp) / f"{run}-{workers}", workers))
