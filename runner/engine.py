@@ -473,7 +473,7 @@ class Round:
                 self.missed = (seat, due)
             else:
                 self._draw(seat, self._penalty_for(seat), "penalty")
-        if not hand and not missed:
+        if not hand and not (missed and rules.challenge):  # a penalty with nothing to draw is forgiven: out
             if rules.last_card_draws:
                 self._last_card_draws(seat, card)
             self._finish(seat)

@@ -239,7 +239,7 @@ class RoundCheck:
                 self.missed = seat
             else:  # a penalty for a missing announcement is drawn at once, before anything else
                 self.draw(seat, rules.penalty[due], "penalty")
-        if left == 0 and not missed:
+        if not self.hands_left(seat) and not (missed and rules.challenge):  # nothing to draw: forgiven, out
             if rules.last_card_draws:
                 if power.draw:
                     self.draw(self.step(seat), self.pending + power.draw, "seven")

@@ -41,6 +41,12 @@ def test_missed_maumau_costs_two_cards_and_the_round_goes_on():
     assert rnd.current == 1
 
 
+def test_a_missed_maumau_whose_penalty_draws_nothing_still_goes_out():
+    rnd = deal("standard", ["5H 2H", "4S 6D"], "10H", STOCK, overrides={"announcements.maumau.penalty": 0})
+    do(rnd, "5H", "draw", "2H!")
+    assert rnd.over and rnd.winner == 0 and hand(rnd, 0) == []
+
+
 def test_an_announcement_that_is_not_due_costs_nothing():
     rnd = deal("standard", ["5H 2D 3D", "4S 5D 6D"], "10H", STOCK)
     do(rnd, "5H@maumau")
