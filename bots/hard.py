@@ -5,17 +5,19 @@ from __future__ import annotations
 import math
 import random
 import time
+from typing import Callable
 
 import runner
-from runner.actions import CHALLENGE, Play
 from bots.medium import MediumBot
+from runner.actions import CHALLENGE, Play
+from runner.engine import Round
 from runner.simulate import Policy, Sampler, playout, quick_policy
 
 ROLLOUTS = 720  # playouts per searched decision by default: about 50 ms at ~14,000 playouts a second
 
-
-# What one round adds to a seat's total, on average and in spread (4 players, standard; measured).
+# What one round adds to a seat's total, on average and in spread (4 players, measured roughly).
 ROUND_POINTS, ROUND_SPREAD = 15.0, 18.0
+LOGISTIC = 1.7  # 1 / (1 + exp(-1.7 x)) is within 1% of the normal distribution function at x
 
 
 def match_value(view: runner.View, points: list[int], winner: int | None) -> float:
@@ -49,7 +51,7 @@ def match_value(view: runner.View, points: list[int], winner: int | None) -> flo
         if fmt.format == "elimination" and totals[o] > limit:
             total += 1.0
         else:
-            total += 1.0 / (1.0 + math.exp(-1.7 * (totals[o] - totals[seat]) / scale))
+            total += 1.0 / (1.0 + math.exp(-LOGISTIC * (totals[o] - totals[seat]) / scale))
     return total / len(others)
 
 
@@ -86,7 +88,8 @@ def choose(values: list[list[float]], prior: int, confidence: float) -> int:
     diffs = [a - b for a, b in zip(values[best], values[prior])]
     mean = sum(diffs) / samples
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (samples - 1))
-    return best if mean > confidence * spread / math.sqrt(samples) else prior
+    margin = confidence * spread / math.sqrt(samples) if spread else 0.0  # -inf confidence: the best mean
+    return best if mean > margin else prior
 
 
 class HardBot(runner.Bot):
@@ -141,25 +144,35 @@ class HardBot(runner.Bot):
         """Each option's value in each sampled deal; every option sees the same samples."""
         values: list[list[float]] = [[] for _ in options]
         deadline = None if self.budget is None else time.perf_counter() + self.budget
-        sampler = Sampler(view)
+        sample = self.sampler(view)
         played = samples = 0
         while samples == 0 or (
             (self.rollouts is None or played + len(options) <= self.rollouts)
             and (deadline is None or time.perf_counter() < deadline)
         ):
-            world = sampler.sample(self.rng)
-            seed = self.rng.getrandbits(64)
-            for i, action in enumerate(options):
-                # The same seed for every option: their playouts differ only by the option (less noise).
-                rng = random.Random(seed)
-                rnd = world.clone(rng)
-                rnd.apply(action)
-                playout(rnd, rng, self.policy)
-                values[i].append(self.value(view, rnd))
+            for i, value in enumerate(self.play_out(view, sample(self.rng), options)):
+                values[i].append(value)
             samples += 1
             played += len(options)
         self.searched += played
         self.decisions += 1
+        return values
+
+    def sampler(self, view: runner.View) -> Callable[[random.Random], Round]:
+        """How the search deals the hidden cards: consistently with the view (`runner.simulate.Sampler`)."""
+        return Sampler(view).sample
+
+    def play_out(self, view: runner.View, world: Round, options: list[runner.Action]) -> list[float]:
+        """The value of each option in `world`, each played out to the end of the round."""
+        seed = self.rng.getrandbits(64)
+        values = []
+        for action in options:
+            # The same seed for every option: their playouts differ only by the option (less noise).
+            rng = random.Random(seed)
+            rnd = world.clone(rng)
+            rnd.apply(action)
+            playout(rnd, rng, self.policy)
+            values.append(self.value(view, rnd))
         return values
 
 
