@@ -8,7 +8,6 @@ import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
-import click
 import typer
 
 from . import output
@@ -266,12 +265,19 @@ def main() -> None:
     except MaumauError as exc:
         typer.echo(f"Error: {exc}", err=True)
         sys.exit(1)
-    except (typer.Exit, click.exceptions.Exit) as exc:
+    except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except (typer.Abort, click.exceptions.Abort, KeyboardInterrupt):
+    except (typer.Abort, KeyboardInterrupt):
         typer.echo("Error: interrupted", err=True)
         sys.exit(130)
     except Exception as exc:
+        # Typer's own click (vendored or not) is not importable by name everywhere: match by class name.
+        kind = type(exc).__name__
+        if kind == "Exit":
+            sys.exit(getattr(exc, "exit_code", 0))
+        if kind == "Abort":
+            typer.echo("Error: interrupted", err=True)
+            sys.exit(130)
         if not hasattr(exc, "format_message"):  # not a usage error: a bug, keep its traceback
             raise
         if type(exc).__name__ == "NoArgsIsHelpError":
