@@ -28,8 +28,16 @@ class ResultsCorrupt(MaumauError):
 
 def digest(*parts) -> str:
     """SHA-256 of `parts` as canonical JSON (booleans as the integers SQLite gives back)."""
-    text = json.dumps([_plain(part) for part in parts], sort_keys=True, separators=(",", ":"))
-    return hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return plain_digest(*[_plain(part) for part in parts])
+
+
+def plain_digest(*parts) -> str:
+    """`digest(*parts)` of parts that hold no booleans (rows as SQLite stores them), without walking them first."""
+    return hashlib.sha256(_canonical(parts).encode("utf-8")).hexdigest()
+
+
+# built once: json.dumps with options builds an encoder per call; tuples encode as lists
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
 def _plain(value):
@@ -62,7 +70,7 @@ def check_rows(db, where: Path) -> None:
         for *fields, stored in db.execute("SELECT * FROM matches ORDER BY id"):
             count += 1
             match_id = fields[0]
-            if stored != digest(fields, seats.take(match_id), faults.take(match_id)):
+            if stored != plain_digest(fields, seats.take(match_id), faults.take(match_id)):  # SQLite gives no booleans
                 raise ResultsCorrupt(f"{where}: match {match_id!r} was changed after it was stored; {_ADVICE}")
         orphan = seats.rest() or faults.rest()
         if orphan:

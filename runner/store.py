@@ -14,7 +14,7 @@ import sqlite3
 from pathlib import Path
 
 from .errors import MaumauError
-from .integrity import check_rows, digest, sha256
+from .integrity import check_rows, digest, plain_digest, sha256
 from .referee import Fault
 from .work import MatchOutcome, SeatOutcome
 
@@ -172,9 +172,9 @@ class Store:
                 log_hash = sha256(outcome.log)
             row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
                    outcome.decisions, log_name, log_hash)
-            seat_rows = [tuple(vars(s).values()) for s in outcome.seats]
+            seat_rows = [seat_row(s) for s in outcome.seats]
             fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round) for f in outcome.faults]
-            matches.append((*row, digest(row, seat_rows, fault_rows)))
+            matches.append((*row, plain_digest(row, seat_rows, fault_rows)))
             seats.extend((outcome.match_id, *fields) for fields in seat_rows)
             faults.extend((outcome.match_id, *fields) for fields in fault_rows)
         with self.db:
@@ -191,6 +191,11 @@ class Store:
     def faults(self) -> list[tuple[str, Fault]]:
         rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")
         return [(match_id, Fault(*rest)) for match_id, *rest in rows]
+
+
+def seat_row(s: SeatOutcome) -> tuple:
+    """A seat's fields in the order of the seats table, `forfeited` as the integer SQLite stores."""
+    return (s.seat, s.entrant, s.bot, s.place, s.score, s.points, s.rounds, s.rounds_won, s.faults, int(s.forfeited))
 
 
 def connect(path: Path) -> sqlite3.Connection:
