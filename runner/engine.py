@@ -41,7 +41,6 @@ class Rules:
         self.skip_others = {rank for rank, p in powers.items() if p.skip_others}
         self.others_draw = {rank: p.others_draw for rank, p in powers.items() if p.others_draw}
         self.action_ranks = frozenset(rank for rank, p in powers.items() if p.is_action)
-        self.simple_ranks = frozenset(ruleset.deck.ranks) - self.action_ranks
         self.points = dict(ruleset.points)
         self.stuck_only = ruleset.drawing.when == "stuck"
         self.play_drawn = ruleset.drawing.drawn_card == "play_or_keep"

@@ -20,7 +20,6 @@ from .external import BotFailure, RemoteBot
 from .protocol import NotAnAction, describe, exception_text
 
 POLICIES = ("forfeit", "autoplay", "abort")
-FAULT_KINDS = ("illegal", "exception", "timeout")
 
 
 @dataclass(frozen=True)

@@ -23,7 +23,6 @@ MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 32  # a real ruleset nests 4 levels; deeper data only risks Python's recursion limit
 
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
-Suit = Literal["C", "D", "H", "S"]
 
 
 class Model(BaseModel):
@@ -239,10 +238,6 @@ class Ruleset(Model):
                     f"the deck has {self.deck.size_for(players)}", "lower hand_size or players.max, or add deck copies"
                 )
         return self
-
-    def points_of(self, cards) -> int:
-        points = self.points
-        return sum(points[card.rank] for card in cards)
 
     def to_yaml(self) -> str:
         return yaml.safe_dump(self.to_data(), sort_keys=False, allow_unicode=True)
