@@ -76,12 +76,11 @@ def stored(directory: Path) -> int:
         return 0
 
 
-def tournament(matches: int, out: Path, workers: int, logs: bool, marks: tuple[int, ...] = (),
-               kind: tuple[str, int] = (RULESET, 2)) -> dict:
+def tournament(matches: int, out: Path, workers: int, logs: bool, kind: tuple[str, int] = (RULESET, 2)) -> dict:
     """Run a `matches`-match tournament of random bots (`kind`: ruleset, seats) in a new process; watch it to the end.
 
-    Returns the wall time, the CPU time of the parent and of the workers, and at each of
-    `marks` (matches stored) the peak RSS so far of the parent and of the largest worker.
+    Returns the wall time, the CPU time of the parent and of the workers, and the peak RSS of the
+    parent and of the largest worker over the whole run (the standings at the end included).
     """
     ruleset, seats = kind
     command = [sys.executable, "-m", "runner.cli", "tournament", "-r", ruleset, *["-b", "random"] * seats,
@@ -91,7 +90,6 @@ def tournament(matches: int, out: Path, workers: int, logs: bool, marks: tuple[i
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak_parent = peak_worker = 0
     cpu_parent, cpu_workers = 0.0, {}
-    at_mark, pending = {}, list(marks)
     while process.poll() is None:
         time.sleep(TICK)
         peak_parent = max(peak_parent, status_kb(process.pid, "VmHWM"))
@@ -99,17 +97,11 @@ def tournament(matches: int, out: Path, workers: int, logs: bool, marks: tuple[i
             peak_worker = max(peak_worker, status_kb(worker, "VmHWM"))
             cpu_workers[worker] = max(cpu_workers.get(worker, 0.0), cpu_seconds(worker))
         cpu_parent = max(cpu_parent, cpu_seconds(process.pid))
-        count = stored(out) if pending else 0
-        while pending and count >= pending[0]:
-            at_mark[pending.pop(0)] = (count, peak_parent, peak_worker)
     wall = time.perf_counter() - start
     if process.returncode != 0:
         raise SystemExit(f"tournament failed: {process.stderr.read().decode()[-2000:]}")
-    final = stored(out)
-    for mark in pending:  # finished between two looks
-        at_mark[mark] = (final, peak_parent, peak_worker)
-    return {"wall": wall, "matches": final, "cpu_parent": cpu_parent, "cpu_workers": sum(cpu_workers.values()),
-            "marks": at_mark}
+    return {"wall": wall, "matches": stored(out), "cpu_parent": cpu_parent, "cpu_workers": sum(cpu_workers.values()),
+            "peak_parent": peak_parent, "peak_worker": peak_worker}
 
 
 # ---------------------------------------------------------------- the three benchmarks
@@ -122,17 +114,18 @@ def scratch(args) -> tempfile.TemporaryDirectory:
 
 
 def memory(args) -> str:
-    """Two tournaments, 10,000 and `args.matches` matches: their peak RSS, parent and workers."""
+    """Two tournaments, 10,000 and `args.matches` matches: their peak RSS, parent and workers, standings included."""
     rows, peaks = [], {}
     for matches in (10_000, args.matches):
         with scratch(args) as tmp:
-            result = tournament(matches, Path(tmp) / "t", args.workers, logs=False, marks=(matches,))
-        _, parent, worker = result["marks"][matches]
+            result = tournament(matches, Path(tmp) / "t", args.workers, logs=False)
+        parent, worker = result["peak_parent"], result["peak_worker"]
         peaks[matches] = parent
         rows.append([f"{matches:,}", f"{parent / 1024:,.1f}", f"{worker / 1024:,.1f}",
                      f"{result['matches'] / result['wall']:,.0f}"])
     ratio = peaks[args.matches] / peaks[10_000]
     return (f"## Memory: tournaments of 10,000 and {args.matches:,} matches, {args.workers} workers, no logs\n\n"
+            "Peak resident memory over the whole run, the standings computed at the end included.\n\n"
             + markdown(["matches", "peak RSS parent (MiB)", "peak RSS largest worker (MiB)", "matches/s"], rows)
             + f"\n\nParent peak at {args.matches:,} ÷ at 10,000: {ratio:.2f} (goal ≤ 1.10).\n")
 
@@ -165,7 +158,7 @@ def profile(args) -> str:
     from runner.work import play_unit
 
     settings = plan(RULESET, ["random", "random"], deals=args.profile_matches // 2, seed=1)
-    slots = schedule(settings, range(settings.deals))
+    slots = list(schedule(settings, range(settings.deals)))
     units = [unit_of(settings, slot) for slot in slots]
     profiler = cProfile.Profile()
     start = time.process_time()

@@ -2,8 +2,10 @@
 
 A backend takes plain-data `WorkUnit`s and hands their `MatchOutcome`s to `on_results` in the
 driver's process, a batch at a time, in whatever order they finish; the driver alone stores
-them. A new backend (a cluster, say) implements `Backend.run` the same way: send batches, keep
-a bounded number in flight, call `on_results` with each finished batch.
+them. The units come from an iterable the driver makes as it goes (a long tournament is never
+held whole), so a backend takes a batch from it only when it can send it. A new backend (a
+cluster, say) implements `Backend.run` the same way: take batches, keep a bounded number in
+flight, call `on_results` with each finished batch.
 """
 
 from __future__ import annotations
@@ -18,7 +20,8 @@ import threading
 import time
 from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
 from concurrent.futures.process import BrokenProcessPool
-from typing import Callable, Sequence
+from itertools import islice
+from typing import Callable, Iterable, Iterator, Sequence, Sized
 
 from .errors import MaumauError
 from .plugins import registry
@@ -32,9 +35,13 @@ class Backend:
     """Plays work units and reports each outcome to the driver."""
 
     name = "backend"
+    shares_files = False  # its workers see this machine's files: they may write the game logs themselves
 
-    def run(self, units: Sequence[WorkUnit], on_results: OnResults) -> None:
-        """Play every unit; call `on_results` (in this process) with every outcome once, in any order."""
+    def run(self, units: Iterable[WorkUnit], on_results: OnResults) -> None:
+        """Play every unit; call `on_results` (in this process) with every outcome once, in any order.
+
+        `units` is taken as it is played, not all at once; if it has a length, batches are sized by it.
+        """
         raise NotImplementedError
 
     def prepare(self, bots: Sequence[str]) -> None:
@@ -54,8 +61,9 @@ class SerialBackend(Backend):
     """Every match in this process, one after another."""
 
     name = "serial"
+    shares_files = True
 
-    def run(self, units: Sequence[WorkUnit], on_results: OnResults) -> None:
+    def run(self, units: Iterable[WorkUnit], on_results: OnResults) -> None:
         for unit in units:
             on_results([play_unit(unit)])
 
@@ -64,6 +72,7 @@ class ProcessBackend(Backend):
     """A pool of worker processes, fed batches of units; at most two batches in flight per worker."""
 
     name = "processes"
+    shares_files = True
 
     def __init__(self, workers: int | None = None, batch_size: int | None = None):
         self.workers = workers or default_workers()
@@ -82,18 +91,17 @@ class ProcessBackend(Backend):
             )
         return self._pool
 
-    def run(self, units: Sequence[WorkUnit], on_results: OnResults) -> None:
-        if not units:
-            return
-        pool = self._executor()
+    def run(self, units: Iterable[WorkUnit], on_results: OnResults) -> None:
         sizer = BatchSizer(self.workers, fixed=self.batch_size)
-        sent, in_flight = 0, set()
+        batches = batched(units, sizer)
+        in_flight = set()
         try:
             while True:
-                while len(in_flight) < 2 * self.workers and sent < len(units):
-                    size = sizer.next_size(len(units) - sent)
-                    in_flight.add(pool.submit(play_batch, list(units[sent:sent + size])))
-                    sent += size
+                while len(in_flight) < 2 * self.workers:
+                    batch = next(batches, None)
+                    if batch is None:
+                        break
+                    in_flight.add(self._executor().submit(play_batch, batch))
                 if not in_flight:
                     return
                 done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
@@ -166,17 +174,32 @@ class BatchSizer:
     def finished(self, matches: int) -> None:
         self.done += matches
 
-    def next_size(self, remaining: int) -> int:
+    def next_size(self, remaining: int | None) -> int:
+        """The size of the next batch, with `remaining` units left to send (None: not known)."""
         if self.fixed:
-            return min(self.fixed, remaining)
+            return max(1, min(self.fixed, remaining if remaining is not None else self.fixed))
         elapsed = time.perf_counter() - self.started
         if not self.done or elapsed <= 0:
             size = self.FIRST
         else:
             per_worker_rate = self.done / elapsed / self.workers
             size = int(per_worker_rate * self.BATCH_SECONDS)
-        tail = -(-remaining // (2 * self.workers))  # the last rounds of batches still reach every worker
+        # the last rounds of batches still reach every worker
+        tail = -(-remaining // (2 * self.workers)) if remaining is not None else self.LARGEST
         return max(1, min(size, self.LARGEST, tail))
+
+
+def batched(units: Iterable[WorkUnit], sizer: BatchSizer) -> Iterator[list[WorkUnit]]:
+    """`units` in batches of the sizer's sizes, each taken from `units` only when it is asked for."""
+    left = len(units) if isinstance(units, Sized) else None
+    source = iter(units)
+    while True:
+        batch = list(islice(source, sizer.next_size(left)))
+        if not batch:
+            return
+        if left is not None:
+            left = max(0, left - len(batch))
+        yield batch
 
 
 # ---------------------------------------------------------------- worker side

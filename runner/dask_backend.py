@@ -2,9 +2,11 @@
 
 Dask is an optional extra (`pip install 'maumau[dask]'`), imported only when this backend is
 made. The driver checks every worker before the first match, then sends batches of plain-data
-work units sized to about half a second of play, keeps a bounded number in flight, and alone
-hands results on, once per match id: a batch that Dask re-runs after losing a worker cannot
-record a match twice.
+work units sized to about half a second of play, taken from the driver's schedule as they are
+sent, keeps a bounded number in flight, and alone hands results on, once per match id sent: a
+batch that Dask re-runs after losing a worker cannot record a match twice. Workers on remote
+machines send each game log back as bytes; a local cluster's write them into the results
+directory, as the process pool's do.
 """
 
 from __future__ import annotations
@@ -13,11 +15,11 @@ import logging
 import os
 import signal
 import time
-from typing import Sequence
+from typing import Iterable, Sequence
 
 import runner
 
-from .backends import Backend, BatchSizer, OnResults, default_workers
+from .backends import Backend, BatchSizer, OnResults, batched, default_workers
 from .botmaker import BotMaker
 from .errors import MaumauError, UnknownName
 from .external import EXEC_PREFIX, parse_exec
@@ -49,6 +51,7 @@ class DaskBackend(Backend):
             raise MaumauError("--workers sizes a local cluster; with --scheduler the cluster's own workers play: leave out --workers")
         self.distributed = import_distributed()
         self.cluster = None
+        self.shares_files = scheduler is None  # a local cluster's workers write the game logs themselves
         self.checked: set[str] = set()  # bots already found on every worker
         if scheduler:
             self.client = connect(self.distributed, scheduler)
@@ -66,25 +69,22 @@ class DaskBackend(Backend):
             check_workers(self.client, needed)
             self.checked |= needed
 
-    def run(self, units: Sequence[WorkUnit], on_results: OnResults) -> None:
-        if not units:
-            return
-        self.prepare({bot for unit in units for bot in unit.bots})
-        reported: set[str] = set()
+    def run(self, units: Iterable[WorkUnit], on_results: OnResults) -> None:
         slots = Slots(self.client)
         sizer = ClusterBatchSizer(slots.threads())
+        batches = batched(units, sizer)
+        sent: set[str] = set()  # ids of the matches in flight: what has come back is not reported again
         queue = self.distributed.as_completed(loop=self.client.loop)
-        start = 0
 
         def submit(count: int) -> None:
-            nonlocal start
             for _ in range(count):
-                if start >= len(units):
-                    return
                 sizer.workers = slots.threads()  # workers may join or leave a cluster while it plays
-                size = sizer.next_size(len(units) - start)
-                queue.add(self.client.submit(play_on_worker, list(units[start:start + size]), pure=False))
-                start += size
+                batch = next(batches, None)
+                if batch is None:
+                    return
+                self.prepare({bot for unit in batch for bot in unit.bots})
+                sent.update(unit.match_id for unit in batch)
+                queue.add(self.client.submit(play_on_worker, batch, pure=False))
 
         try:
             submit(IN_FLIGHT_PER_THREAD * slots.threads())
@@ -92,8 +92,11 @@ class DaskBackend(Backend):
                 outcomes = result_of(future, self.distributed)
                 sizer.finished(len(outcomes))
                 submit(IN_FLIGHT_PER_THREAD * slots.threads() - queue.count())  # before storing: keep workers busy
-                fresh = [o for o in outcomes if o.match_id not in reported]  # a re-run batch reports nothing twice
-                reported.update(o.match_id for o in fresh)
+                fresh = []
+                for outcome in outcomes:  # a batch delivered twice reports nothing twice
+                    if outcome.match_id in sent:
+                        sent.discard(outcome.match_id)
+                        fresh.append(outcome)
                 if fresh:
                     on_results(fresh)
         except BaseException:

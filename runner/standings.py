@@ -6,12 +6,12 @@ whatever order the matches finished in, on any backend.
 
 from __future__ import annotations
 
+import itertools
 import json
 import math
-from collections import Counter, defaultdict
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Hashable, Sequence
+from typing import Callable, Hashable, Iterable, Sequence
 
 from openskill.models import PlackettLuce
 
@@ -87,72 +87,161 @@ def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
-def clustered_wilson(values: Sequence[tuple[Hashable, float]], z: float = Z95) -> tuple[float, float]:
-    """The Wilson interval of the mean of `values` (block, value in [0, 1]) whose blocks are not independent.
+class Clustered:
+    """The Wilson interval of the mean of values (in [0, 1]) whose blocks are not independent, fed one at a time.
 
     The rotations of one deal share their cards, so their results go together. The interval uses
     Kish's effective sample size n / deff, the design effect deff estimated from the spread of the
     block totals and kept between 1 (never narrower than independent matches) and the largest block.
+    The spread needs the mean, so the values come twice: counted first (`n`, their `total`), then
+    fed with `add` block after block; it holds a few numbers, not the values.
     """
-    n = len(values)
-    if n == 0:
-        return 0.0, 1.0
-    total = sum(value for _, value in values)
-    p = total / n
-    sums: dict[Hashable, float] = defaultdict(float)
-    for block, value in values:
-        sums[block] += value
-    sizes = Counter(block for block, _ in values)
-    deff = 1.0
-    if 1 < len(sums) < n and 0 < p < 1:
-        spread = sum((sums[b] - p * sizes[b]) ** 2 for b in sums) * len(sums) / (len(sums) - 1) / n**2
-        deff = min(max(spread / (p * (1 - p) / n), 1.0), max(sizes.values()))
-    return wilson(total / deff, n / deff, z)
+
+    def __init__(self, n: int, total: float):
+        self.n, self.total = n, total
+        self.p = total / n if n else 0.0
+        self.block: Hashable = _NO_BLOCK
+        self.sum, self.size = 0.0, 0  # of the block being fed
+        self.blocks, self.squares, self.largest = 0, 0, 0
+
+    def add(self, block: Hashable, value: float) -> None:
+        """The next value; the values of one block come one after another."""
+        if block != self.block:
+            self._close_block()
+            self.block, self.blocks = block, self.blocks + 1
+        self.sum += value
+        self.size += 1
+
+    def _close_block(self) -> None:
+        if self.size:
+            self.squares += (self.sum - self.p * self.size) ** 2
+            self.largest = max(self.largest, self.size)
+        self.sum, self.size = 0.0, 0
+
+    def interval(self, z: float = Z95) -> tuple[float, float]:
+        self._close_block()
+        n, p, blocks = self.n, self.p, self.blocks
+        if n == 0:
+            return 0.0, 1.0
+        deff = 1.0
+        if 1 < blocks < n and 0 < p < 1:
+            spread = self.squares * blocks / (blocks - 1) / n**2
+            deff = min(max(spread / (p * (1 - p) / n), 1.0), self.largest)
+        return wilson(self.total / deff, n / deff, z)
+
+
+_NO_BLOCK = object()
+
+
+def clustered_wilson(values: Sequence[tuple[Hashable, float]], z: float = Z95) -> tuple[float, float]:
+    """The clustered Wilson interval (see `Clustered`) of `values`, (block, value in [0, 1]) pairs."""
+    first = {}
+    for block, _ in values:
+        first.setdefault(block, len(first))
+    clustered = Clustered(len(values), sum(value for _, value in values))
+    for block, value in sorted(values, key=lambda item: first[item[0]]):  # stable: a block's values in their order
+        clustered.add(block, value)
+    return clustered.interval(z)
+
+
+Scored = tuple[Hashable, Sequence[SeatOutcome]]  # a match: its block (its deal) and its seats
 
 
 def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOutcome]],
             looks: int | None = None, blocks: Sequence[Hashable] | None = None) -> Standings:
     """Standings of `entrants` (label, bot) over `matches` (each a match's seats), in schedule order.
 
-    `blocks` names each match's deal (its table and deal: rotations of one deal share a block);
-    without it every match counts as independent. `looks`: the standings are the `looks`-th look
-    of a sequential test (--until-confident), and adjacent entrants are compared at 95% over all
-    looks together.
+    `blocks` names each match's deal (its table and deal: rotations of one deal share a block, and
+    come one after another); without it every match counts as independent. `looks`: see `tally`.
     """
     blocks = list(blocks) if blocks is not None else list(range(len(matches)))
-    ratings = rate(entrants, matches)
+    return tally(entrants, lambda: zip(blocks, matches), looks)
+
+
+def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Scored]],
+          looks: int | None = None) -> Standings:
+    """Standings of `entrants` (label, bot) over the matches `read()` gives, (block, seats) in schedule order.
+
+    The matches are read twice and never held: first to count, score and rate them, then to
+    measure how much each deal's rotations go together, which needs the means the first reading
+    gives; memory grows with the entrants, not the matches. `looks`: the standings are the
+    `looks`-th look of a sequential test (--until-confident), and adjacent entrants are compared
+    at 95% over all looks together.
+    """
     order = {label: i for i, (label, _) in enumerate(entrants)}
-    rows = []
-    for label, bot in entrants:
-        played = [(block, s) for block, match in zip(blocks, matches) for s in match if s.entrant == label]
-        seats = [s for _, s in played]
-        n = len(seats)
-        score = sum(s.score for s in seats)
-        rounds = sum(s.rounds for s in seats)
-        low, high = clustered_wilson([(block, s.score) for block, s in played])
-        mu, sigma = ratings[label]
-        rows.append(Standing(
-            label, bot, n, sum(1 for s in seats if s.score == 1), sum(1 for s in seats if 0 < s.score < 1),
-            sum(1 for s in seats if s.score == 0), score, score / n if n else 0.0, low, high,
-            sum(s.points for s in seats) / rounds if rounds else 0.0, sum(s.rounds_won for s in seats),
-            sum(s.faults for s in seats), mu, sigma,
-        ))
-    rows.sort(key=lambda r: (-r.win_rate, -r.rating, order[r.entrant]))
-    z = sequential_z(looks) if looks else Z95
-    adjacent = tuple(compare(a.entrant, b.entrant, matches, blocks, z) for a, b in zip(rows, rows[1:]))
-    return Standings(tuple(rows), head_to_head(matches), adjacent, looks)
-
-
-def rate(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOutcome]]) -> dict[str, tuple[float, float]]:
-    """OpenSkill (Plackett–Luce) rating μ and σ of each entrant, matches taken in schedule order."""
+    totals = {label: Totals() for label, _ in entrants}
+    met: dict[tuple[str, str], list] = {}  # (a, b) -> [matches both played, matches a placed ahead]
     model = PlackettLuce()
     ratings = {label: model.rating(name=label) for label, _ in entrants}
-    for match in matches:
-        teams = [[ratings[s.entrant]] for s in match]
-        rated = model.rate(teams, ranks=[s.place for s in match])
-        for seat, (rating,) in zip(match, rated):
-            ratings[seat.entrant] = rating
-    return {label: (r.mu, r.sigma) for label, r in ratings.items()}
+    h2h: dict[tuple[str, str], tuple[int, float]] = {}
+    for _, match in read():
+        rate_match(model, ratings, match)
+        for seat in match:
+            totals[seat.entrant].add(seat)
+        for a, b in itertools.permutations(match, 2):
+            count = met.setdefault((a.entrant, b.entrant), [0, 0])
+            count[0] += 1
+            count[1] += ahead(a.place, b.place)
+        if len(match) == 2:
+            add_head_to_head(h2h, match)
+    ranked = sorted(entrants, key=lambda e: (-totals[e[0]].win_rate, -ratings[e[0]].mu, order[e[0]]))
+    pairs = [(a, b) for (a, _), (b, _) in zip(ranked, ranked[1:])]
+    spread = {label: Clustered(t.n, t.score) for label, t in totals.items()}
+    pair_spread = {pair: Clustered(*met.get(pair, (0, 0))) for pair in pairs}
+    for block, match in read():
+        places = {}
+        for seat in match:
+            spread[seat.entrant].add(block, seat.score)
+            places[seat.entrant] = seat.place
+        for (above, below), clustered in pair_spread.items():
+            if above in places and below in places:
+                clustered.add(block, ahead(places[above], places[below]))
+    rows = tuple(totals[label].standing(label, bot, spread[label].interval(), ratings[label]) for label, bot in ranked)
+    z = sequential_z(looks) if looks else Z95
+    adjacent = tuple(Comparison(a, b, c.n, c.total, *c.interval(z)) for (a, b), c in pair_spread.items())
+    return Standings(rows, h2h, adjacent, looks)
+
+
+class Totals:
+    """One entrant's running counts over the matches read so far."""
+
+    def __init__(self):
+        self.n = self.wins = self.draws = self.losses = self.points = self.rounds = self.rounds_won = self.faults = 0
+        self.score = 0  # summed in schedule order, as the interval's total is
+
+    def add(self, seat: SeatOutcome) -> None:
+        self.n += 1
+        self.score += seat.score
+        self.wins += seat.score == 1
+        self.draws += 0 < seat.score < 1
+        self.losses += seat.score == 0
+        self.points += seat.points
+        self.rounds += seat.rounds
+        self.rounds_won += seat.rounds_won
+        self.faults += seat.faults
+
+    @property
+    def win_rate(self) -> float:
+        return self.score / self.n if self.n else 0.0
+
+    def standing(self, label: str, bot: str, interval: tuple[float, float], rating) -> Standing:
+        return Standing(
+            label, bot, self.n, self.wins, self.draws, self.losses, self.score, self.win_rate, *interval,
+            self.points / self.rounds if self.rounds else 0.0, self.rounds_won, self.faults, rating.mu, rating.sigma,
+        )
+
+
+def ahead(place: int, other: int) -> float:
+    """1 if `place` is ahead of `other`, a half if they share it, else 0."""
+    return 1.0 if other > place else 0.5 if other == place else 0.0
+
+
+def rate_match(model: PlackettLuce, ratings: dict, match: Sequence[SeatOutcome]) -> None:
+    """Update the ratings of the entrants of one match from their places."""
+    teams = [[ratings[s.entrant]] for s in match]
+    rated = model.rate(teams, ranks=[s.place for s in match])
+    for seat, (rating,) in zip(match, rated):
+        ratings[seat.entrant] = rating
 
 
 def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]], blocks: Sequence[Hashable],
@@ -162,21 +251,16 @@ def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]], bl
     for block, match in zip(blocks, matches):
         places = {s.entrant: s.place for s in match}
         if above in places and below in places:
-            diff = places[below] - places[above]
-            values.append((block, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
+            values.append((block, ahead(places[above], places[below])))
     low, high = clustered_wilson(values, z)
     return Comparison(above, below, len(values), sum(v for _, v in values), low, high)
 
 
-def head_to_head(matches: Sequence[Sequence[SeatOutcome]]) -> dict[tuple[str, str], tuple[int, float]]:
-    table: dict[tuple[str, str], tuple[int, float]] = {}
-    for match in matches:
-        if len(match) != 2:
-            continue
-        for me, other in (match, reversed(match)):
-            n, score = table.get((me.entrant, other.entrant), (0, 0.0))
-            table[me.entrant, other.entrant] = (n + 1, score + me.score)
-    return table
+def add_head_to_head(table: dict[tuple[str, str], tuple[int, float]], match: Sequence[SeatOutcome]) -> None:
+    """Count a two-seat match in each seat's score against the other."""
+    for me, other in (match, reversed(match)):
+        n, score = table.get((me.entrant, other.entrant), (0, 0.0))
+        table[me.entrant, other.entrant] = (n + 1, score + me.score)
 
 
 # ---------------------------------------------------------------- rendering

@@ -1,10 +1,12 @@
 """A tournament's results directory: an SQLite database committed as results arrive, and gzip game logs.
 
 Layout of `DIR/`: `tournament.sqlite` (the config with the resolved ruleset and seed, one row
-per match, per seat and per fault) and `logs/<match id>.jsonl.gz`. A log file is written
-before its match's row is committed, so a committed match always has its whole log. Each match
-row carries its log's SHA-256 and a digest of its rows (runner.integrity), checked whenever the
-directory is opened: damaged or edited results are refused, never read.
+per match, per seat and per fault) and `logs/<match id>.jsonl.gz`. A log file is written (by
+the worker that played the match, or here) before its match's row is committed, so a committed
+match always has its whole log. Each match row carries its log's SHA-256 and a digest of its
+rows (runner.integrity), checked whenever the directory is opened: damaged or edited results
+are refused, never read. Results are read back as a stream, in schedule order: a tournament of
+any length is summed up in constant memory.
 """
 
 from __future__ import annotations
@@ -12,14 +14,18 @@ from __future__ import annotations
 import json
 import sqlite3
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
 from .errors import MaumauError
-from .integrity import check_rows, digest, plain_digest, sha256
+from .integrity import check_rows, digest, plain_digest
+from .logfiles import LOGS, write_log
 from .referee import Fault
 from .work import MatchOutcome, SeatOutcome
 
+if TYPE_CHECKING:
+    from .tournament import Slot
+
 DB_NAME = "tournament.sqlite"
-LOGS = "logs"
 SCHEMA_VERSION = 2  # 2: each match row carries its log's SHA-256 and a digest of its rows (runner.integrity)
 
 SCHEMA = """
@@ -35,6 +41,8 @@ CREATE TABLE IF NOT EXISTS seats (
     rounds INTEGER NOT NULL, rounds_won INTEGER NOT NULL, faults INTEGER NOT NULL, forfeited INTEGER NOT NULL,
     PRIMARY KEY (match_id, seat)
 );
+-- schedule order, so that reading the results in it needs no sort however many there are
+CREATE INDEX IF NOT EXISTS matches_in_order ON matches (deal, tbl, rotation);
 CREATE TABLE IF NOT EXISTS faults (
     match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, bot TEXT NOT NULL,
     kind TEXT NOT NULL, detail TEXT NOT NULL, round INTEGER NOT NULL
@@ -123,24 +131,42 @@ class Store:
         return json.loads(self.meta("config"))
 
     def done(self) -> set[str]:
-        """Ids of the matches already stored."""
+        """Ids of the matches already stored (all of them in memory: for checks, not for the driver)."""
         return {row[0] for row in self.db.execute("SELECT id FROM matches")}
 
-    def count(self) -> int:
-        return self.db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+    def stored_among(self, match_ids: Sequence[str]) -> set[str]:
+        """Which of `match_ids` (a deal's, say) are stored already."""
+        marks = ", ".join("?" * len(match_ids))
+        return {row[0] for row in self.db.execute(f"SELECT id FROM matches WHERE id IN ({marks})", match_ids)}
 
-    def results(self, deals: int | None = None) -> list[tuple[str, list[SeatOutcome]]]:
+    def count(self, deals: range | None = None) -> int:
+        """Matches stored (of `deals` only, if given)."""
+        if deals is None:
+            return self.db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+        query = "SELECT COUNT(*) FROM matches WHERE deal >= ? AND deal < ?"
+        return self.db.execute(query, (deals.start, deals.stop)).fetchone()[0]
+
+    def scored(self, deals: int | None = None) -> Iterator[tuple[str, list[SeatOutcome]]]:
         """Each stored match (of the first `deals` deals) as its deal's block `t<table>-d<deal>` and its
-        seats, in schedule order (deal, table, rotation)."""
-        matches: dict[str, tuple[str, list[SeatOutcome]]] = {}
+        seats, in schedule order (deal, table, rotation): read from the database as it goes, never all held."""
         query = """SELECT s.match_id, m.tbl, m.deal, s.seat, s.entrant, s.bot, s.place, s.score, s.points,
                           s.rounds, s.rounds_won, s.faults, s.forfeited
-                   FROM seats s JOIN matches m ON m.id = s.match_id WHERE m.deal < ?
+                   FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.deal < ?
                    ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
+        current, block, seats = None, "", []
         for match_id, tbl, deal, *fields in self.db.execute(query, (deals if deals is not None else 2**62,)):
+            if match_id != current:
+                if seats:
+                    yield block, seats
+                current, block, seats = match_id, f"t{tbl}-d{deal}", []
             fields[-1] = bool(fields[-1])
-            matches.setdefault(match_id, (f"t{tbl}-d{deal}", []))[1].append(SeatOutcome(*fields))
-        return list(matches.values())
+            seats.append(SeatOutcome(*fields))
+        if seats:
+            yield block, seats
+
+    def results(self, deals: int | None = None) -> list[tuple[str, list[SeatOutcome]]]:
+        """`scored(deals)` as a list: for a tournament small enough to hold."""
+        return list(self.scored(deals))
 
     def match_row(self, match_id: str) -> dict | None:
         cursor = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,))
@@ -156,20 +182,18 @@ class Store:
         return self.meta("finished") == "yes"
 
     # ------------------------------------------------------------ writing
-    def add(self, outcomes: list[MatchOutcome], slots: dict) -> None:
-        """Store finished matches: their logs first, then their rows in one committed transaction.
+    def add(self, outcomes: list[MatchOutcome], slots: Mapping[str, "Slot"]) -> None:
+        """Store finished matches: their logs first (unless their worker wrote them), then their rows in one
+        committed transaction.
 
         `slots` maps each match id to its place in the schedule (table, deal, rotation, seed).
         """
         matches, seats, faults = [], [], []
         for outcome in outcomes:
             slot = slots[outcome.match_id]
-            log_name = log_hash = None
+            log_name, log_hash = outcome.log_name, outcome.log_sha256
             if outcome.log is not None:
-                # no temporary file needed: until its row is committed, a log is overwritten on resume
-                log_name = f"{LOGS}/{outcome.match_id}.jsonl.gz"
-                (self.directory / log_name).write_bytes(outcome.log)
-                log_hash = sha256(outcome.log)
+                log_name, log_hash = write_log(self.directory, outcome.match_id, outcome.log)
             row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
                    outcome.decisions, log_name, log_hash)
             seat_rows = [seat_row(s) for s in outcome.seats]

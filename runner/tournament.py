@@ -17,7 +17,7 @@ import sys
 import time
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
-from typing import Callable
+from typing import Callable, Iterator
 
 from .backends import Backend, make_backend
 from .botmaker import BotMaker
@@ -27,7 +27,7 @@ from .integrity import ResultsCorrupt
 from .plugins import registry
 from .progress import Progress, progress_for
 from .referee import check_fault_options
-from .standings import Standings, compute
+from .standings import Standings, tally
 from .store import Store
 from .work import MatchOutcome, WorkUnit
 
@@ -133,8 +133,8 @@ def derive_seed(seed: int, key: str) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
-def schedule(settings: Settings, deals: range) -> list[Slot]:
-    """The matches of `deals`, deal by deal, then table by table, then rotation by rotation.
+def schedule(settings: Settings, deals: range) -> Iterator[Slot]:
+    """The matches of `deals`, deal by deal, then table by table, then rotation by rotation, made as they are taken.
 
     Rotations keep the order round the table, so with three or more seats each deal also
     takes the next of the (k-1)! orders in turn: over those deals every entrant plays right
@@ -143,7 +143,6 @@ def schedule(settings: Settings, deals: range) -> list[Slot]:
     n, k = len(settings.entrants), settings.table_size
     tables = list(itertools.combinations(range(n), k))
     orders = [(0, *rest) for rest in itertools.permutations(range(1, k))]
-    slots = []
     for deal in deals:
         order = orders[deal % len(orders)]
         for t, members in enumerate(tables):
@@ -151,21 +150,54 @@ def schedule(settings: Settings, deals: range) -> list[Slot]:
             around = [members[i] for i in order]
             for r in range(k):
                 seats = tuple(around[(s + r) % k] for s in range(k))
-                slots.append(Slot(f"t{t}-d{deal}-r{r}", t, deal, r, seed, seats))
-    return slots
+                yield Slot(f"t{t}-d{deal}-r{r}", t, deal, r, seed, seats)
 
 
 def match_count(entrants: int, table_size: int, deals: int) -> int:
     return math.comb(entrants, table_size) * deals * table_size
 
 
-def unit_of(settings: Settings, slot: Slot) -> WorkUnit:
+def unit_of(settings: Settings, slot: Slot, log_dir: str | None = None) -> WorkUnit:
+    """The work unit of `slot`; with `log_dir`, its worker writes the log file into that results directory."""
     return WorkUnit(
         slot.match_id, slot.seed, tuple(settings.bots[e] for e in slot.seats),
         tuple(settings.entrants[e] for e in slot.seats), settings.ruleset, settings.ruleset_name,
         settings.overrides, settings.on_fault, settings.move_time, settings.logs, settings.time_bank,
-        settings.isolate, settings.bot_memory,
+        settings.isolate, settings.bot_memory, log_dir,
     )
+
+
+class Pending:
+    """The work units of `deals` not yet stored, made deal by deal as a backend takes them; their number is known up front.
+
+    A deal's stored matches are looked up when the deal comes (a resumed tournament); each unit's
+    slot is kept in `slots` from when it is handed out until it is stored, so the driver holds the
+    matches in flight, never the whole schedule.
+    """
+
+    def __init__(self, settings: Settings, store: Store, deals: range, log_dir: str | None = None):
+        self.settings, self.store, self.deals, self.log_dir = settings, store, deals, log_dir
+        self.slots: dict[str, Slot] = {}
+        self.stored = store.count(deals)  # before any of them is played here
+        self.size = match_count(len(settings.entrants), settings.table_size, len(deals)) - self.stored
+
+    def __len__(self) -> int:
+        return self.size
+
+    def __iter__(self) -> Iterator[WorkUnit]:
+        for _, group in itertools.groupby(schedule(self.settings, self.deals), key=lambda slot: slot.deal):
+            slots = list(group)
+            stored = self.store.stored_among([slot.match_id for slot in slots]) if self.stored else ()
+            for slot in slots:
+                if slot.match_id not in stored:
+                    self.slots[slot.match_id] = slot
+                    yield unit_of(self.settings, slot, self.log_dir)
+
+    def store_results(self, outcomes: list[MatchOutcome]) -> None:
+        """Commit finished matches to the store; their slots are no longer needed."""
+        self.store.add(outcomes, self.slots)
+        for outcome in outcomes:
+            del self.slots[outcome.match_id]
 
 
 def standings_of(store: Store, deals: int | None = None, looks: int | None = None) -> Standings:
@@ -177,9 +209,7 @@ def standings_of(store: Store, deals: int | None = None, looks: int | None = Non
     settings = Settings.from_config(store.config())
     if settings.until_confident and looks is None:
         looks = int(store.meta("looks")) if store.finished() else None
-    results = store.results(deals)
-    return compute(list(zip(settings.entrants, settings.bots)), [seats for _, seats in results], looks=looks,
-                   blocks=[block for block, _ in results])
+    return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks)
 
 
 def run(settings: Settings, store: Store, backend: Backend, progress: Progress | None = None) -> Standings:
@@ -189,30 +219,29 @@ def run(settings: Settings, store: Store, backend: Backend, progress: Progress |
     ahead of the next one down at 95% confidence, corrected for looking after every doubling.
     """
     progress = progress or Progress()
-    done = store.done()
-    deals, looks = settings.deals, 0
+    # a worker that sees the results directory writes the log files: the driver then creates none
+    log_dir = str(store.directory.resolve()) if settings.logs and backend.shares_files else None
+    first, deals, looks = 0, settings.deals, 0
     while True:
         looks += 1
-        slots = schedule(settings, range(deals))
-        by_id = {slot.match_id: slot for slot in slots}
-        todo = [unit_of(settings, slot) for slot in slots if slot.match_id not in done]
+        pending = Pending(settings, store, range(first, deals), log_dir)
 
         def on_results(outcomes: list[MatchOutcome]) -> None:
-            store.add(outcomes, by_id)
+            pending.store_results(outcomes)
             progress.advance(len(outcomes))
 
-        progress.start(len(slots), len(slots) - len(todo))
+        total = match_count(len(settings.entrants), settings.table_size, deals)
+        progress.start(total, total - len(pending))
         try:
-            backend.run(todo, on_results)
+            backend.run(pending, on_results)
         finally:
             progress.stop()
-        done.update(by_id)
         # only this stage's deals: a resumed run decides alike
         standings = standings_of(store, deals, looks if settings.until_confident else None)
         if not settings.until_confident or not standings.too_close or deals >= settings.max_deals:
             store.mark_finished(deals, looks)
             return standings
-        deals = min(settings.max_deals, deals * 2)
+        first, deals = deals, min(settings.max_deals, deals * 2)  # the deals before are all stored now
 
 
 def stored_standings(directory: Path) -> tuple[Standings, str]:

@@ -15,6 +15,7 @@ from functools import partial
 
 from .botmaker import shared_maker
 from .external import DEFAULT_MEMORY
+from .logfiles import write_log
 from .match import Match, MatchResult
 from .referee import Fault, Referee
 from .rules import Ruleset, build
@@ -37,6 +38,7 @@ class WorkUnit:
     time_bank: float = 0.0
     isolate: bool = False  # every bot in a worker process of its own
     bot_memory: int | None = DEFAULT_MEMORY  # the memory cap of each bot process, in bytes
+    log_dir: str | None = None  # the results directory, if the worker writes the log file there itself
 
 
 @dataclass(frozen=True)
@@ -57,7 +59,7 @@ class SeatOutcome:
 
 @dataclass(frozen=True)
 class MatchOutcome:
-    """The stored result of one match, with its gzip game log when logs are on."""
+    """The stored result of one match, with its gzip game log when logs are on: its bytes, or the file the worker wrote."""
 
     match_id: str
     rounds: int
@@ -65,6 +67,8 @@ class MatchOutcome:
     seats: tuple[SeatOutcome, ...]
     faults: tuple[Fault, ...]
     log: bytes | None = field(default=None, repr=False)
+    log_name: str | None = None  # written by the worker: its path in the results directory
+    log_sha256: str | None = None
 
 
 _rulesets: dict[str, Ruleset] = {}
@@ -90,7 +94,7 @@ def make_referee(unit: WorkUnit) -> Referee:
 
 
 def play_unit(unit: WorkUnit) -> MatchOutcome:
-    """Play one match and summarise it; the log comes back gzip-compressed (byte-stable)."""
+    """Play one match and summarise it; the log, gzip-compressed (byte-stable), comes back or goes to `unit.log_dir`."""
     log: list[dict] | None = [] if unit.logs else None
     ruleset = ruleset_of(unit.ruleset)
     bots = shared_maker(unit.isolate, unit.bot_memory)
@@ -104,9 +108,14 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
         bots.end_match()
         raise
     bots.end_match(result)
+    data = compress(log) if log is not None else None
+    name = digest = None
+    if data is not None and unit.log_dir is not None:
+        name, digest = write_log(unit.log_dir, unit.match_id, data)
+        data = None
     return MatchOutcome(
-        unit.match_id, len(result.rounds), result.decisions, seat_outcomes(unit, ruleset, result),
-        result.faults, compress(log) if log is not None else None,
+        unit.match_id, len(result.rounds), result.decisions, seat_outcomes(unit, ruleset, result), result.faults,
+        data, name, digest,
     )
 
 

@@ -96,7 +96,8 @@ def test_a_match_delivered_twice_is_reported_once(cluster):
     units = [unit_of(settings, slot) for slot in schedule(settings, range(2))]
     reported = []
     with dask(cluster) as backend:
-        backend.run(units + units[:2], reported.extend)  # as if Dask re-ran two finished matches
+        # as if Dask re-ran two matches still in flight: the first batches go out together
+        backend.run(units[:2] + units, reported.extend)
     assert sorted(o.match_id for o in reported) == sorted(u.match_id for u in units)
 
 
