@@ -1,0 +1,290 @@
+"""Long tournaments in constant memory: the schedule made as it is played, standings read from the database
+twice instead of held, and game logs written by the workers themselves."""
+
+import gzip
+import itertools
+import math
+import random
+from collections import Counter, defaultdict
+from collections.abc import Iterator
+
+import pytest
+from openskill.models import PlackettLuce
+
+from runner.backends import Backend, ProcessBackend, SerialBackend
+from runner.errors import MaumauError
+from runner.integrity import parse_log, read_log, sha256
+from runner.standings import Comparison, Standing, Standings, Z95, compute, render, sequential_z, wilson
+from runner.store import Store
+from runner.tournament import Pending, conduct, match_count, plan, run, schedule, standings_of, unit_of
+from runner.verify import verify
+from runner.work import SeatOutcome
+
+
+# ---------------------------------------------------------------- the schedule, made as it is taken
+
+
+def test_the_schedule_is_made_as_it_is_taken():
+    settings = plan("strafpunten", ["random"] * 3, deals=10**12, table_size=2)
+    assert isinstance(schedule(settings, range(2)), Iterator)
+    slots = schedule(settings, range(10**12))  # a list of this many slots could not be built
+    assert [s.match_id for s in itertools.islice(slots, 3)] == ["t0-d0-r0", "t0-d0-r1", "t1-d0-r0"]
+
+
+class Watching(Backend):
+    """Plays like the serial backend, a unit at a time, noting how many slots the driver holds meanwhile."""
+
+    shares_files = True
+
+    def __init__(self, stop_after=None):
+        self.held, self.sizes, self.stop_after, self.played = [], [], stop_after, []
+
+    def run(self, units, on_results):
+        self.sizes.append(len(units))
+        for unit in units:
+            if self.stop_after is not None and len(self.played) == self.stop_after:
+                raise KeyboardInterrupt
+            self.held.append(len(units.slots))
+            self.played.append(unit.match_id)
+            SerialBackend().run([unit], on_results)
+
+
+def test_the_driver_holds_only_the_matches_in_flight(tmp_path):
+    settings = plan("standard-single", ["random"] * 3, deals=6, table_size=2, logs=False)
+    store = Store.create(tmp_path / "t", settings.config())
+    backend = Watching()
+    run(settings, store, backend)
+    total = match_count(3, 2, 6)
+    assert backend.sizes == [total] and len(backend.played) == total == store.count()
+    assert set(backend.held) == {1}  # each unit's slot from when it is handed out until it is stored
+
+
+def test_a_resumed_run_plays_exactly_the_matches_not_stored(tmp_path):
+    settings = plan("standard-single", ["random"] * 3, deals=4, table_size=2, seed=4)
+    first = Watching(stop_after=7)
+    store = Store.create(tmp_path / "t", settings.config())
+    with pytest.raises(KeyboardInterrupt):
+        run(settings, store, first)
+    store.close()
+    store = Store.resume(tmp_path / "t", settings.config())
+    second = Watching()
+    resumed = run(settings, store, second)
+    everything = [s.match_id for s in schedule(settings, range(4))]
+    assert second.sizes == [len(everything) - 7] and second.played == everything[7:]
+    whole, _ = conduct(settings, tmp_path / "whole", False, "serial", quiet=True)
+    assert render(resumed, "json") == render(whole, "json")
+    store.close()
+
+
+def test_pending_counts_only_the_deals_it_covers(tmp_path):
+    settings = plan("standard-single", ["random"] * 2, deals=3, logs=False)
+    store = Store.create(tmp_path / "t", settings.config())
+    run(settings, store, SerialBackend())
+    assert len(Pending(settings, store, range(3))) == 0 and list(Pending(settings, store, range(3))) == []
+    later = Pending(settings, store, range(3, 5))  # as the next stage of --until-confident
+    assert len(later) == 4 == len(list(later))
+
+
+def test_the_process_pool_takes_a_plain_iterator_of_units():
+    settings = plan("standard-single", ["random"] * 2, deals=5, logs=False)
+    units = (unit_of(settings, slot) for slot in schedule(settings, range(5)))  # no length known
+    reported = []
+    with ProcessBackend(workers=2) as backend:
+        backend.run(units, reported.extend)
+    assert sorted(o.match_id for o in reported) == sorted(s.match_id for s in schedule(settings, range(5)))
+
+
+# ---------------------------------------------------------------- logs written by the workers
+
+
+class SendingLogs(SerialBackend):
+    """A backend whose workers cannot see the results directory (a remote cluster's): logs come back as bytes."""
+
+    shares_files = False
+
+
+def stored(out):
+    store = Store.open(out)  # checks every row's digest
+    try:
+        return store.db.execute("SELECT id, log, log_sha256, digest FROM matches ORDER BY id").fetchall()
+    finally:
+        store.close()
+
+
+def test_logs_written_by_the_workers_are_the_rows_and_bytes_the_driver_would_write(tmp_path):
+    settings = plan("strafpunten", ["random"] * 3, deals=2, table_size=2, seed=8)
+    for name, backend in (("pool", ProcessBackend(2)), ("sent", SendingLogs())):
+        store = Store.create(tmp_path / name, settings.config())
+        with backend:
+            run(settings, store, backend)
+        store.close()
+    pool, sent = stored(tmp_path / "pool"), stored(tmp_path / "sent")
+    assert pool == sent and len(pool) == match_count(3, 2, 2) == len(list((tmp_path / "pool" / "logs").iterdir()))
+    for match_id, name, digest, _ in pool:
+        data = read_log(tmp_path / "pool", name, match_id, digest)
+        assert data == (tmp_path / "sent" / name).read_bytes()
+        verify(parse_log(data))  # raises if the log breaks a rule
+
+
+def test_the_outcome_names_the_log_the_worker_wrote(tmp_path):
+    settings = plan("strafpunten", ["random"] * 2, deals=1)
+    store = Store.create(tmp_path / "t", settings.config())
+    seen = []
+
+    class Recording(ProcessBackend):
+        def run(self, units, on_results):
+            super().run(units, lambda outcomes: (seen.extend(outcomes), on_results(outcomes)))
+
+    with Recording(workers=2) as backend:
+        run(settings, store, backend)
+    store.close()
+    assert len(seen) == 2 and all(o.log is None and o.log_name == f"logs/{o.match_id}.jsonl.gz" for o in seen)
+    assert all(sha256((tmp_path / "t" / o.log_name).read_bytes()) == o.log_sha256 for o in seen)
+
+
+def test_a_log_left_by_an_interrupted_run_is_overwritten_on_resume(tmp_path):
+    settings = plan("strafpunten", ["random"] * 2, deals=2, seed=2)
+    store = Store.create(tmp_path / "t", settings.config())
+    with pytest.raises(KeyboardInterrupt):
+        run(settings, store, Watching(stop_after=1))
+    store.close()
+    stray = tmp_path / "t" / "logs" / "t0-d0-r1.jsonl.gz"  # written, its row never committed
+    stray.write_bytes(gzip.compress(b'{"type":"match_start"}\n'))
+    store = Store.resume(tmp_path / "t", settings.config())
+    run(settings, store, SerialBackend())
+    store.close()
+    whole, _ = conduct(settings, tmp_path / "whole", False, "serial", quiet=True)
+    assert stray.read_bytes() == (tmp_path / "whole" / "logs" / stray.name).read_bytes()
+    Store.open(tmp_path / "t").close()  # every digest agrees
+
+
+def test_a_log_that_cannot_be_written_is_one_error_line(tmp_path):
+    settings = plan("strafpunten", ["random"] * 2, deals=1)
+    store = Store.create(tmp_path / "t", settings.config())
+    (tmp_path / "t" / "logs").rmdir()
+    (tmp_path / "t" / "logs").write_text("not a directory")
+    with pytest.raises(MaumauError, match=r"^cannot write the game log .*t0-d0-r0\.jsonl\.gz: Not a directory; free"):
+        run(settings, store, SerialBackend())
+    store.close()
+
+
+# ---------------------------------------------------------------- standings, read twice, equal to holding them all
+
+
+def held_standings(entrants, matches, looks=None, blocks=None):
+    """The standings as they were computed before streaming, every match held in memory: the reference."""
+    blocks = list(blocks) if blocks is not None else list(range(len(matches)))
+
+    def clustered(values, z=Z95):
+        n = len(values)
+        if n == 0:
+            return 0.0, 1.0
+        total = sum(value for _, value in values)
+        p = total / n
+        sums = defaultdict(float)
+        for block, value in values:
+            sums[block] += value
+        sizes = Counter(block for block, _ in values)
+        deff = 1.0
+        if 1 < len(sums) < n and 0 < p < 1:
+            spread = sum((sums[b] - p * sizes[b]) ** 2 for b in sums) * len(sums) / (len(sums) - 1) / n**2
+            deff = min(max(spread / (p * (1 - p) / n), 1.0), max(sizes.values()))
+        return wilson(total / deff, n / deff, z)
+
+    model = PlackettLuce()
+    ratings = {label: model.rating(name=label) for label, _ in entrants}
+    for match in matches:
+        rated = model.rate([[ratings[s.entrant]] for s in match], ranks=[s.place for s in match])
+        for s, (rating,) in zip(match, rated):
+            ratings[s.entrant] = rating
+    order = {label: i for i, (label, _) in enumerate(entrants)}
+    rows = []
+    for label, bot in entrants:
+        played = [(block, s) for block, match in zip(blocks, matches) for s in match if s.entrant == label]
+        seats = [s for _, s in played]
+        n, score, rounds = len(seats), sum(s.score for s in seats), sum(s.rounds for s in seats)
+        low, high = clustered([(block, s.score) for block, s in played])
+        rows.append(Standing(
+            label, bot, n, sum(1 for s in seats if s.score == 1), sum(1 for s in seats if 0 < s.score < 1),
+            sum(1 for s in seats if s.score == 0), score, score / n if n else 0.0, low, high,
+            sum(s.points for s in seats) / rounds if rounds else 0.0, sum(s.rounds_won for s in seats),
+            sum(s.faults for s in seats), ratings[label].mu, ratings[label].sigma,
+        ))
+    rows.sort(key=lambda r: (-r.win_rate, -r.rating, order[r.entrant]))
+    z = sequential_z(looks) if looks else Z95
+    adjacent = []
+    for a, b in zip(rows, rows[1:]):
+        values = []
+        for block, match in zip(blocks, matches):
+            places = {s.entrant: s.place for s in match}
+            if a.entrant in places and b.entrant in places:
+                diff = places[b.entrant] - places[a.entrant]
+                values.append((block, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
+        adjacent.append(Comparison(a.entrant, b.entrant, len(values), sum(v for _, v in values), *clustered(values, z)))
+    h2h = {}
+    for match in matches:
+        if len(match) == 2:
+            for me, other in (match, reversed(match)):
+                n, score = h2h.get((me.entrant, other.entrant), (0, 0.0))
+                h2h[me.entrant, other.entrant] = (n + 1, score + me.score)
+    return Standings(tuple(rows), h2h, tuple(adjacent), looks)
+
+
+def test_streamed_standings_of_a_stored_tournament_equal_the_held_computation(tmp_path):
+    settings = plan("strafpunten", ["random", "easy", "random", "medium"], deals=3, table_size=3, seed=11,
+                    overrides={"match.limit": 60}, logs=False)
+    standings, out = conduct(settings, tmp_path / "t", False, "processes", 2, quiet=True)
+    store = Store.open(out)
+    try:
+        results = store.results()
+        entrants = list(zip(settings.entrants, settings.bots))
+        held = held_standings(entrants, [seats for _, seats in results], blocks=[block for block, _ in results])
+        assert standings == held == standings_of(store)
+        assert repr(standings) == repr(held)  # every float to its last bit, head-to-head in the same order
+    finally:
+        store.close()
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_streamed_standings_equal_the_held_computation_on_random_results(seed):
+    rng = random.Random(seed)
+    count = rng.randint(2, 6)
+    k = rng.randint(2, min(count, 4))
+    entrants = [(f"e{i}", "random") for i in range(count)]
+    matches, blocks = [], []
+    for deal in range(rng.randint(1, 25)):
+        members = rng.sample(range(count), k)
+        for rotation in range(k):
+            places = [rng.randint(1, k) for _ in range(k)]  # ties and shared firsts
+            winners = places.count(min(places))
+            matches.append([
+                SeatOutcome(s, f"e{members[(s + rotation) % k]}", "random", places[s],
+                            1 / winners if places[s] == min(places) else 0.0, rng.randint(0, 150), rng.randint(1, 4),
+                            rng.randint(0, 2), rng.randint(0, 1), False)
+                for s in range(k)
+            ])
+            blocks.append(f"t0-d{deal}")
+    looks = rng.choice([None, 1, 3])
+    assert repr(compute(entrants, matches, looks, blocks)) == repr(held_standings(entrants, matches, looks, blocks))
+    assert repr(compute(entrants, matches)) == repr(held_standings(entrants, matches))
+
+
+def test_standings_read_the_store_twice_and_hold_no_match(tmp_path, monkeypatch):
+    settings = plan("standard-single", ["random"] * 2, deals=5, logs=False)
+    standings, out = conduct(settings, tmp_path / "t", False, "serial", quiet=True)
+    store = Store.open(out)
+    reads = []
+    original = Store.scored
+
+    def counted(self, deals=None):
+        reads.append(deals)
+        produced = original(self, deals)
+        assert isinstance(produced, Iterator)  # a generator over the cursor, not a list
+        return produced
+
+    monkeypatch.setattr(Store, "scored", counted)
+    try:
+        assert standings_of(store) == standings and reads == [None, None]
+    finally:
+        store.close()
+    assert math.isclose(sum(r.score for r in standings.rows), 10)
