@@ -1,14 +1,17 @@
-"""Why `hard` hardly beats `medium`: search with the public information against search that sees every hand.
+"""What makes `hard` beat `medium`: paired rounds of search variants against medium, and search that sees every hand.
 
     python3 bench/hard_vs_medium.py [--deals 200] [--rollouts 240] [--ruleset standard]
+                                    [--candidate NAME ...] [--append]
 
 Paired single rounds: each deal is played once by four `medium` bots, then once per seat with
 a candidate in that seat and `medium` in the others. The figure is the candidate's points
 minus its opponents' mean in that round, less the same for `medium` in the same seat and deal
 (negative: the candidate did better), with a 95% interval over the deal-seat pairs.
-Candidates: `hard`; plain search (hard's search without medium's heuristics, taking the
-best mean); and the same search dealt the true hidden hands (the stock still shuffled), an
-upper bound on what better inference of the hidden cards could give.
+Candidates (CANDIDATES, `--candidate` picks some): `hard` as it is, and variants of its
+search: gated by medium's choice or taking the best mean, playouts by `quick_policy` or
+`heuristic_policy`, hidden hands sampled from the facts alone or with `sensible` beliefs; and
+the same search dealt the true hidden hands (the stock still shuffled), an upper bound on what
+better inference of the hidden cards could give. `--append` adds the table to the file.
 """
 
 from __future__ import annotations
@@ -24,8 +27,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from bots.hard import HardBot  # noqa: E402
 from bots.medium import MediumBot  # noqa: E402
+from bots.random_bot import RandomBot  # noqa: E402
 from runner.engine import Round  # noqa: E402
 from runner.plugins import registry  # noqa: E402
+from runner.simulate import heuristic_policy, quick_policy  # noqa: E402
 
 
 class SeesAllHands(HardBot):
@@ -58,13 +63,15 @@ def relative(points: list[int], seat: int) -> float:
     return points[seat] - sum(p for s, p in enumerate(points) if s != seat) / (len(points) - 1)
 
 
-def measure(ruleset, make, deals: int) -> tuple[float, float, float]:
-    """Mean paired difference, its 95% half-width, and the seconds it took."""
+def measure(ruleset, make, deals: int, others: tuple[str, ...] = ("medium",) * 3) -> tuple[float, float, float]:
+    """Mean paired difference, its 95% half-width, and the seconds it took; `others` sit in the other seats in turn."""
     started, diffs = time.perf_counter(), []
+    kinds = {"medium": MediumBot, "easy": RandomBot}
     for deal in range(deals):
-        base, _ = play(ruleset, [MediumBot(rng=random.Random(f"{deal}:{s}")) for s in range(4)], deal)
         for seat in range(4):
-            bots = [MediumBot(rng=random.Random(f"{deal}:{s}")) for s in range(4)]
+            names = [others[(s - seat - 1) % 4] if s != seat else "medium" for s in range(4)]
+            base, _ = play(ruleset, [kinds[n](rng=random.Random(f"{deal}:{s}")) for s, n in enumerate(names)], deal)
+            bots = [kinds[n](rng=random.Random(f"{deal}:{s}")) for s, n in enumerate(names)]
             bots[seat] = make(random.Random(f"{deal}:{seat}:candidate"))
             points, _ = play(ruleset, bots, deal)
             diffs.append(relative(points, seat) - relative(base, seat))
@@ -74,30 +81,69 @@ def measure(ruleset, make, deals: int) -> tuple[float, float, float]:
     return mean, 1.96 * sd / math.sqrt(n), time.perf_counter() - started
 
 
+def variant(confidence: float, policy, sensible: bool, sees_all: bool = False):
+    """A candidate: hard's search with these settings (confidence -inf: the best mean, no gate)."""
+    kind = SeesAllHands if sees_all else HardBot
+
+    def make(rng, rollouts):
+        return kind(rng=rng, rollouts=rollouts, confidence=confidence, policy=policy, sensible=sensible)
+
+    return make
+
+
+CANDIDATES = {
+    "hard": lambda rng, rollouts: HardBot(rng=rng, rollouts=rollouts),
+    "gated 1.5 SE, quick playouts (hard before)": variant(1.5, quick_policy, False),
+    "best mean, quick playouts": variant(-math.inf, quick_policy, False),
+    "gated 1.5 SE, quick playouts, sensible beliefs": variant(1.5, quick_policy, True),
+    "gated 1.5 SE, heuristic playouts": variant(1.5, heuristic_policy, False),
+    "gated 1.5 SE, heuristic playouts, sensible beliefs": variant(1.5, heuristic_policy, True),
+    "gated 0 SE, heuristic playouts, sensible beliefs": variant(0.0, heuristic_policy, True),
+    "best mean, heuristic playouts": variant(-math.inf, heuristic_policy, False),
+    "best mean, heuristic playouts, sensible beliefs": variant(-math.inf, heuristic_policy, True),
+    "best mean, quick playouts, seeing all hands": variant(-math.inf, quick_policy, False, sees_all=True),
+    "best mean, heuristic playouts, seeing all hands": variant(-math.inf, heuristic_policy, False, sees_all=True),
+}
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200)
     parser.add_argument("--rollouts", type=int, default=240)
     parser.add_argument("--ruleset", default="standard")
+    parser.add_argument("--candidate", action="append", choices=list(CANDIDATES),
+                        help="a name from CANDIDATES (repeat for more); default: hard and search seeing all hands")
+    parser.add_argument("--others", default="medium,medium,medium",
+                        help="the three other seats' bots, medium or easy, comma-separated (the ladder: medium,easy,easy)")
+    parser.add_argument("--append", action="store_true", help="add the table to --out instead of replacing it")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "hard_vs_medium.md")
     args = parser.parse_args()
     ruleset = registry().load_ruleset(args.ruleset)
-    candidates = {
-        "hard": lambda rng: HardBot(rng=rng, rollouts=args.rollouts),
-        "plain search": lambda rng: HardBot(rng=rng, rollouts=args.rollouts, confidence=-math.inf),
-        "search seeing all hands": lambda rng: SeesAllHands(rng=rng, rollouts=args.rollouts, confidence=-math.inf),
-    }
-    lines = ["# hard against medium, and what the hidden cards are worth", "",
-             f"Made by `python3 bench/hard_vs_medium.py {' '.join(sys.argv[1:])}`.", "",
-             f"{args.ruleset}, {args.deals} deals x 4 seats, {args.rollouts} playouts a decision: the candidate's "
-             "points minus its opponents' mean in a round, against medium's in the same seat and deal "
-             "(negative: the candidate did better), with a 95% interval.", "",
-             "| candidate | points against medium | seconds |", "| --- | --- | --- |"]
-    for name, make in candidates.items():
-        mean, half, seconds = measure(ruleset, make, args.deals)
+    others = tuple(args.others.split(","))
+    if len(others) != 3 or not set(others) <= {"medium", "easy"}:
+        raise SystemExit(f"Error: --others {args.others!r}: expected three of medium or easy, comma-separated")
+    chosen = args.candidate or ["hard", "best mean, heuristic playouts, seeing all hands"]
+    lines = [] if args.append else ["# hard against medium, and what the hidden cards are worth", ""]
+    lines += ["", f"Made by `python3 bench/hard_vs_medium.py {' '.join(map(quote, sys.argv[1:]))}`.", "",
+              f"{args.ruleset}, {args.deals} deals x 4 seats, {args.rollouts} playouts a decision, the other seats "
+              f"{', '.join(others)}: the candidate's "
+              "points minus its opponents' mean in a round, against medium's in the same seat and deal "
+              "(negative: the candidate did better), with a 95% interval.", "",
+              "| candidate | points against medium | seconds |", "| --- | --- | --- |"]
+    for name in chosen:
+        make = lambda rng: CANDIDATES[name](rng, args.rollouts)  # noqa: E731
+        mean, half, seconds = measure(ruleset, make, args.deals, others)
         lines.append(f"| {name} | {mean:+.2f} ± {half:.2f} | {seconds:.0f} |")
         print(lines[-1], flush=True)
-    args.out.write_text("\n".join(lines) + "\n")
+    if args.append:
+        with args.out.open("a") as out:
+            out.write("\n".join(lines) + "\n")
+    else:
+        args.out.write_text("\n".join(lines[:2] + lines[3:]) + "\n")
+
+
+def quote(arg: str) -> str:
+    return f"'{arg}'" if " " in arg else arg
 
 
 if __name__ == "__main__":

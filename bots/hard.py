@@ -11,7 +11,7 @@ import runner
 from bots.medium import MediumBot
 from runner.actions import CHALLENGE, Play
 from runner.engine import Round
-from runner.simulate import Policy, Sampler, playout, quick_policy
+from runner.simulate import Policy, Sampler, heuristic_policy, playout
 
 ROLLOUTS = 720  # playouts per searched decision by default: about 50 ms at ~14,000 playouts a second
 
@@ -93,31 +93,36 @@ def choose(values: list[list[float]], prior: int, confidence: float) -> int:
 
 
 class HardBot(runner.Bot):
-    """Medium's heuristics, corrected by search: every candidate is played out in the same sampled deals,
-    and an action replaces medium's choice only where it does clearly better for our place in the match."""
+    """Search over sampled deals: every candidate is played out in the same samples, every seat playing like
+    medium, and the one best on average for our place in the match is taken (medium's choice on a tie)."""
 
     name = "hard"
-    description = "Search over sampled deals: overrides the medium heuristics where playouts show a clearly better move."
+    description = "Search over sampled deals, every seat played out like medium: takes the move best on average."
 
     def __init__(
         self,
         rng: random.Random | None = None,
         rollouts: int | None = ROLLOUTS,
         budget: float | None = None,
-        confidence: float = 1.5,
-        policy: Policy = quick_policy,
+        confidence: float = 0.0,
+        policy: Policy = heuristic_policy,
+        sensible: bool = True,
         **options,
     ):
         """`rollouts`: playouts per decision (reproducible); `budget`: seconds per decision (machine-dependent).
 
         Search stops at whichever limit comes first; give `rollouts=None, budget=0.05` for a pure
         time budget. At least one sample is always searched. `confidence`: how many standard
-        errors better an action must do than medium's choice to replace it.
+        errors better an action must do than medium's choice to replace it (0: better on average;
+        with heuristic playouts a stricter gate kept medium's weaker choices, hard_vs_medium.md). `policy`: how every
+        seat plays in the playouts; `sensible`: sample the hidden hands believing that the other
+        seats play like the built-in bots (`runner.simulate.Sampler`).
         """
         super().__init__(rng, **options)
         if rollouts is None and budget is None:
             raise ValueError("HardBot needs a limit: rollouts (a count) or budget (seconds)")
         self.rollouts, self.budget, self.confidence, self.policy = rollouts, budget, confidence, policy
+        self.sensible = sensible
         self.prior = MediumBot(rng=self.rng)
         self.searched = 0  # playouts run so far, for benchmarks
         self.decisions = 0  # decisions that needed a search
@@ -160,7 +165,7 @@ class HardBot(runner.Bot):
 
     def sampler(self, view: runner.View) -> Callable[[random.Random], Round]:
         """How the search deals the hidden cards: consistently with the view (`runner.simulate.Sampler`)."""
-        return Sampler(view).sample
+        return Sampler(view, sensible=self.sensible).sample
 
     def play_out(self, view: runner.View, world: Round, options: list[runner.Action]) -> list[float]:
         """The value of each option in `world`, each played out to the end of the round."""

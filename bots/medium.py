@@ -7,9 +7,7 @@ from collections import Counter
 import runner
 from runner.actions import CHALLENGE, Play
 from runner.cards import SUITS, Card
-from runner.simulate import most_held_suit
-
-CLOSE = 2  # an opponent with this many cards or fewer is about to go out
+from runner.simulate import CLOSE, most_held_suit  # CLOSE: cards in hand of an opponent about to go out
 
 # Weights: a Jack is kept back unless shedding its points matters more (a Jack of 20 penalty
 # points outweighs KEEP_JACK, a Jack of 10 does not); playing a card beats drawing or keeping.

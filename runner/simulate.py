@@ -23,6 +23,9 @@ from .view import View
 Policy = Callable[[Round, random.Random], Action]
 
 _DECISIONS = frozenset(("play", "draw", "pass", "name_suit", "challenge"))
+CLOSE = 2  # an opponent with this many cards or fewer is about to go out (as the medium bot counts)
+KEEP_WILD = 15.0  # what keeping a wild card back is worth, in the heuristic policy's points
+TRIES = 20  # deals tried for one sample before the named suits' belief is given up
 
 
 def unseen_cards(view: View) -> list[Card]:
@@ -50,11 +53,15 @@ class Sampler:
     Every other seat gets a hand of its known size from the unseen cards, and the rest,
     shuffled, is the stock. With `infer` (the default), a seat that drew because it could not
     play is dealt no card it could have played then, for as many cards as it has kept since.
-    The discard pile, active suit, pending draw, direction, phase, seat to act, totals and
+    With `sensible` as well, the other seats are taken to play like the built-in bots (a belief,
+    not a fact: a random player breaks it): a seat that took a draw penalty it could have passed
+    on holds no card that passes it; one that played a wild card had no other card to play; the
+    suit it named with its last play, a wild card, is the suit it holds most of (deals that break
+    this are redealt, up to TRIES times). The discard pile, active suit, pending draw, direction, phase, seat to act, totals and
     history come from the view; reshuffles in the sampled round are driven by the rng.
     """
 
-    def __init__(self, view: View, infer: bool = True):
+    def __init__(self, view: View, infer: bool = True, sensible: bool = False):
         self.view = view
         self.hidden = unseen_cards(view)
         hidden_count = sum(size for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
@@ -64,7 +71,8 @@ class Sampler:
                 f"{hidden_count} in other hands and {view.stock_size} in the stock"
             )
         self.rules = rules = Rules.of(view.ruleset)
-        self.voids = known_voids(view, rules) if infer else {}
+        self.voids = known_voids(view, rules, sensible) if infer else {}
+        self.named = named_suits(view, rules) if infer and sensible else {}
         self.parts = dict(
             active=view.active, chain=_chain(view, rules), again=view.again, missed=_missed(view),
             dealer=view.seat if view.phase == NAME_SUIT else None, number=view.round, totals=view.totals,
@@ -73,6 +81,18 @@ class Sampler:
 
     def sample(self, rng: random.Random) -> Round:
         """One Round consistent with the view, drawn with `rng` (which also drives its reshuffles)."""
+        view = self.view
+        for _ in range(TRIES):
+            hands, stock = self._deal(rng)
+            if all(_most_held(hands[seat], suit) for seat, suit in self.named.items()):
+                break
+        return Round.from_parts(
+            view.ruleset, rng, hands, stock, view.discard, view.suit, view.seat, view.phase,
+            view.pending, view.direction, **self.parts,
+        )
+
+    def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+        """Hidden hands and the stock, dealt at random within the known voids."""
         view = self.view
         pool = list(self.hidden)
         rng.shuffle(pool)
@@ -96,21 +116,38 @@ class Sampler:
                 missing = size - len(hands[seat])
                 hands[seat].extend(pool[at:at + missing])
                 at += missing
-        return Round.from_parts(
-            view.ruleset, rng, hands, pool[at:], view.discard, view.suit, view.seat, view.phase,
-            view.pending, view.direction, **self.parts,
-        )
+        return hands, pool[at:]
 
 
-def known_voids(view: View, rules: Rules) -> dict[int, list[tuple[int, frozenset[Card]]]]:
+def _most_held(hand: list[Card], suit: str) -> bool:
+    """Whether no suit is held more often than `suit` in `hand`."""
+    counts = Counter(card.suit for card in hand)
+    return counts[suit] >= max(counts.values(), default=0)
+
+
+def named_suits(view: View, rules: Rules) -> dict[int, str]:
+    """The suit each other seat named with its last play, a wild card, if it has neither played nor drawn since."""
+    named, done = {}, {view.seat}
+    for event in reversed(view.history):
+        if event.seat in done or event.kind not in ("play", "draw"):
+            continue
+        done.add(event.seat)
+        if event.kind == "play" and event.card.rank in rules.wild and event.suit and view.hand_sizes[event.seat]:
+            named[event.seat] = event.suit
+    return named
+
+
+def known_voids(view: View, rules: Rules, sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
     """What each other seat is known not to hold, from its draws for want of a playable card.
 
     A seat that drew because it could not play held none of the cards it could have played
     then, nor could it play the card it drew unless it played or kept it at once; a card still
     in its hand now was held at every such draw since it came in. So for each such draw there
     are at least (hand size now - cards gained since, + the drawn card unless kept) cards that
-    avoid the playable cards of that draw and of every later one. Returns, per seat, layers of
-    (count, cards excluded), most excluded first, the counts not overlapping.
+    avoid the playable cards of that draw and of every later one. With `sensible` (see Sampler),
+    a penalty taken though it could be passed on, and a wild card played, count the same way:
+    the seat held none of the cards that would have passed it on, or that it could have played.
+    Returns, per seat, layers of (count, cards excluded), most excluded first, the counts not overlapping.
     """
     history = view.history
     plays = sum(1 for event in history if event.kind == "play")
@@ -120,11 +157,25 @@ def known_voids(view: View, rules: Rules) -> dict[int, list[tuple[int, frozenset
     suit = top.suit if top is not None else None
     deck = set(unseen_cards(view))
     draws: dict[int, list[tuple[int, frozenset[Card]]]] = {}  # per seat: (history index, cards it could play)
+    pending = chain = 0
     for index, event in enumerate(history):
         if event.kind == "play":
+            if sensible and event.card.rank in rules.wild and event.seat != view.seat and top is not None and not pending:
+                # A Jack kept back as an escape: played only when no other card could be.
+                could_play = frozenset(c for c in deck if c.rank not in rules.wild and rules.playable(c, top.rank, suit))
+                draws.setdefault(event.seat, []).append((index, could_play))
             top, suit = event.card, event.suit or event.card.suit
+            if top.rank in rules.draw:
+                chain = chain + 1 if pending else 0
+                pending += rules.draw[top.rank]
         elif event.kind == "name_suit":
             suit = event.suit
+        elif event.kind == "draw" and event.reason == "seven":
+            rank, limit = top.rank if top is not None else None, rules.chain_limit.get(top.rank if top else None)
+            if sensible and event.seat != view.seat and rank in rules.stack and (limit is None or chain < limit):
+                # It took the penalty although a card of the same rank would have passed it on.
+                draws.setdefault(event.seat, []).append((index, frozenset(c for c in deck if c.rank == rank)))
+            pending = chain = 0
         elif event.kind == "draw" and event.reason == "stuck" and event.seat != view.seat and top is not None:
             could_play = frozenset(card for card in deck if rules.playable(card, top.rank, suit))
             draws.setdefault(event.seat, []).append((index, could_play))
@@ -136,7 +187,8 @@ def known_voids(view: View, rules: Rules) -> dict[int, list[tuple[int, frozenset
             held = view.hand_sizes[seat] - sum(
                 event.count for event in history[index:] if event.kind == "draw" and event.seat == seat
             )
-            if rules.play_drawn and history[index].count and not _kept(history, index, seat):
+            if history[index].reason == "stuck" and rules.play_drawn and history[index].count and not _kept(
+                    history, index, seat):
                 # The drawn card was unplayable too (else the seat plays or keeps it next), or was
                 # played at once: either way it is not one of the known cards played since.
                 held += 1
@@ -217,6 +269,57 @@ def quick_policy(rnd: Round, rng: random.Random) -> Action:
     return PASS if PASS in legal else legal[int(rng.random() * len(legal))]
 
 
+def heuristic_policy(rnd: Round, rng: random.Random) -> Action:
+    """A playout policy close to the `medium` bot: pass a 7 on, play a drawn card, keep a Jack back,
+    shed points when an opponent is close to going out, keep the hand's suits spread."""
+    legal = rnd.legal()
+    if len(legal) == 1:
+        return legal[0]
+    phase, seat = rnd.phase, rnd.current
+    hand = rnd.hands[seat]
+    if phase == NAME_SUIT:
+        return legal[SUITS.index(most_held_suit(hand))]
+    if phase == CHALLENGING:
+        return CHALLENGE
+    wild = rnd.rules.wild
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card.suit] = counts.get(card.suit, 0) + 1
+    if phase == DRAWN or rnd.pending or len(hand) == 1:  # a single kind of play, if any: take it
+        first = legal[0]
+        if type(first) is not Play or first.card.rank not in wild:
+            return first
+        counts[first.card.suit] -= 1
+        named = max(SUITS, key=lambda suit: counts.get(suit, 0))
+        return next(a for a in legal if type(a) is Play and a.suit == named)
+    hands = rnd.hands
+    close = any(len(hands[other]) <= CLOSE for other in rnd.active if other != seat)
+    weight, points = (1.0 if close else 0.1), rnd.rules.points
+    kept_back = KEEP_WILD if any(type(a) is Play and a.card.rank not in wild for a in legal) else 0.0
+    suits = len(counts)
+    best, best_score, named_with = legal[-1], float("-inf"), {}
+    for action in legal:
+        if type(action) is not Play:
+            continue
+        card = action.card
+        held = counts[card.suit]
+        if card.rank in wild:
+            if card not in named_with:
+                counts[card.suit] -= 1
+                named_with[card] = max(SUITS, key=lambda suit: counts.get(suit, 0))
+                counts[card.suit] += 1
+            if action.suit != named_with[card]:
+                continue
+            score = -kept_back
+        else:
+            score = 0.0
+        # Shed points; keep many suits in hand and some of the suit left on the pile.
+        score += weight * points[card.rank] + 2.0 * (suits - (held == 1)) + held - 1
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
 def most_held_suit(cards) -> str:
     """The suit with the most cards among `cards` (the first in SUITS order on a tie)."""
     counts = Counter(card.suit for card in cards)
@@ -231,4 +334,7 @@ def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Ro
     return rnd
 
 
-__all__ = ["Policy", "Sampler", "determinize", "known_voids", "most_held_suit", "playout", "quick_policy", "unseen_cards"]
+__all__ = [
+    "Policy", "Sampler", "determinize", "heuristic_policy", "known_voids", "most_held_suit", "named_suits", "playout",
+    "quick_policy", "unseen_cards",
+]

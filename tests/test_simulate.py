@@ -9,7 +9,7 @@ from bots.medium import MediumBot
 from bots.random_bot import RandomBot
 from runner.cards import make_deck
 from runner.engine import Round
-from runner.simulate import Sampler, determinize, known_voids, playout, quick_policy, unseen_cards
+from runner.simulate import Sampler, determinize, heuristic_policy, known_voids, playout, quick_policy, unseen_cards
 
 from scenario import cards, load
 
@@ -105,13 +105,14 @@ def test_sampling_depends_on_the_rng_alone():
     assert Sampler(view).sample(random.Random(43)).hands != first.hands
 
 
+@pytest.mark.parametrize("policy", [quick_policy, heuristic_policy])
 @pytest.mark.parametrize("name", RULESETS)
-def test_playouts_end_every_round_with_legal_moves(name):
+def test_playouts_end_every_round_with_legal_moves(name, policy):
     for _, view in seeded_views(name, rounds=1):
         rnd = determinize(view, random.Random(0))
         rng = random.Random(1)
         while not rnd.over:
-            action = quick_policy(rnd, rng)
+            action = policy(rnd, rng)
             assert action in rnd.legal()
             rnd.apply(action)
         assert len(rnd.points()) == len(view.hand_sizes)
@@ -122,3 +123,63 @@ def test_an_inconsistent_view_is_refused():
     broken = view._replace(stock_size=view.stock_size + 1)
     with pytest.raises(ValueError, match="inconsistent"):
         determinize(broken, random.Random(0))
+
+
+def _stacked(hands: list[str], pile: str, suit: str | None = None) -> Round:
+    """Seat 0 to act in standard on `pile`, the rest of the deck the stock."""
+    ruleset = load("standard")
+    held = [cards(hand) for hand in hands]
+    pile_cards = cards(pile)
+    used = set(pile_cards) | {card for hand in held for card in hand}
+    stock = [card for card in make_deck(ruleset.deck.ranks) if card not in used]
+    return Round.from_parts(ruleset, random.Random(0), held, stock, pile_cards, suit or pile_cards[-1].suit, 0)
+
+
+def _play(rnd: Round, text: str, suit: str | None = None) -> None:
+    card = cards(text)[0]
+    rnd.apply(next(a for a in rnd.legal() if getattr(a, "card", None) == card and (suit is None or a.suit == suit)))
+
+
+def test_a_sensible_seat_that_took_a_seven_holds_no_seven():
+    rnd = _stacked(["7H 2C 3C 4C 5C", "2S 3S 4S 5S 6S", "KD KS QD QS 10D", "AD AS 9D 9S 10S"], "9H")
+    _play(rnd, "7H")
+    rnd.apply(rnd.legal()[-1])  # seat 1 has no 7: it draws the two
+    while rnd.current != 0:
+        rnd.apply(rnd.legal()[-1] if rnd.current != 3 else rnd.legal()[0])
+    view = rnd.view()
+    sevens = {card for card in unseen_cards(view) if card.rank == "7"}
+    believed = Sampler(view, sensible=True)
+    (count, excluded), = believed.voids[1]
+    assert count == 5 and excluded == sevens  # its 7 cards less the 2 it drew were held when it took them
+    for seed in range(30):
+        hand = believed.sample(random.Random(seed)).hands[1]
+        assert len(hand) == 7 and sum(1 for card in hand if card not in sevens) >= 5
+    assert 1 not in Sampler(view).voids  # a fact only for sensible players: not assumed by default
+
+
+def test_a_sensible_seat_that_played_a_jack_had_no_other_play_and_holds_the_suit_it_named_most():
+    rnd = _stacked(["9H 2D 3D 4D 5D", "JC 2S 3S 4S 5S", "KD KS QD QS 10D", "AD AS 9D 9S 10S"], "8H")
+    _play(rnd, "9H")
+    _play(rnd, "JC", suit="S")  # seat 1 names spades; it could play no heart and no 9
+    while rnd.current != 0:
+        rnd.apply(rnd.legal()[0])
+    view = rnd.view()
+    sampler = Sampler(view, sensible=True)
+    playable_then = {card for card in unseen_cards(view) if card.suit == "H" or card.rank == "9"}
+    assert any(excluded >= playable_then - {c for c in unseen_cards(view) if c.rank == "J"}
+               for _, excluded in sampler.voids[1])
+    assert sampler.named == {1: "S"}
+    for seed in range(30):
+        hand = sampler.sample(random.Random(seed)).hands[1]
+        suits = Counter(card.suit for card in hand)
+        assert suits["S"] == max(suits.values())
+
+
+def test_the_heuristic_policy_keeps_a_jack_back_and_sheds_points_when_an_opponent_is_close():
+    close = _stacked(["JH 2H KH 5C 6D", "2S 3S 4S 5S", "6S 7S", "8S 9S 10S"], "9H")
+    assert heuristic_policy(close, random.Random(0)).card == cards("KH")[0]  # the king's 10 points shed
+    calm = _stacked(["JH 2H KH 5C 6D", "2S 3S 4S 5S", "6S 7S 8C", "8S 9S 10S"], "9H")
+    assert heuristic_policy(calm, random.Random(0)).card.rank in ("2", "K")  # not the Jack
+    only_jack = _stacked(["JH 5C 6D 5S", "2S 3S 4S 5S", "6S 7S 8C", "8S 9S 10S"], "9H")
+    action = heuristic_policy(only_jack, random.Random(0))
+    assert (action.card.text, action.suit) == ("JH", "C")  # clubs, diamonds, spades one each: the first in SUITS
