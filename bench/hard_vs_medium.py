@@ -114,7 +114,7 @@ def main() -> None:
     parser.add_argument("--candidate", action="append", choices=list(CANDIDATES),
                         help="a name from CANDIDATES (repeat for more); default: hard and search seeing all hands")
     parser.add_argument("--others", default="medium,medium,medium",
-                        help="the three other seats' bots, medium or easy, comma-separated (the ladder: medium,easy,easy)")
+                        help="the other three seats' bots, medium or easy, comma-separated (ladder: medium,easy,easy)")
     parser.add_argument("--append", action="store_true", help="add the table to --out instead of replacing it")
     parser.add_argument("--out", type=Path, default=Path(__file__).resolve().parent / "hard_vs_medium.md")
     args = parser.parse_args()

@@ -57,8 +57,9 @@ class Sampler:
     not a fact: a random player breaks it): a seat that took a draw penalty it could have passed
     on holds no card that passes it; one that played a wild card had no other card to play; the
     suit it named with its last play, a wild card, is the suit it holds most of (deals that break
-    this are redealt, up to TRIES times). The discard pile, active suit, pending draw, direction, phase, seat to act, totals and
-    history come from the view; reshuffles in the sampled round are driven by the rng.
+    this are redealt, up to TRIES times). The discard pile, active suit, pending draw, direction,
+    phase, seat to act, totals and history come from the view; reshuffles in the sampled round
+    are driven by the rng.
     """
 
     def __init__(self, view: View, infer: bool = True, sensible: bool = False):
@@ -160,9 +161,12 @@ def known_voids(view: View, rules: Rules, sensible: bool = False) -> dict[int, l
     pending = chain = 0
     for index, event in enumerate(history):
         if event.kind == "play":
-            if sensible and event.card.rank in rules.wild and event.seat != view.seat and top is not None and not pending:
+            jack = event.card.rank in rules.wild and event.seat != view.seat
+            if sensible and jack and top is not None and not pending:
                 # A Jack kept back as an escape: played only when no other card could be.
-                could_play = frozenset(c for c in deck if c.rank not in rules.wild and rules.playable(c, top.rank, suit))
+                could_play = frozenset(
+                    card for card in deck if card.rank not in rules.wild and rules.playable(card, top.rank, suit)
+                )
                 draws.setdefault(event.seat, []).append((index, could_play))
             top, suit = event.card, event.suit or event.card.suit
             if top.rank in rules.draw:
@@ -171,8 +175,9 @@ def known_voids(view: View, rules: Rules, sensible: bool = False) -> dict[int, l
         elif event.kind == "name_suit":
             suit = event.suit
         elif event.kind == "draw" and event.reason == "seven":
-            rank, limit = top.rank if top is not None else None, rules.chain_limit.get(top.rank if top else None)
-            if sensible and event.seat != view.seat and rank in rules.stack and (limit is None or chain < limit):
+            rank = top.rank if top is not None else None
+            passable = rank in rules.stack and (rules.chain_limit[rank] is None or chain < rules.chain_limit[rank])
+            if sensible and event.seat != view.seat and passable:
                 # It took the penalty although a card of the same rank would have passed it on.
                 draws.setdefault(event.seat, []).append((index, frozenset(c for c in deck if c.rank == rank)))
             pending = chain = 0
