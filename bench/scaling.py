@@ -1,8 +1,8 @@
 """Long tournaments: memory while 100,000 matches stream to the database, and what a second worker buys.
 
     python bench/scaling.py memory      # peak RSS of a 10,000- and of a 100,000-match tournament
-    python bench/scaling.py workers     # 1 worker against 2, 8,000 strafpunten matches at tables of 4
-    python bench/scaling.py profile     # where a stored match's time goes, in a worker and in the parent
+    python bench/scaling.py workers     # 1 worker against 2, 4,000 strafpunten matches at tables of 4, 3 runs each
+    python bench/scaling.py profile     # where a stored match's time goes, in a worker and in the driver
     python bench/scaling.py all         # the three, one after the other
 
 Each tournament is `maumau tournament` run as its own process (random bots; `standard-single`
@@ -24,6 +24,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from statistics import median
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
@@ -31,7 +32,7 @@ from measure import machine, markdown  # noqa: E402
 
 RULESET = "standard-single"  # memory: many short matches, two seats
 LONG = ("strafpunten", 4)  # workers: matches to 100 points at a table of four, as in the README's example
-TICK = 0.25  # seconds between looks at the running tournament
+TICK = 0.1  # seconds between looks at the running tournament
 
 
 # ---------------------------------------------------------------- watching a tournament process
@@ -131,60 +132,93 @@ def memory(args) -> str:
 
 
 def workers(args) -> str:
-    rows = []
-    rates = {}
+    """1 worker against 2, logs on and off: `args.runs` runs of each, alternating, so a busy neighbour slows both alike."""
+    results: dict[tuple[int, bool], list[dict]] = {}
+    fixed = {}  # the parent's CPU for start-up and standings: one deal's tournament
     with scratch(args) as tmp:
         for logs in (True, False):
-            for count in (1, 2):
-                result = tournament(args.matches, Path(tmp) / f"w{count}{logs}", count, logs, kind=LONG)
-                rate = result["matches"] / result["wall"]
-                rates[count, logs] = rate
-                cpu = result["cpu_parent"] + result["cpu_workers"]
-                rows.append([f"{count}", "on" if logs else "off", f"{result['wall']:.1f}", f"{rate:,.0f}",
-                             f"{1e6 * result['cpu_workers'] / result['matches']:,.0f}",
-                             f"{1e6 * result['cpu_parent'] / result['matches']:,.0f}", f"{cpu / result['wall']:.2f}"])
-    speedups = ", ".join(f"logs {'on' if logs else 'off'}: {rates[2, logs] / rates[1, logs]:.2f}" for logs in (True, False))
-    return (f"## Workers: {args.matches:,} matches of {LONG[0]} at a table of {LONG[1]}, 1 worker against 2\n\n"
-            + markdown(["workers", "logs", "wall s", "matches/s", "worker CPU µs/match", "parent CPU µs/match",
-                        "cores busy"], rows)
-            + f"\n\n2 workers ÷ 1 worker (matches/s): {speedups} (goal ≥ 1.8). Load average at the end: "
-            f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}.\n")
+            fixed[logs] = tournament(LONG[1], Path(tmp) / f"f{logs}", 2, logs, kind=LONG)["cpu_parent"]
+            for run in range(args.runs):
+                for count in (1, 2):
+                    result = tournament(args.matches, Path(tmp) / f"w{count}{logs}{run}", count, logs, kind=LONG)
+                    results.setdefault((count, logs), []).append(result)
+    rows, notes = [], []
+    for logs in (True, False):
+        for count in (1, 2):
+            runs = results[count, logs]
+            walls = [r["wall"] for r in runs]
+            rows.append([f"{count}", "on" if logs else "off", f"{median(walls):.1f}", f"{min(walls):.1f}",
+                         f"{args.matches / median(walls):,.0f}", f"{args.matches / min(walls):,.0f}",
+                         f"{per_match(runs, 'cpu_workers'):,.0f}", f"{per_match(runs, 'cpu_parent', fixed[logs]):,.0f}",
+                         f"{median([(r['cpu_parent'] + r['cpu_workers']) / r['wall'] for r in runs]):.2f}"])
+        one, two = results[1, logs], results[2, logs]
+        # on two idle cores one worker plays at 1/W1 (the driver on the other core); two share both cores
+        # with the driver: at most 2/(W2 + P2), W and P the worker's and the driver's CPU per match
+        driver = per_match(two, "cpu_parent", fixed[logs])
+        bound = 2 * per_match(one, "cpu_workers") / (per_match(two, "cpu_workers") + driver)
+        notes.append(f"logs {'on' if logs else 'off'}: median {median_wall(one) / median_wall(two):.2f}, "
+                     f"best {min(r['wall'] for r in one) / min(r['wall'] for r in two):.2f}; "
+                     f"on two idle cores at most {bound:.2f} (from the CPU per match)")
+    return (f"## Workers: {args.matches:,} matches of {LONG[0]} at a table of {LONG[1]}, 1 worker against 2, "
+            f"{args.runs} runs each in alternation\n\n"
+            + markdown(["workers", "logs", "median wall s", "best wall s", "median matches/s", "best matches/s",
+                        "worker CPU µs/match", "parent CPU µs/match", "cores busy"], rows)
+            + "\n\nCPU per match and cores busy are medians over the runs; the parent's leaves out its start-up, "
+            f"measured on a one-deal tournament ({fixed[True]:.2f} s with logs, {fixed[False]:.2f} s without).\n\n"
+            "2 workers ÷ 1 worker (matches/s): "
+            + "; ".join(notes) + " (goal ≥ 1.8). Load average at the end: "
+            + f"{' '.join(f'{x:.2f}' for x in os.getloadavg())}.\n")
+
+
+def per_match(runs: list[dict], key: str, fixed: float = 0.0) -> float:
+    """The median over `runs` of CPU µs per match of `key` (cpu_workers or cpu_parent), less `fixed` seconds a run."""
+    return median([1e6 * (r[key] - fixed) / r["matches"] for r in runs])
+
+
+def median_wall(runs: list[dict]) -> float:
+    return median([r["wall"] for r in runs])
 
 
 def profile(args) -> str:
-    """Where a match's time goes: the worker's play_unit (engine, summary, log compression), pickling, storing."""
+    """Where a match's time goes: the worker's play_unit (engine, summary, log file), pickling, the driver's share."""
     from runner.store import Store
-    from runner.tournament import plan, schedule, unit_of
+    from runner.tournament import Pending, plan, standings_of
     from runner.work import play_unit
 
     settings = plan(RULESET, ["random", "random"], deals=args.profile_matches // 2, seed=1)
-    slots = list(schedule(settings, range(settings.deals)))
-    units = [unit_of(settings, slot) for slot in slots]
-    profiler = cProfile.Profile()
-    start = time.process_time()
-    profiler.enable()
-    outcomes = [play_unit(unit) for unit in units]
-    profiler.disable()
-    worker_cpu = time.process_time() - start
-    start = time.process_time()
-    for i in range(0, len(units), 50):
-        pickle.loads(pickle.dumps(units[i:i + 50]))
-        pickle.loads(pickle.dumps(outcomes[i:i + 50]))
-    pickling = time.process_time() - start
     with scratch(args) as tmp:
         store = Store.create(Path(tmp) / "p", settings.config())
-        by_id = {slot.match_id: slot for slot in slots}
+        start = time.process_time()
+        pending = Pending(settings, store, range(settings.deals), str(store.directory.resolve()))
+        units = list(pending)
+        making = time.process_time() - start
+        profiler = cProfile.Profile()
+        start = time.process_time()
+        profiler.enable()
+        outcomes = [play_unit(unit) for unit in units]  # each writes its log file, as a pool worker does
+        profiler.disable()
+        worker_cpu = time.process_time() - start
+        start = time.process_time()
+        for i in range(0, len(units), 50):
+            pickle.loads(pickle.dumps(units[i:i + 50]))
+            pickle.loads(pickle.dumps(outcomes[i:i + 50]))
+        pickling = time.process_time() - start
         start = time.process_time()
         for i in range(0, len(outcomes), 50):
-            store.add(outcomes[i:i + 50], by_id)
+            pending.store_results(outcomes[i:i + 50])
         storing = time.process_time() - start
+        start = time.process_time()
+        standings_of(store)
+        standings = time.process_time() - start
         store.close()
     text = io.StringIO()
     pstats.Stats(profiler, stream=text).sort_stats("cumulative").print_stats(18)
     n = len(units)
-    rows = [["play_unit (worker, profiled)", f"{1e6 * worker_cpu / n:,.0f}"],
+    rows = [["play_unit, writing its log file (worker, profiled)", f"{1e6 * worker_cpu / n:,.0f}"],
+            ["making the units deal by deal (driver)", f"{1e6 * making / n:,.0f}"],
             ["pickle a unit there and its outcome back", f"{1e6 * pickling / n:,.0f}"],
-            ["Store.add (parent: log file + SQLite rows)", f"{1e6 * storing / n:,.0f}"]]
+            ["storing the rows (driver: digests, SQLite)", f"{1e6 * storing / n:,.0f}"],
+            ["standings at the end (driver: two reads, OpenSkill)", f"{1e6 * standings / n:,.0f}"]]
     lines = [line for line in text.getvalue().splitlines() if line.strip()][-22:]
     return (f"## Profile: {n:,} matches with logs, CPU µs per match\n\n" + markdown(["step", "µs/match"], rows)
             + "\n\nplay_unit under cProfile (cumulative):\n\n```\n" + "\n".join(lines) + "\n```\n")
@@ -193,14 +227,15 @@ def profile(args) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
     parser.add_argument("what", choices=["memory", "workers", "profile", "all"])
-    parser.add_argument("--matches", type=int, help="matches per tournament (memory: 100000, workers: 8000)")
+    parser.add_argument("--matches", type=int, help="matches per tournament (memory: 100000, workers: 4000)")
+    parser.add_argument("--runs", type=int, default=3, help="workers: runs of each kind, in alternation (default 3)")
     parser.add_argument("--workers", type=int, default=2, help="workers for the memory run (default 2)")
     parser.add_argument("--profile-matches", type=int, default=2000)
     parser.add_argument("--dir", type=Path, default=Path("results"),
                         help="where the tournaments' directories are made, then removed (default: results)")
     args = parser.parse_args(argv)
     print(f"# Scaling\n\nMachine: {machine()} (at the start).\n")
-    for name, runner, default in (("memory", memory, 100_000), ("workers", workers, 8_000), ("profile", profile, None)):
+    for name, runner, default in (("memory", memory, 100_000), ("workers", workers, 4_000), ("profile", profile, None)):
         if args.what in (name, "all"):
             chosen = args.matches
             args.matches = chosen or default

@@ -5,8 +5,10 @@ import gzip
 import itertools
 import math
 import random
+import sys
 from collections import Counter, defaultdict
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from openskill.models import PlackettLuce
@@ -288,3 +290,18 @@ def test_standings_read_the_store_twice_and_hold_no_match(tmp_path, monkeypatch)
     finally:
         store.close()
     assert math.isclose(sum(r.score for r in standings.rows), 10)
+
+
+# ---------------------------------------------------------------- the scaling benchmark, on a tiny budget
+
+
+def test_the_scaling_bench_profiles_and_times_workers_end_to_end(tmp_path, capsys):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import scaling
+
+    assert scaling.main(["profile", "--profile-matches", "20", "--dir", str(tmp_path)]) == 0
+    assert scaling.main(["workers", "--matches", "8", "--runs", "1", "--dir", str(tmp_path)]) == 0
+    printed = capsys.readouterr().out
+    assert "| storing the rows (driver: digests, SQLite)" in printed and "play_unit" in printed
+    assert printed.count("|  off |") == 2 and "2 workers ÷ 1 worker" in printed
+    assert list(tmp_path.iterdir()) == []  # every tournament directory removed
