@@ -154,11 +154,11 @@ def workers(args) -> str:
         one, two = results[1, logs], results[2, logs]
         # on two idle cores one worker plays at 1/W1 (the driver on the other core); two share both cores
         # with the driver: at most 2/(W2 + P2), W and P the worker's and the driver's CPU per match
-        driver = per_match(two, "cpu_parent", fixed[logs])
-        bound = 2 * per_match(one, "cpu_workers") / (per_match(two, "cpu_workers") + driver)
+        shared = per_match(two, "cpu_workers") + per_match(two, "cpu_parent", fixed[logs])
+        bound = f"{2 * per_match(one, 'cpu_workers') / shared:.2f}" if shared > 0 else "n/a (too short to measure)"
         notes.append(f"logs {'on' if logs else 'off'}: median {median_wall(one) / median_wall(two):.2f}, "
                      f"best {min(r['wall'] for r in one) / min(r['wall'] for r in two):.2f}; "
-                     f"on two idle cores at most {bound:.2f} (from the CPU per match)")
+                     f"on two idle cores at most {bound} (from the CPU per match)")
     return (f"## Workers: {args.matches:,} matches of {LONG[0]} at a table of {LONG[1]}, 1 worker against 2, "
             f"{args.runs} runs each in alternation\n\n"
             + markdown(["workers", "logs", "median wall s", "best wall s", "median matches/s", "best matches/s",

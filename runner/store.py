@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import json
 import sqlite3
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
 
@@ -163,6 +164,18 @@ class Store:
             seats.append(SeatOutcome(*fields))
         if seats:
             yield block, seats
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: every read inside sees the same matches, even while a tournament adds more."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
 
     def results(self, deals: int | None = None) -> list[tuple[str, list[SeatOutcome]]]:
         """`scored(deals)` as a list: for a tournament small enough to hold."""

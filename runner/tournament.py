@@ -209,7 +209,8 @@ def standings_of(store: Store, deals: int | None = None, looks: int | None = Non
     settings = Settings.from_config(store.config())
     if settings.until_confident and looks is None:
         looks = int(store.meta("looks")) if store.finished() else None
-    return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks)
+    with store.snapshot():  # the standings read the matches twice: both readings see the same ones
+        return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks)
 
 
 def run(settings: Settings, store: Store, backend: Backend, progress: Progress | None = None) -> Standings:

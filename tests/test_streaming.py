@@ -20,7 +20,7 @@ from runner.standings import Comparison, Standing, Standings, Z95, compute, rend
 from runner.store import Store
 from runner.tournament import Pending, conduct, match_count, plan, run, schedule, standings_of, unit_of
 from runner.verify import verify
-from runner.work import SeatOutcome
+from runner.work import MatchOutcome, SeatOutcome
 
 
 # ---------------------------------------------------------------- the schedule, made as it is taken
@@ -305,3 +305,45 @@ def test_the_scaling_bench_profiles_and_times_workers_end_to_end(tmp_path, capsy
     assert "| storing the rows (driver: digests, SQLite)" in printed and "play_unit" in printed
     assert printed.count("|  off |") == 2 and "2 workers ÷ 1 worker" in printed
     assert list(tmp_path.iterdir()) == []  # every tournament directory removed
+
+
+def decided(unit) -> MatchOutcome:
+    """A made-up result: in every third deal the first seat wins, in the others one entrant wins both rotations."""
+    deal = int(unit.match_id.split("-d")[1].split("-")[0])
+    winner = unit.entrants[0] if deal % 3 == 0 else sorted(unit.entrants)[deal % 3 - 1]
+    return MatchOutcome(unit.match_id, 1, 1, tuple(
+        SeatOutcome(s, e, unit.bots[s], 1 if e == winner else 2, float(e == winner), 0, 1, 0, 0, False)
+        for s, e in enumerate(unit.entrants)), ())
+
+
+class Deciding(Backend):
+    def run(self, units, on_results):
+        on_results([decided(unit) for unit in units])
+
+
+def test_both_readings_of_the_standings_see_the_same_matches_while_a_tournament_writes(tmp_path, monkeypatch):
+    settings = plan("standard-single", ["random"] * 2, deals=6, logs=False)
+    store = Store.create(tmp_path / "t", settings.config())
+    standings = run(settings, store, Deciding())
+    store.close()
+    top = standings.rows[0]  # deals that go together, but not all: a design effect between 1 and 2
+    assert wilson(top.score, top.matches) != (top.win_rate_low, top.win_rate_high) != wilson(top.score / 2, top.matches / 2)
+    more = plan("standard-single", ["random"] * 2, deals=20, logs=False)
+    writer, reader = Store.open(tmp_path / "t"), Store.open(tmp_path / "t")  # a running tournament's, and ours
+    original, reads = Store.scored, []
+
+    def scored_then_write(self, deals=None):
+        reads.append(deals)
+        if len(reads) == 2:  # between the two readings, more matches are committed
+            slots = {slot.match_id: slot for slot in schedule(more, range(6, 20))}
+            writer.add([decided(unit_of(more, slot)) for slot in slots.values()], slots)
+        return original(self, deals)
+
+    monkeypatch.setattr(Store, "scored", scored_then_write)
+    try:
+        assert repr(standings_of(reader)) == repr(standings)
+        assert reader.count() == match_count(2, 2, 20)  # outside the snapshot, they are there
+    finally:
+        reader.close()
+        writer.close()
+
