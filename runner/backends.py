@@ -142,6 +142,9 @@ def make_backend(name: str, workers: int | None = None, scheduler: str | None = 
     if scheduler:
         raise MaumauError(f"--scheduler is the address of a Dask cluster: use it with --backend dask, not {name!r}")
     if name == "serial":
+        if workers not in (None, 1):  # silently playing on one core would look like a slow pool
+            raise MaumauError(f"--workers {workers} has no effect with --backend serial, which plays every match "
+                              "in this process; drop --workers or use --backend processes")
         return SerialBackend()
     if name == "processes":
         return ProcessBackend(workers)

@@ -82,6 +82,7 @@ def test_replay_without_a_log_replays_the_match_from_its_seed(capsys, monkeypatc
     (["-b", "random", "-b", "random", "--on-fault", "ignore"], "unknown --on-fault 'ignore'"),
     (["-b", "random", "-b", "random", "--deals", "0"], "--deals must be at least 1"),
     (["-b", "random", "-b", "random", "--backend", "cloud"], "unknown --backend 'cloud'"),
+    (["-b", "random", "-b", "random", "--backend", "serial", "--workers", "2"], "--workers 2 has no effect with --backend serial"),
     (["-b", "random", "-b", "random", "--format", "xml"], "unknown --format 'xml'"),
     (["-b", "random", "-b", "random", "--resume"], "nothing to resume in"),
 ])
