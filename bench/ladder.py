@@ -1,6 +1,6 @@
 """The ladder: `maumau tournament` between easy, medium and hard on standard and strafpunten, tables of 4.
 
-    python3 bench/ladder.py [--deals 250] [--workers 2] [--seed 1] [--out bench/ladder.md]
+    python3 bench/ladder.py [--deals 250] [--deals strafpunten=500] [--workers 2] [--seed 1] [--out bench/ladder.md]
 
 The fourth seat is `random`, the same strategy as `easy` under another name: a control that
 should not separate from `easy`. Every deal is played under every seat rotation (duplicate
@@ -8,8 +8,8 @@ deals), so each entrant meets the same cards in every seat. For each pair the ta
 often the upper bot placed ahead of the lower one in a match, with the 95% interval of the
 tournament's standings (Wilson, widened by the design effect of the rotations of one deal);
 a pair is separated when the interval's low end is above 1/2. Results go to
-`results/ladder-RULESET-seedS` (re-running continues an interrupted tournament); the table to
-bench/ladder.md.
+`results/ladder-RULESET-seedS-dealsN` (re-running continues an interrupted tournament, or
+reuses a finished one: move it away after changing a bot); the table to bench/ladder.md.
 """
 
 from __future__ import annotations
@@ -36,8 +36,19 @@ ENTRANTS = ("easy", "medium", "hard", "random")
 PAIRS = (("hard", "medium"), ("medium", "easy"), ("hard", "easy"), ("easy", "random"))
 
 
-def results_dir(ruleset: str, seed: int) -> Path:
-    return ROOT / "results" / f"ladder-{ruleset}-seed{seed}"
+def results_dir(ruleset: str, seed: int, deals: int) -> Path:
+    return ROOT / "results" / f"ladder-{ruleset}-seed{seed}-deals{deals}"
+
+
+def deals_by_ruleset(values: list[str]) -> dict[str, int]:
+    """`--deals N` for every ruleset, `--deals RULESET=N` for one (a later value wins)."""
+    deals = {}
+    for value in values:
+        name, _, count = value.rpartition("=")
+        if not count.isdigit() or int(count) < 1 or (name and name not in RULESETS):
+            raise SystemExit(f"Error: --deals {value!r}: expected a count, or RULESET=count with a ruleset of {RULESETS}")
+        deals.update({ruleset: int(count) for ruleset in ([name] if name else RULESETS)})
+    return deals
 
 
 def command(ruleset: str, deals: int, workers: int, seed: int, out: Path) -> list[str]:
@@ -48,7 +59,7 @@ def command(ruleset: str, deals: int, workers: int, seed: int, out: Path) -> lis
 
 def run(ruleset: str, deals: int, workers: int, seed: int) -> tuple[list[str], str]:
     """Play (or finish) the tournament of `ruleset`; its command and how long it took."""
-    out = results_dir(ruleset, seed)
+    out = results_dir(ruleset, seed, deals)
     argv = command(ruleset, deals, workers, seed, out.relative_to(ROOT))
     stored = (out / "tournament.sqlite").exists()
     if stored:
@@ -63,9 +74,9 @@ def run(ruleset: str, deals: int, workers: int, seed: int) -> tuple[list[str], s
     return argv, f"{(time.perf_counter() - started) / 60:.1f} min here"
 
 
-def table(ruleset: str, seed: int) -> list[str]:
+def table(ruleset: str, seed: int, deals: int) -> list[str]:
     """The markdown rows of one ruleset: each entrant's standing, then each pair's comparison."""
-    store = Store.open(results_dir(ruleset, seed))
+    store = Store.open(results_dir(ruleset, seed, deals))
     try:
         standings = standings_of(store)
         results = store.results()
@@ -134,7 +145,8 @@ def speed(matches: int = 8) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", type=int, default=250, help="deals per ruleset (each played under 4 rotations)")
+    parser.add_argument("--deals", action="append", default=[],
+                        help="deals per ruleset, each played under 4 rotations (default 250); RULESET=N for one ruleset")
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "ladder.md")
@@ -142,10 +154,11 @@ def main() -> None:
     report = ["# The ladder: easy, medium, hard", "",
               "Made by `python3 bench/ladder.py " + " ".join(sys.argv[1:]) + "`; each ruleset is the tournament:", ""]
     sections = []
+    deals = deals_by_ruleset(["250"] + args.deals)
     for ruleset in RULESETS:
-        argv, took = run(ruleset, args.deals, args.workers, args.seed)
+        argv, took = run(ruleset, deals[ruleset], args.workers, args.seed)
         report.append(f"    {' '.join(argv)}    # {took}")
-        sections += table(ruleset, args.seed)
+        sections += table(ruleset, args.seed, deals[ruleset])
     report += ["", "`random` plays exactly like `easy`: the control pair should not separate.", ""] + sections + speed()
     args.out.write_text("\n".join(report))
     print("\n".join(report))
