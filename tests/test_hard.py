@@ -89,3 +89,19 @@ def test_a_budget_in_seconds_still_searches_one_sample():
 def test_it_needs_a_limit():
     with pytest.raises(ValueError, match="rollouts"):
         HardBot(rollouts=None, budget=None)
+
+
+def test_it_believes_a_seat_that_took_a_seven_holds_none_unless_told_not_to():
+    rnd = table("standard", ["7H 2C 3C 4C 5C", "2S 3S 4S 5S 6S", "KD KS QD QS 10D", "AD AS 9D 9S 10S"], "9H")
+    rnd.apply(next(a for a in rnd.legal() if getattr(a, "card", None) == cards("7H")[0]))
+    rnd.apply(rnd.legal()[-1])  # seat 1 has no 7: it draws the two
+    while rnd.current != 0:
+        rnd.apply(rnd.legal()[0])
+    view = rnd.view()
+
+    def sevens_dealt(bot):
+        sample = bot.sampler(view)
+        return sum(sum(1 for card in sample(random.Random(seed)).hands[1][:5] if card.rank == "7") for seed in range(40))
+
+    assert sevens_dealt(HardBot(rng=random.Random(1))) == 0  # 5 of its 7 cards were held when it took the penalty
+    assert sevens_dealt(HardBot(rng=random.Random(1), sensible=False)) > 0
