@@ -21,7 +21,8 @@ def tournament(tmp_path, entrants=ENTRANTS, policy="forfeit", isolate=False, bac
     settings = plan("strafpunten", entrants, deals=deals, table_size=3, seed=5, on_fault=policy, move_time=MOVE_TIME,
                     isolate=isolate, bot_memory=512 << 20)
     out = tmp_path / f"{policy}-{isolate}-{'-'.join(entrants)}"
-    standings, _ = conduct(settings, out, resume=False, backend=backend, workers=2, quiet=True)
+    workers = 2 if backend == "processes" else None  # serial plays in this process: it takes no worker count
+    standings, _ = conduct(settings, out, resume=False, backend=backend, workers=workers, quiet=True)
     return {row.entrant: row for row in standings.rows}, out
 
 
