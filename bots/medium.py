@@ -7,15 +7,14 @@ from collections import Counter
 import runner
 from runner.actions import CHALLENGE, Play
 from runner.cards import SUITS, Card
-from runner.simulate import CLOSE, most_held_suit  # CLOSE: cards in hand of an opponent about to go out
+from runner.simulate import CLOSE, FOLLOW, KEEP_WILD, SHED_CALM, SHED_CLOSE, SPREAD, most_held_suit
 
-# Weights: a Jack is kept back unless shedding its points matters more (a Jack of 20 penalty
-# points outweighs KEEP_JACK, a Jack of 10 does not); playing a card beats drawing or keeping.
+# Weights: those of the tips `hard` also plays out come from runner.simulate (heuristic_policy),
+# so the two cannot drift apart. A Jack is kept back unless shedding its points matters more (a
+# Jack of 20 penalty points outweighs KEEP_WILD, a Jack of 10 does not); playing a card beats
+# drawing or keeping.
 GO_OUT = 1000.0
-KEEP_JACK = 15.0
-SHED_CLOSE, SHED_CALM = 1.0, 0.1
 TIMING = 12.0
-SPREAD, FOLLOW = 2.0, 1.0
 NOT_PLAYING = -10.0
 
 
@@ -58,7 +57,7 @@ def keep_jack_back(view: runner.View, card: Card, wild: set[str]) -> float:
     if card.rank not in wild:
         return 0.0
     others = any(type(a) is Play and a.card.rank not in wild for a in view.legal)
-    return -KEEP_JACK if others else 0.0
+    return -KEEP_WILD if others else 0.0
 
 
 def answer_seven(view: runner.View) -> runner.Action | None:

@@ -23,8 +23,11 @@ from .view import View
 Policy = Callable[[Round, random.Random], Action]
 
 _DECISIONS = frozenset(("play", "draw", "pass", "name_suit", "challenge"))
-CLOSE = 2  # an opponent with this many cards or fewer is about to go out (as the medium bot counts)
-KEEP_WILD = 15.0  # what keeping a wild card back is worth, in the heuristic policy's points
+# The weights of the medium bot's tips, shared with `heuristic_policy`, which plays like it in playouts.
+CLOSE = 2  # an opponent with this many cards or fewer is about to go out
+KEEP_WILD = 15.0  # what keeping a wild card back is worth: a Jack of 20 penalty points is shed, one of 10 kept
+SHED_CLOSE, SHED_CALM = 1.0, 0.1  # per point of a card played, when an opponent is close to going out or not
+SPREAD, FOLLOW = 2.0, 1.0  # per suit left in the hand, per card left of the suit played
 TRIES = 20  # deals tried for one sample before the named suits' belief is given up
 
 
@@ -299,7 +302,7 @@ def heuristic_policy(rnd: Round, rng: random.Random) -> Action:
         return next(a for a in legal if type(a) is Play and a.suit == named)
     hands = rnd.hands
     close = any(len(hands[other]) <= CLOSE for other in rnd.active if other != seat)
-    weight, points = (1.0 if close else 0.1), rnd.rules.points
+    weight, points = (SHED_CLOSE if close else SHED_CALM), rnd.rules.points
     kept_back = KEEP_WILD if any(type(a) is Play and a.card.rank not in wild for a in legal) else 0.0
     suits = len(counts)
     best, best_score, named_with = legal[-1], float("-inf"), {}
@@ -319,7 +322,7 @@ def heuristic_policy(rnd: Round, rng: random.Random) -> Action:
         else:
             score = 0.0
         # Shed points; keep many suits in hand and some of the suit left on the pile.
-        score += weight * points[card.rank] + 2.0 * (suits - (held == 1)) + held - 1
+        score += weight * points[card.rank] + SPREAD * (suits - (held == 1)) + FOLLOW * (held - 1)
         if score > best_score:
             best, best_score = action, score
     return best
