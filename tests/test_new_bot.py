@@ -2,7 +2,9 @@
 
 import subprocess
 import sys
+import sysconfig
 import venv
+from pathlib import Path
 
 import pytest
 
@@ -39,11 +41,9 @@ def test_class_names():
 
 
 def test_the_package_installs_and_plays_with_no_edits(tmp_path):
-    """pip-installs the skeleton into a venv over this environment (so nothing else sees it)."""
+    """pip-installs the skeleton into a venv layered over this environment (so nothing else sees it)."""
     package = new_bot("owl", tmp_path / "maumau-owl")
-    env_dir = tmp_path / "venv"
-    venv.EnvBuilder(system_site_packages=True, with_pip=False).create(env_dir)
-    python = str(env_dir / "bin" / "python")
+    python = layered_venv(tmp_path / "venv")
 
     def run(*args):
         return subprocess.run([python, *args], capture_output=True, text=True, timeout=300, cwd=tmp_path)
@@ -60,3 +60,21 @@ def test_the_package_installs_and_plays_with_no_edits(tmp_path):
     assert tested.returncode == 0, tested.stdout + tested.stderr
     unseen = subprocess.run([sys.executable, "-m", "runner.cli", "bots"], capture_output=True, text=True, timeout=300)
     assert "owl" not in unseen.stdout.split()  # the venv kept it out of this environment
+
+
+def layered_venv(env_dir) -> str:
+    """A venv that sees this environment's packages (maumau included) and keeps its own installs to itself.
+
+    `system_site_packages=True` alone would layer it over the *base* interpreter, which on a fresh
+    machine has none of the project's packages: a `.pth` file adds this environment's site
+    directories instead (`site.addsitedir`, so that their own `.pth` files, such as an editable
+    install's, are read too).
+    """
+    venv.EnvBuilder(with_pip=False).create(env_dir)
+    python = env_dir / "bin" / "python"
+    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    ours = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
+    lines = "".join(f"import site; site.addsitedir({path!r})\n" for path in ours)
+    (Path(own) / "maumau-parent-env.pth").write_text(lines)
+    return str(python)
