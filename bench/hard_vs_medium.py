@@ -28,9 +28,9 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from bots.hard import HardBot  # noqa: E402
 from bots.medium import MediumBot  # noqa: E402
 from bots.random_bot import RandomBot  # noqa: E402
-from runner.engine import Round  # noqa: E402
+from runner.game.engine import Round  # noqa: E402
 from runner.plugins import registry  # noqa: E402
-from runner.simulate import heuristic_policy, quick_policy  # noqa: E402
+from runner.botkit.simulate import heuristic_policy, quick_policy  # noqa: E402
 
 
 class SeesAllHands(HardBot):

@@ -12,10 +12,10 @@ import sys
 import time
 from pathlib import Path
 
-from runner.botmaker import BotMaker
-from runner.match import Match
+from runner.seats.botmaker import BotMaker
+from runner.table.match import Match
 from runner.plugins import registry
-from runner.referee import Referee
+from runner.table.referee import Referee
 
 EXAMPLE = f"exec:{sys.executable} {Path(__file__).parent.parent / 'examples' / 'exec_bot.py'}"
 

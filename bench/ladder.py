@@ -24,12 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bots.hard import HardBot  # noqa: E402
-from runner.match import Match  # noqa: E402
-from runner.play import make_bot_factory  # noqa: E402
+from runner.table.match import Match  # noqa: E402
+from runner.table.play import make_bot_factory  # noqa: E402
 from runner.plugins import registry  # noqa: E402
-from runner.standings import compare  # noqa: E402
-from runner.store import Store  # noqa: E402
-from runner.tournament import standings_of  # noqa: E402
+from runner.tournament.standings import compare  # noqa: E402
+from runner.tournament.store import Store  # noqa: E402
+from runner.tournament.driver import standings_of  # noqa: E402
 
 RULESETS = ("standard", "strafpunten")
 ENTRANTS = ("easy", "medium", "hard", "random")

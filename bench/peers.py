@@ -38,8 +38,8 @@ TARGETS = (  # (our row, peer row, lowest ratio): the goals of issue 6
 
 def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...]) -> list[Contender]:
     """Our random bots through the full match path (Match, Referee, bots), in this process."""
-    from runner.match import Match
-    from runner.play import make_bot_factory
+    from runner.table.match import Match
+    from runner.table.play import make_bot_factory
     from runner.plugins import registry
 
     reg = registry()
@@ -65,7 +65,7 @@ def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...]) -> 
 def round_loop_contenders(player_counts: tuple[int, ...]) -> list[Contender]:
     """The engine alone, as OpenSpiel's Python loop drives its game: deal one round, then a uniform
     random legal action until it is over (no Match, referee, bot objects or Views)."""
-    from runner.engine import Round
+    from runner.game.engine import Round
     from runner.plugins import registry
 
     contenders = []
@@ -89,7 +89,7 @@ def round_loop_contenders(player_counts: tuple[int, ...]) -> list[Contender]:
 def _compress(events: list[dict]) -> bytes:
     """The game log as a tournament stores it: gzip JSON lines."""
     try:
-        from runner.work import compress
+        from runner.tournament.work import compress
     except ImportError:  # before the tournament runner existed
         import gzip
         import json

@@ -22,7 +22,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from measure import CLOCK, Contender, machine, markdown, measure  # noqa: E402
 
-from runner.engine import Round  # noqa: E402
+from runner.game.engine import Round  # noqa: E402
 from runner.plugins import registry  # noqa: E402
 
 RULESETS = ("standard-single", "strafpunten")
@@ -89,7 +89,7 @@ def timed(states: list[Round], one: Callable[[Round, random.Random], int]) -> Ca
 def contenders() -> list[Contender]:
     reg = registry()
     try:
-        from runner.simulate import playout, quick_policy
+        from runner.botkit.simulate import playout, quick_policy
     except ImportError:
         playout = None
     rows = []

@@ -181,9 +181,9 @@ def median_wall(runs: list[dict]) -> float:
 
 def profile(args) -> str:
     """Where a match's time goes: the worker's play_unit (engine, summary, log file), pickling, the driver's share."""
-    from runner.store import Store
-    from runner.tournament import Pending, plan, standings_of
-    from runner.work import play_unit
+    from runner.tournament.store import Store
+    from runner.tournament.driver import Pending, plan, standings_of
+    from runner.tournament.work import play_unit
 
     settings = plan(RULESET, ["random", "random"], deals=args.profile_matches // 2, seed=1)
     with scratch(args) as tmp:

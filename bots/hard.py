@@ -9,9 +9,9 @@ from typing import Callable
 
 import runner
 from bots.medium import MediumBot
-from runner.actions import CHALLENGE, Play
-from runner.engine import Round
-from runner.simulate import Policy, Sampler, heuristic_policy, playout
+from runner.game.actions import CHALLENGE, Play
+from runner.game.engine import Round
+from runner.botkit.simulate import Policy, Sampler, heuristic_policy, playout
 
 ROLLOUTS = 720  # playouts per searched decision by default: about 60 ms on an idle core (150 ms at worst)
 

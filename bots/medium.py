@@ -5,9 +5,9 @@ from __future__ import annotations
 from collections import Counter
 
 import runner
-from runner.actions import CHALLENGE, Play
-from runner.cards import SUITS, Card
-from runner.simulate import CLOSE, FOLLOW, KEEP_WILD, SHED_CALM, SHED_CLOSE, SPREAD, most_held_suit
+from runner.game.actions import CHALLENGE, Play
+from runner.game.cards import SUITS, Card
+from runner.botkit.simulate import CLOSE, FOLLOW, KEEP_WILD, SHED_CALM, SHED_CLOSE, SPREAD, most_held_suit
 
 # Weights: those of the tips `hard` also plays out come from runner.simulate (heuristic_policy),
 # so the two cannot drift apart. A Jack is kept back unless shedding its points matters more (a

@@ -1,12 +1,12 @@
 """maumau: the public surface for bot writers and plugin authors."""
 
-from .actions import Action, Challenge, Draw, NameSuit, Pass, Play
-from .bot import Bot
-from .cards import RANKS, SUITS, Card, parse_card
-from .engine import Round
-from .hookspecs import hookimpl, hookspec
-from .rules import Ruleset
-from .view import Event, View
+from .game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
+from .game.bot import Bot
+from .game.cards import RANKS, SUITS, Card, parse_card
+from .game.engine import Round
+from .game.ruleset import Ruleset
+from .game.view import Event, View
+from .plugins.hookspecs import hookimpl, hookspec
 
 __version__ = "0.1.0"
 

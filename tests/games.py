@@ -4,13 +4,13 @@ from __future__ import annotations
 
 import random
 
-from runner.actions import Play
-from runner.bot import Bot
-from runner.cards import ALL_CARDS, RANKS
-from runner.match import Match, MatchResult
-from runner.play import make_bot_factory
+from runner.game.actions import Play
+from runner.game.bot import Bot
+from runner.game.cards import ALL_CARDS, RANKS
+from runner.table.match import Match, MatchResult
+from runner.table.play import make_bot_factory
 from runner.plugins import registry
-from runner.referee import Referee
+from runner.table.referee import Referee
 
 # Rule options beyond the built-in files, so that every branch of the rules gets played.
 VARIANTS = (

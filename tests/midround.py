@@ -3,8 +3,8 @@
 import random
 from collections import Counter
 
-from runner.cards import make_deck
-from runner.engine import Round
+from runner.game.cards import make_deck
+from runner.game.engine import Round
 
 from scenario import cards, load
 

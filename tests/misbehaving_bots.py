@@ -10,7 +10,7 @@ import sys
 import time
 
 import runner
-from runner.cards import Card
+from runner.game.cards import Card
 
 FAULT_AT = 3  # the decision (counted per bot over its match, from 1) at which a bot misbehaves
 

@@ -5,9 +5,9 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from runner.actions import CHALLENGE, DRAW, PASS, Play, name_suit
-from runner.cards import parse_card
-from runner.engine import Round
+from runner.game.actions import CHALLENGE, DRAW, PASS, Play, name_suit
+from runner.game.cards import parse_card
+from runner.game.engine import Round
 from runner.plugins import registry
 
 

@@ -12,15 +12,15 @@ from pathlib import Path
 import pytest
 
 import runner
-from runner import dask_backend
-from runner.backends import make_backend
+import runner.tournament.backends.dask as dask_backend
+from runner.tournament.backends import make_backend
 from runner.cli import main
 from runner.errors import MaumauError
 from runner.plugins import BotEntry, registry
-from runner.progress import Progress
-from runner.standings import render
-from runner.store import Store
-from runner.tournament import conduct, match_count, plan, run, schedule, unit_of
+from runner.tournament.progress import Progress
+from runner.tournament.standings import render
+from runner.tournament.store import Store
+from runner.tournament.driver import conduct, match_count, plan, run, schedule, unit_of
 
 ROOT = Path(__file__).parent.parent
 

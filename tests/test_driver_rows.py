@@ -2,9 +2,9 @@
 
 import hashlib
 
-from runner.integrity import digest, plain_digest
-from runner.store import seat_row
-from runner.work import SeatOutcome
+from runner.tournament.integrity import digest, plain_digest
+from runner.tournament.store import seat_row
+from runner.tournament.work import SeatOutcome
 
 
 def seats():

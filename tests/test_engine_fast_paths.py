@@ -7,9 +7,9 @@ import random
 
 import pytest
 
-from runner.actions import DRAW, Play
-from runner.cards import SUITS, Card, make_deck
-from runner.engine import Round, Rules, shuffle
+from runner.game.actions import DRAW, Play
+from runner.game.cards import SUITS, Card, make_deck
+from runner.game.engine import Round, Rules, shuffle
 from scenario import load
 
 

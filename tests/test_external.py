@@ -9,11 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from runner import external, hookimpl
+from runner.seats import external
+
+from runner import hookimpl
 from runner.cli import app
 from runner.errors import MaumauError
-from runner.external import CommandBot, parse_exec
-from runner.play import play_match
+from runner.seats.external import CommandBot, parse_exec
+from runner.table.play import play_match
 
 ROOT = Path(__file__).parent.parent
 EXAMPLE = f"exec:{shlex.quote(sys.executable)} {ROOT / 'examples' / 'exec_bot.py'}"

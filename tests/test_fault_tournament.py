@@ -4,9 +4,9 @@ import pytest
 
 import misbehaving_bots
 from runner import plugins
-from runner.referee import TournamentAborted
-from runner.store import Store
-from runner.tournament import conduct, plan
+from runner.table.referee import TournamentAborted
+from runner.tournament.store import Store
+from runner.tournament.driver import conduct, plan
 from test_faults import MOVE_TIME
 
 ENTRANTS = ["random", "t-crash", "t-sleep", "t-cheat"]  # 4 tables of 3, 3 rotations each: 12 matches

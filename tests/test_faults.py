@@ -5,10 +5,10 @@ import random
 import pytest
 
 import misbehaving_bots
-from runner.botmaker import BotMaker
+from runner.seats.botmaker import BotMaker
 from runner.cli import app
-from runner.match import Match
-from runner.referee import Referee, TournamentAborted
+from runner.table.match import Match
+from runner.table.referee import Referee, TournamentAborted
 
 MISBEHAVING = {  # bot: the fault kind it commits
     "t-crash": "exception", "t-exit": "exception", "t-sleep": "timeout", "t-spin": "timeout",

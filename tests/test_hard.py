@@ -5,8 +5,8 @@ import random
 import pytest
 
 from bots.hard import HardBot, candidates, choose, match_value
-from runner.match import Match
-from runner.play import make_bot_factory
+from runner.table.match import Match
+from runner.table.play import make_bot_factory
 
 from midround import table
 from scenario import cards

@@ -9,8 +9,8 @@ import sqlite3
 import pytest
 
 from runner.cli import main
-from runner.integrity import ResultsCorrupt, digest, parse_log, read_log, sha256
-from runner.tournament import conduct, plan
+from runner.tournament.integrity import ResultsCorrupt, digest, parse_log, read_log, sha256
+from runner.tournament.driver import conduct, plan
 
 MATCH = "t0-d0-r0"
 LOG = f"logs/{MATCH}.jsonl.gz"

@@ -6,10 +6,10 @@ import sys
 
 import pytest
 
-from runner.actions import DRAW
+from runner.game.actions import DRAW
 from runner.cli import main
-from runner.human import HumanQuit, HumanSeat
-from runner.play import play_match
+from runner.seats.human import HumanQuit, HumanSeat
+from runner.table.play import play_match
 
 from midround import table
 from scenario import deal, do

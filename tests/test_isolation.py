@@ -5,12 +5,12 @@ import random
 import pytest
 
 import misbehaving_bots
-from runner.botmaker import BotMaker
+from runner.seats.botmaker import BotMaker
 from runner.errors import MaumauError
-from runner.external import parse_memory
-from runner.isolation import worker_command
-from runner.match import Match
-from runner.referee import Referee
+from runner.seats.external import parse_memory
+from runner.seats.isolation import worker_command
+from runner.table.match import Match
+from runner.table.referee import Referee
 from test_faults import MOVE_TIME, moves, play
 
 ISOLATED_FAULTS = {  # bot: (fault kind, words in the detail)

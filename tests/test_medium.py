@@ -4,7 +4,7 @@ import random
 
 from bots import medium
 from bots.medium import MediumBot
-from runner.actions import DRAW, NameSuit, Play
+from runner.game.actions import DRAW, NameSuit, Play
 
 from midround import table
 from scenario import cards, deal, do

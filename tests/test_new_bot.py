@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from runner.errors import MaumauError
-from runner.newbot import class_name, new_bot
+from runner.botkit.newbot import class_name, new_bot
 
 
 def test_it_writes_the_package_files(tmp_path):

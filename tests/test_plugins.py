@@ -15,10 +15,10 @@ import runner
 from runner import plugins
 from runner.cli import app
 from runner.errors import PluginError
-from runner.match import Match
-from runner.play import make_bot_factory
+from runner.table.match import Match
+from runner.table.play import make_bot_factory
 from runner.plugins import Registry, make_manager
-from runner.verify import verify
+from runner.logs.verify import verify
 
 
 class FirstLegal(runner.Bot):

@@ -14,9 +14,9 @@ from itertools import chain
 import pytest
 
 from games import VARIANTS, play, player_counts, random_overrides
-from runner.engine import Round
+from runner.game.engine import Round
 from runner.errors import RulesetError
-from runner.verify import verify
+from runner.logs.verify import verify
 from scenario import load
 
 SEEDS = 20  # per ruleset and table size: 2,000 matches in all
@@ -43,7 +43,7 @@ class CheckedRound(Round):
 
 @pytest.fixture
 def checked(monkeypatch):
-    monkeypatch.setattr("runner.match.Round", CheckedRound)
+    monkeypatch.setattr("runner.table.match.Round", CheckedRound)
     return monkeypatch
 
 
@@ -110,6 +110,6 @@ class LeakyRound(CheckedRound):
 
 
 def test_the_card_check_notices_a_lost_card(monkeypatch):
-    monkeypatch.setattr("runner.match.Round", LeakyRound)
+    monkeypatch.setattr("runner.table.match.Round", LeakyRound)
     with pytest.raises(AssertionError, match="cards lost or duplicated"):
         check_match(load("standard"), 3, 0)

@@ -5,10 +5,10 @@ import json
 import random
 
 import misbehaving_bots
-from runner.deadline import DecisionTimeout
-from runner.match import Match
-from runner.referee import Referee
-from runner.work import compress
+from runner.table.deadline import DecisionTimeout
+from runner.table.match import Match
+from runner.table.referee import Referee
+from runner.tournament.work import compress
 
 
 class RaisesTimeout(misbehaving_bots.Honest):

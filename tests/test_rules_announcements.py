@@ -1,6 +1,6 @@
 """RULES.md, announcements: Mau and Mau Mau, their penalties, challenges, and the final 7 of family 3."""
 
-from runner.actions import CHALLENGE, PASS, Play
+from runner.game.actions import CHALLENGE, PASS, Play
 
 from scenario import deal, do, hand
 

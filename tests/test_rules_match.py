@@ -10,8 +10,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games import play
-from runner.match import Match, TableChange
-from runner.play import make_bot_factory
+from runner.table.match import Match, TableChange
+from runner.table.play import make_bot_factory
 from runner.plugins import registry
 from scenario import load
 

@@ -1,6 +1,6 @@
 """RULES.md, card powers: the 7 penalty and its chain, 8 skips, 9 reverses, and the Ace in every variant."""
 
-from runner.actions import DRAW
+from runner.game.actions import DRAW
 
 from scenario import can, deal, do, hand, plays
 

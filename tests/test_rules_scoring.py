@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from runner.cards import RANKS, SUITS, Card
-from runner.engine import Round
+from runner.game.cards import RANKS, SUITS, Card
+from runner.game.engine import Round
 from scenario import all_cards, deal, do, load
 
 HANDS = ["JC QD KS AH 10C", "2D 3D 4D 5D 6D", "7S 8S 9S 10S 9C"]

@@ -1,7 +1,7 @@
 """Every built-in ruleset plays a match to its end from the CLI entry point's code path."""
 
-from runner.match import Match
-from runner.play import make_bot_factory
+from runner.table.match import Match
+from runner.table.play import make_bot_factory
 
 
 def test_every_builtin_ruleset_plays_a_match(reg):
@@ -15,7 +15,7 @@ def test_every_builtin_ruleset_plays_a_match(reg):
 def test_shipped_schema_is_generated_from_the_model():
     from pathlib import Path
 
-    from runner.rules import schema_text
+    from runner.game.ruleset import schema_text
 
-    shipped = Path(__file__).parent.parent / "runner" / "ruleset.schema.json"
+    shipped = Path(__file__).parent.parent / "runner" / "rules" / "ruleset.schema.json"
     assert shipped.read_text() == schema_text()

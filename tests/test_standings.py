@@ -4,8 +4,8 @@ import json
 
 import pytest
 
-from runner.standings import clustered_wilson, compute, render, wilson
-from runner.work import SeatOutcome
+from runner.tournament.standings import clustered_wilson, compute, render, wilson
+from runner.tournament.work import SeatOutcome
 
 ENTRANTS = [("ann", "random"), ("bob", "random"), ("cy", "easy")]
 

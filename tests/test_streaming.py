@@ -13,14 +13,14 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from runner.backends import Backend, ProcessBackend, SerialBackend
+from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
 from runner.errors import MaumauError
-from runner.integrity import parse_log, read_log, sha256
-from runner.standings import Comparison, Standing, Standings, Z95, compute, render, sequential_z, wilson
-from runner.store import Store
-from runner.tournament import Pending, conduct, match_count, plan, run, schedule, standings_of, unit_of
-from runner.verify import verify
-from runner.work import MatchOutcome, SeatOutcome
+from runner.tournament.integrity import parse_log, read_log, sha256
+from runner.tournament.standings import Comparison, Standing, Standings, Z95, compute, render, sequential_z, wilson
+from runner.tournament.store import Store
+from runner.tournament.driver import Pending, conduct, match_count, plan, run, schedule, standings_of, unit_of
+from runner.logs.verify import verify
+from runner.tournament.work import MatchOutcome, SeatOutcome
 
 
 # ---------------------------------------------------------------- the schedule, made as it is taken

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from runner.backends import Backend, ProcessBackend, SerialBackend
+from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
 from runner.errors import MaumauError
-from runner.standings import render, sequential_z, wilson
-from runner.store import DB_NAME, Store
-from runner.tournament import conduct, derive_seed, labels, match_count, plan, run, schedule, standings_of, unit_of
-from runner.work import MatchOutcome, SeatOutcome
+from runner.tournament.standings import render, sequential_z, wilson
+from runner.tournament.store import DB_NAME, Store
+from runner.tournament.driver import conduct, derive_seed, labels, match_count, plan, run, schedule, standings_of, unit_of
+from runner.tournament.work import MatchOutcome, SeatOutcome
 
 ROOT = Path(__file__).parent.parent
 
@@ -66,7 +66,7 @@ def test_bad_tournaments_are_refused(bots, k, message):
 
 
 def test_match_seeds_are_stable_across_processes_and_hash_seeds():
-    code = "from runner.tournament import derive_seed; print(derive_seed(7, 't3-d12'))"
+    code = "from runner.tournament.driver import derive_seed; print(derive_seed(7, 't3-d12'))"
     env = dict(os.environ, PYTHONHASHSEED="123")
     printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
     assert int(printed.stdout) == derive_seed(7, "t3-d12") != derive_seed(8, "t3-d12")

@@ -1,0 +1,1 @@
+"""Tools for bot writers: the engine as a simulator, `check-bot` and `new-bot`."""

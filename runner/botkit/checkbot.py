@@ -1,0 +1,134 @@
+"""`maumau check-bot`: play a bot through every phase of the rules and report each violation it commits.
+
+A compliance test for bot writers: matches against `random` bots under rulesets that between
+them reach every phase (a turned-up Jack, a drawn card, draw penalties, challenges, reversals,
+play-again cards), with the `autoplay` policy so that one fault does not hide the next. It
+also replays a match in a fresh process to check that the bot is reproducible from its seed.
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from dataclasses import dataclass, field
+
+from runner.seats.botmaker import BotMaker
+from runner.seats.external import DEFAULT_MEMORY, RemoteBot
+from runner.table.match import Match
+from runner.plugins import registry
+from runner.table.referee import Fault, Referee
+
+CHECK_RULESETS = ("standard", "standard-challenge", "strafpunten", "elimination")
+
+
+@dataclass
+class Violation:
+    match: str
+    round: int
+    kind: str  # a fault kind, or "reproducibility"
+    detail: str
+
+
+@dataclass
+class CheckReport:
+    """What `check-bot` found: the handshake, the play, every violation."""
+
+    player: str
+    hello: dict | None = None
+    matches: int = 0
+    decisions: int = 0
+    seconds: float = 0.0
+    slowest: float = 0.0
+    penalties: int = 0  # missed announcements: a penalty, not a fault
+    violations: list[Violation] = field(default_factory=list)
+
+    @property
+    def passed(self) -> bool:
+        return not self.violations
+
+
+def check_bot(player: str, matches: int = 2, move_time: float = 1.0, seed: int = 1, isolate: bool = True,
+              memory: int | None = DEFAULT_MEMORY, rulesets=CHECK_RULESETS) -> CheckReport:
+    """Play `matches` matches per ruleset with `player` against random bots; collect its violations."""
+    reg = registry()
+    report = CheckReport(player)
+    isolate = frozenset([player]) if isolate else False  # the random opponents stay in-process
+    with BotMaker(reg, isolate, memory) as make_bot:
+        make_bot.check([player])
+        sample: tuple | None = None
+        for name in rulesets:
+            ruleset = reg.load_ruleset(name)
+            size = max(ruleset.players.min, min(3, ruleset.players.max))
+            for index in range(matches):
+                seat = index % size
+                players = ["random"] * size
+                players[seat] = player
+                match_seed = f"{seed}:{name}:{index}"
+                match_id = f"{name}-{index}"
+                log, faults = _play(make_bot, report, ruleset, players, seat, match_seed, match_id, move_time)
+                if not any(f.seat == seat for f in faults):
+                    sample = (ruleset, players, seat, match_seed, match_id, log)
+                report.matches += 1
+                report.violations += [_violation(match_id, f) for f in faults if f.seat == seat]
+                report.penalties += sum(1 for e in log if e["type"] == "draw" and e["seat"] == seat
+                                        and e["reason"] == "penalty")
+    if sample is not None:  # the last clean match, replayed by a fresh process: kept state or hash order shows
+        ruleset, players, seat, match_seed, match_id, log = sample
+        with BotMaker(reg, isolate, memory) as make_bot:
+            again, faults = _play(make_bot, None, ruleset, players, seat, match_seed, match_id, move_time)
+        if again != log and not any(f.seat == seat for f in faults):
+            report.violations.append(Violation(
+                match_id, 0, "reproducibility",
+                "the same seed gave a different match: draw all randomness from the seed (self.rng, or "
+                "match_start's seed), keep no state from one match to the next, and do not rely on set order",
+            ))
+    return report
+
+
+def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat, match_seed, match_id, move_time):
+    log: list[dict] = []
+    referee = Referee("autoplay", move_time, seed=match_seed)
+    match = Match(ruleset, players, match_seed, make_bot, match_id=match_id, referee=referee, log=log)
+    bot = match.bots[seat]
+    try:
+        result = match.run()
+    except BaseException:
+        make_bot.end_match()
+        raise
+    make_bot.end_match(result)
+    if report is not None:
+        if isinstance(bot, RemoteBot) and bot.process.hello is not None:
+            report.hello = bot.process.hello
+        decisions, seconds, slowest = referee.thinking.get(seat, (0, 0.0, 0.0))
+        report.decisions += decisions
+        report.seconds += seconds
+        report.slowest = max(report.slowest, slowest)
+    return log, result.faults
+
+
+def _violation(match_id: str, fault: Fault) -> Violation:
+    return Violation(match_id, fault.round, fault.kind, fault.detail)
+
+
+def render(report: CheckReport) -> list[str]:
+    """The report as lines of text: handshake, play, violations grouped by what went wrong."""
+    lines = [f"check-bot {report.player}"]
+    if report.hello is not None:
+        lines.append(f"  handshake: name {report.hello.get('name')!r}, protocol {report.hello.get('protocol')}")
+    mean = report.seconds / report.decisions if report.decisions else 0.0
+    lines.append(f"  played {report.matches} matches, {report.decisions} decisions answered; "
+                 f"mean {mean * 1000:.2f} ms, slowest {report.slowest * 1000:.1f} ms per decision")
+    if report.penalties:
+        lines.append(f"  note: {report.penalties} missed announcements (drawn as penalties; allowed, but costly)")
+    if report.passed:
+        lines.append("  no violations")
+        return lines
+    grouped = Counter((v.kind, v.detail) for v in report.violations)
+    first = {}
+    for v in report.violations:
+        first.setdefault((v.kind, v.detail), v)
+    lines.append(f"  {len(report.violations)} violations:")
+    for (kind, detail), count in grouped.most_common():
+        where = first[(kind, detail)]
+        times = f" ({count} times)" if count > 1 else ""
+        lines.append(f"  - {kind}: {detail} [first in {where.match}, round {where.round}]{times}")
+    return lines

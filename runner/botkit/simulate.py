@@ -1,0 +1,348 @@
+"""The engine as a simulator for search bots: sample a full Round consistent with a View, and play it out.
+
+A supported API for third-party bots (see docs/bots.md):
+
+    rnd = determinize(view, rng)        # hidden hands and stock sampled, everything public kept
+                                        # (or: sampler = Sampler(view); rnd = sampler.sample(rng))
+    rnd.apply(action)                   # try one of view.legal
+    playout(rnd, rng)                   # every seat plays `quick_policy` to the end of the round
+    rnd.points()                        # each seat's points for the round
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import Callable
+
+from runner.game.actions import CHALLENGE, PASS, Action, Play
+from runner.game.cards import SUITS, Card, make_deck
+from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round, Rules
+from runner.game.view import View
+
+Policy = Callable[[Round, random.Random], Action]
+
+_DECISIONS = frozenset(("play", "draw", "pass", "name_suit", "challenge"))
+# The weights of the medium bot's tips, shared with `heuristic_policy`, which plays like it in playouts.
+CLOSE = 2  # an opponent with this many cards or fewer is about to go out
+KEEP_WILD = 15.0  # what keeping a wild card back is worth: a Jack of 20 penalty points is shed, one of 10 kept
+SHED_CLOSE, SHED_CALM = 1.0, 0.1  # per point of a card played, when an opponent is close to going out or not
+SPREAD, FOLLOW = 2.0, 1.0  # per suit left in the hand, per card left of the suit played
+TRIES = 20  # deals tried for one sample before the named suits' belief is given up
+
+
+def unseen_cards(view: View) -> list[Card]:
+    """The cards `view.seat` cannot see (other hands and the stock): the deck minus its hand and the discard pile."""
+    ruleset = view.ruleset
+    deck = Counter(make_deck(ruleset.deck.ranks, ruleset.deck.copies_for(len(view.active))))
+    deck.subtract(view.hand)
+    deck.subtract(view.discard)
+    if any(count < 0 for count in deck.values()):
+        raise ValueError("the view holds cards its ruleset's deck does not have")
+    return sorted(deck.elements())  # sorted: the sample then depends on the rng alone
+
+
+def determinize(view: View, rng: random.Random) -> Round:
+    """A full Round consistent with `view`: its own hand and everything public kept, hidden cards dealt at random.
+
+    A shortcut for `Sampler(view).sample(rng)`; build a Sampler once when sampling a view many times.
+    """
+    return Sampler(view).sample(rng)
+
+
+class Sampler:
+    """Samples full Rounds consistent with one View (build once per decision, `sample` once per determinization).
+
+    Every other seat gets a hand of its known size from the unseen cards, and the rest,
+    shuffled, is the stock. With `infer` (the default), a seat that drew because it could not
+    play is dealt no card it could have played then, for as many cards as it has kept since.
+    With `sensible` as well, the other seats are taken to play like the built-in bots (a belief,
+    not a fact: a random player breaks it): a seat that took a draw penalty it could have passed
+    on holds no card that passes it; one that played a wild card had no other card to play; the
+    suit it named with its last play, a wild card, is the suit it holds most of (deals that break
+    this are redealt, up to TRIES times). The discard pile, active suit, pending draw, direction,
+    phase, seat to act, totals and history come from the view; reshuffles in the sampled round
+    are driven by the rng.
+    """
+
+    def __init__(self, view: View, infer: bool = True, sensible: bool = False):
+        self.view = view
+        self.hidden = unseen_cards(view)
+        hidden_count = sum(size for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
+        if hidden_count + view.stock_size != len(self.hidden):
+            raise ValueError(
+                f"view of seat {view.seat} is inconsistent: {len(self.hidden)} unseen cards for "
+                f"{hidden_count} in other hands and {view.stock_size} in the stock"
+            )
+        self.rules = rules = Rules.of(view.ruleset)
+        self.voids = known_voids(view, rules, sensible) if infer else {}
+        self.named = named_suits(view, rules) if infer and sensible else {}
+        self.parts = dict(
+            active=view.active, chain=_chain(view, rules), again=view.again, missed=_missed(view),
+            dealer=view.seat if view.phase == NAME_SUIT else None, number=view.round, totals=view.totals,
+            rounds_won=view.rounds_won, history=view.history, turns=_turns(view), idle=_idle(view),
+        )
+
+    def sample(self, rng: random.Random) -> Round:
+        """One Round consistent with the view, drawn with `rng` (which also drives its reshuffles)."""
+        view = self.view
+        for _ in range(TRIES):
+            hands, stock = self._deal(rng)
+            if all(_most_held(hands[seat], suit) for seat, suit in self.named.items()):
+                break
+        return Round.from_parts(
+            view.ruleset, rng, hands, stock, view.discard, view.suit, view.seat, view.phase,
+            view.pending, view.direction, **self.parts,
+        )
+
+    def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
+        """Hidden hands and the stock, dealt at random within the known voids."""
+        view = self.view
+        pool = list(self.hidden)
+        rng.shuffle(pool)
+        hands: list[list[Card]] = [[] for _ in view.hand_sizes]
+        for seat, layers in self.voids.items():
+            for count, excluded in layers:
+                # The pool is shuffled, so its first eligible cards are a uniform draw of them.
+                taken, rest = 0, []
+                for card in pool:
+                    if taken < count and card not in excluded:
+                        hands[seat].append(card)
+                        taken += 1
+                    else:
+                        rest.append(card)
+                pool = rest
+        at = 0
+        for seat, size in enumerate(view.hand_sizes):
+            if seat == view.seat:
+                hands[seat] = list(view.hand)  # in order: in phase `drawn` the drawn card is last
+            else:
+                missing = size - len(hands[seat])
+                hands[seat].extend(pool[at:at + missing])
+                at += missing
+        return hands, pool[at:]
+
+
+def _most_held(hand: list[Card], suit: str) -> bool:
+    """Whether no suit is held more often than `suit` in `hand`."""
+    counts = Counter(card.suit for card in hand)
+    return counts[suit] >= max(counts.values(), default=0)
+
+
+def named_suits(view: View, rules: Rules) -> dict[int, str]:
+    """The suit each other seat named with its last play, a wild card, if it has neither played nor drawn since."""
+    named, done = {}, {view.seat}
+    for event in reversed(view.history):
+        if event.seat in done or event.kind not in ("play", "draw"):
+            continue
+        done.add(event.seat)
+        if event.kind == "play" and event.card.rank in rules.wild and event.suit and view.hand_sizes[event.seat]:
+            named[event.seat] = event.suit
+    return named
+
+
+def known_voids(view: View, rules: Rules, sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
+    """What each other seat is known not to hold, from its draws for want of a playable card.
+
+    A seat that drew because it could not play held none of the cards it could have played
+    then, nor could it play the card it drew unless it played or kept it at once; a card still
+    in its hand now was held at every such draw since it came in. So for each such draw there
+    are at least (hand size now - cards gained since, + the drawn card unless kept) cards that
+    avoid the playable cards of that draw and of every later one. With `sensible` (see Sampler),
+    a penalty taken though it could be passed on, and a wild card played, count the same way:
+    the seat held none of the cards that would have passed it on, or that it could have played.
+    Returns, per seat, layers of (count, cards excluded), most excluded first, the counts not overlapping.
+    """
+    history = view.history
+    plays = sum(1 for event in history if event.kind == "play")
+    reshuffled = any(event.kind == "reshuffle" for event in history)
+    # Without a reshuffle the pile is the upcards and then every play, so the upcard is known.
+    top = None if reshuffled or plays >= len(view.discard) else view.discard[len(view.discard) - plays - 1]
+    suit = top.suit if top is not None else None
+    deck = set(unseen_cards(view))
+    draws: dict[int, list[tuple[int, frozenset[Card]]]] = {}  # per seat: (history index, cards it could play)
+    pending = chain = 0
+    for index, event in enumerate(history):
+        if event.kind == "play":
+            jack = event.card.rank in rules.wild and event.seat != view.seat
+            if sensible and jack and top is not None and not pending:
+                # A Jack kept back as an escape: played only when no other card could be.
+                could_play = frozenset(
+                    card for card in deck if card.rank not in rules.wild and rules.playable(card, top.rank, suit)
+                )
+                draws.setdefault(event.seat, []).append((index, could_play))
+            top, suit = event.card, event.suit or event.card.suit
+            if top.rank in rules.draw:
+                chain = chain + 1 if pending else 0
+                pending += rules.draw[top.rank]
+        elif event.kind == "name_suit":
+            suit = event.suit
+        elif event.kind == "draw" and event.reason == "seven":
+            rank = top.rank if top is not None else None
+            passable = rank in rules.stack and (rules.chain_limit[rank] is None or chain < rules.chain_limit[rank])
+            if sensible and event.seat != view.seat and passable:
+                # It took the penalty although a card of the same rank would have passed it on.
+                draws.setdefault(event.seat, []).append((index, frozenset(c for c in deck if c.rank == rank)))
+            pending = chain = 0
+        elif event.kind == "draw" and event.reason == "stuck" and event.seat != view.seat and top is not None:
+            could_play = frozenset(card for card in deck if rules.playable(card, top.rank, suit))
+            draws.setdefault(event.seat, []).append((index, could_play))
+    voids = {}
+    for seat, known in sorted(draws.items()):
+        layers, excluded, counted = [], frozenset(), 0
+        for index, cards in reversed(known):  # latest first: the most cards, the fewest exclusions
+            excluded = excluded | cards
+            held = view.hand_sizes[seat] - sum(
+                event.count for event in history[index:] if event.kind == "draw" and event.seat == seat
+            )
+            if history[index].reason == "stuck" and rules.play_drawn and history[index].count and not _kept(
+                    history, index, seat):
+                # The drawn card was unplayable too (else the seat plays or keeps it next), or was
+                # played at once: either way it is not one of the known cards played since.
+                held += 1
+            if held <= 0:
+                break
+            layers.append((held, excluded))
+        # Turn "at least `held` cards avoid `excluded`" (nested) into disjoint counts, most excluded first.
+        for count, cards in reversed(layers):
+            if count > counted:
+                voids.setdefault(seat, []).append((count - counted, cards))
+                counted = count
+    return voids
+
+
+def _kept(history, index: int, seat: int) -> bool:
+    """Whether `seat`, having drawn at `index`, kept the (playable) drawn card instead of playing it."""
+    following = history[index + 1] if index + 1 < len(history) else None
+    return following is not None and following.seat == seat and following.kind == "pass"
+
+
+def _chain(view: View, rules: Rules) -> int:
+    """How many times the pending draw penalty has been passed on (for a ruleset's chain limit)."""
+    if not view.pending:
+        return 0
+    stacked = 0
+    for event in reversed(view.history):
+        if event.kind == "play":
+            if event.card.rank not in rules.draw:
+                break
+            stacked += 1
+        elif event.kind == "draw" and event.reason == "seven":
+            break
+    return max(stacked - 1, 0)
+
+
+def _missed(view: View) -> tuple[int, str] | None:
+    """In phase `challenge`: the seat that just missed its announcement, and which one."""
+    if view.phase != CHALLENGING:
+        return None
+    offender = next(event.seat for event in reversed(view.history) if event.kind == "play")
+    return offender, ("maumau" if view.hand_sizes[offender] == 0 else "mau")
+
+
+def _turns(view: View) -> int:
+    """Decisions taken so far this round (the ruleset's turn limit counts them)."""
+    return sum(1 for event in view.history if event.kind in _DECISIONS)
+
+
+def _idle(view: View) -> int:
+    """Turns in a row that ended without a card gained or played (a blocked round counts them)."""
+    idle = 0
+    for event in reversed(view.history):
+        if event.kind == "draw" and event.count == 0:
+            idle += 1
+        elif event.kind in ("play", "draw", "pass"):
+            break
+    return idle
+
+
+def quick_policy(rnd: Round, rng: random.Random) -> Action:
+    """A fast playout policy: play rather than draw, keep wild cards back, name the suit held most."""
+    legal = rnd.legal()
+    if len(legal) == 1:
+        return legal[0]
+    if rnd.phase == NAME_SUIT:
+        return legal[SUITS.index(most_held_suit(rnd.hands[rnd.current]))]
+    if rnd.phase == CHALLENGING:
+        return CHALLENGE
+    wild = rnd.rules.wild
+    plays = [a for a in legal if type(a) is Play and a.card.rank not in wild]
+    if plays:
+        return plays[int(rng.random() * len(plays))]
+    wilds = [a for a in legal if type(a) is Play]
+    if wilds and rnd.phase != DRAWN:  # a drawn wild card is kept for later
+        hand = [card for card in rnd.hands[rnd.current] if card is not wilds[0].card]
+        suit = most_held_suit(hand)
+        return next(a for a in wilds if a.suit == suit)
+    return PASS if PASS in legal else legal[int(rng.random() * len(legal))]
+
+
+def heuristic_policy(rnd: Round, rng: random.Random) -> Action:
+    """A playout policy close to the `medium` bot: pass a 7 on, play a drawn card, keep a Jack back,
+    shed points when an opponent is close to going out, keep the hand's suits spread."""
+    legal = rnd.legal()
+    if len(legal) == 1:
+        return legal[0]
+    phase, seat = rnd.phase, rnd.current
+    hand = rnd.hands[seat]
+    if phase == NAME_SUIT:
+        return legal[SUITS.index(most_held_suit(hand))]
+    if phase == CHALLENGING:
+        return CHALLENGE
+    wild = rnd.rules.wild
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card.suit] = counts.get(card.suit, 0) + 1
+    if phase == DRAWN or rnd.pending or len(hand) == 1:  # a single kind of play, if any: take it
+        first = legal[0]
+        if type(first) is not Play or first.card.rank not in wild:
+            return first
+        counts[first.card.suit] -= 1
+        named = max(SUITS, key=lambda suit: counts.get(suit, 0))
+        return next(a for a in legal if type(a) is Play and a.suit == named)
+    hands = rnd.hands
+    close = any(len(hands[other]) <= CLOSE for other in rnd.active if other != seat)
+    weight, points = (SHED_CLOSE if close else SHED_CALM), rnd.rules.points
+    kept_back = KEEP_WILD if any(type(a) is Play and a.card.rank not in wild for a in legal) else 0.0
+    suits = len(counts)
+    best, best_score, named_with = legal[-1], float("-inf"), {}
+    for action in legal:
+        if type(action) is not Play:
+            continue
+        card = action.card
+        held = counts[card.suit]
+        if card.rank in wild:
+            if card not in named_with:
+                counts[card.suit] -= 1
+                named_with[card] = max(SUITS, key=lambda suit: counts.get(suit, 0))
+                counts[card.suit] += 1
+            if action.suit != named_with[card]:
+                continue
+            score = -kept_back
+        else:
+            score = 0.0
+        # Shed points; keep many suits in hand and some of the suit left on the pile.
+        score += weight * points[card.rank] + SPREAD * (suits - (held == 1)) + FOLLOW * (held - 1)
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
+
+def most_held_suit(cards) -> str:
+    """The suit with the most cards among `cards` (the first in SUITS order on a tie)."""
+    counts = Counter(card.suit for card in cards)
+    return max(SUITS, key=lambda suit: counts[suit])
+
+
+def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Round:
+    """Play `rnd` to the end of the round with `policy` at every seat; returns `rnd`."""
+    apply = rnd.apply
+    while not rnd.over:
+        apply(policy(rnd, rng))
+    return rnd
+
+
+__all__ = [
+    "Policy", "Sampler", "determinize", "heuristic_policy", "known_voids", "most_held_suit", "named_suits", "playout",
+    "quick_policy", "unseen_cards",
+]

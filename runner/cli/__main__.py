@@ -1,0 +1,5 @@
+"""`python -m runner.cli`: the console script."""
+
+from .app import main
+
+main()

@@ -1,0 +1,295 @@
+"""maumau: run Mau Mau bots under YAML rulesets. Commands parse, call one function, print."""
+
+from __future__ import annotations
+
+import gzip
+import json
+import sys
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from runner.cli import output
+from runner.errors import MaumauError
+from runner.plugins import registry
+from runner.game.ruleset import parse_override, schema_text
+
+app = typer.Typer(
+    help=__doc__.split(":")[0] + ": a tournament runner for Mau Mau bots under YAML rulesets.",
+    no_args_is_help=True,
+    add_completion=False,
+    pretty_exceptions_enable=False,
+    rich_markup_mode=None,
+)
+rulesets_app = typer.Typer(help="Registered rulesets; `show`, `check` and `schema` below.", rich_markup_mode=None)
+app.add_typer(rulesets_app, name="rulesets")
+
+SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives the same match.")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), repeatable.")]
+FormatOpt = Annotated[str, typer.Option("--format", help="Output: table, json or csv.")]
+RulesetOpt = Annotated[str, typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")]
+OnFaultOpt = Annotated[str, typer.Option("--on-fault", help="A faulting bot: forfeit (ranked last), autoplay (random moves for it) or abort.")]
+MoveTimeOpt = Annotated[float, typer.Option("--move-time", help="Seconds a bot may take per decision (0: no limit).")]
+TimeBankOpt = Annotated[float, typer.Option("--time-bank", help="Extra seconds per bot per match that cover overruns of --move-time.")]
+IsolateOpt = Annotated[bool, typer.Option("--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
+MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
+
+
+def overrides_of(pairs: list[str] | None) -> dict:
+    return dict(parse_override(pair) for pair in pairs or [])
+
+
+@app.command("bots")
+def bots_cmd(fmt: FormatOpt = "table") -> None:
+    """Registered bots: name, plugin, description."""
+    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in registry().bots.values()]
+    output.emit(sorted(rows, key=lambda row: row["name"]), fmt)
+
+
+@rulesets_app.callback(invoke_without_command=True)
+def rulesets_cmd(ctx: typer.Context, fmt: FormatOpt = "table") -> None:
+    """Registered rulesets: name, players, format."""
+    if ctx.invoked_subcommand is not None:
+        return
+    reg = registry()
+    rows = []
+    for name in sorted(reg.rulesets):
+        ruleset = reg.load_ruleset(name)
+        limit = f" {ruleset.match.limit}" if ruleset.match.limit else ""
+        rows.append({
+            "name": name, "players": f"{ruleset.players.min}-{ruleset.players.max}",
+            "format": ruleset.match.format + limit, "plugin": reg.rulesets[name].plugin,
+            "description": ruleset.description,
+        })
+    output.emit(rows, fmt)
+
+
+@rulesets_app.command("show")
+def rulesets_show(name: Annotated[str, typer.Argument(help="Ruleset name or YAML file.")], set_: SetOpt = None) -> None:
+    """The resolved ruleset (extends merged, overrides applied) as YAML."""
+    typer.echo(registry().load_ruleset(name, overrides_of(set_)).to_yaml(), nl=False)
+
+
+@rulesets_app.command("check")
+def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML files.")]) -> None:
+    """Validate ruleset files; each error names the file, the key and the fix."""
+    reg = registry()
+    failed = 0
+    for file in files:
+        try:
+            ruleset = reg.load_ruleset(file)
+            typer.echo(f"ok: {file} ({ruleset.name})")
+        except MaumauError as exc:
+            failed += 1
+            typer.echo(f"Error: {exc}", err=True)
+    if failed:
+        raise typer.Exit(1)
+
+
+@rulesets_app.command("schema")
+def rulesets_schema() -> None:
+    """The JSON Schema of ruleset files, for editors."""
+    typer.echo(schema_text(), nl=False)
+
+
+@app.command("play")
+def play_cmd(
+    ruleset: RulesetOpt,
+    bots: Annotated[list[str], typer.Option("-b", "--bot", help="A bot per seat, in seat order (repeat).")],
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    log: Annotated[Optional[Path], typer.Option("--log", help="Write the game log (JSON lines; gzip if .gz).")] = None,
+    join: Annotated[Optional[list[str]], typer.Option("--join", help="ROUND:BOT joins before that round (table changes).")] = None,
+    leave: Annotated[Optional[list[str]], typer.Option("--leave", help="ROUND:SEAT leaves before that round.")] = None,
+    fmt: FormatOpt = "table",
+    on_fault: OnFaultOpt = "forfeit",
+    move_time: MoveTimeOpt = 1.0,
+    time_bank: TimeBankOpt = 0.0,
+    isolate: IsolateOpt = False,
+    bot_memory: MemoryOpt = "1G",
+    human: Annotated[bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")] = False,
+    human_seat: Annotated[Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")] = None,
+) -> None:
+    """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM [ARGS]`."""
+    from runner.seats.external import parse_memory
+    from runner.seats.human import HumanQuit
+    from runner.table.play import play_match
+
+    if human and human_seat is None:
+        human_seat = 0
+    try:
+        result, events = play_match(ruleset, bots, seed, overrides_of(set_), join or [], leave or [], log is not None,
+                                    on_fault, move_time, time_bank, isolate, parse_memory(bot_memory), human_seat)
+    except HumanQuit as exc:
+        if exc.input_ended:
+            raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
+        typer.echo(f"{exc}; no result.")
+        return
+    if log is not None:
+        write_log(log, events)
+    if fmt == "table":
+        for line in output.narrate(result):
+            typer.echo(line)
+    output.emit(output.final_rows(result), fmt)
+
+
+@app.command("new-bot")
+def new_bot_cmd(
+    name: Annotated[str, typer.Argument(help="The bot's registry name, e.g. cautious.")],
+    directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to write the package (default: maumau-NAME).")] = None,
+) -> None:
+    """Write a bot package (entry point, bot class, tests, README), ready to `pip install -e`."""
+    from runner.botkit.newbot import new_bot
+
+    target = new_bot(name, directory)
+    typer.echo(f"wrote {target}/: pyproject.toml, {name} bot module, tests/, README.md. Next:")
+    for step in (f"pip install -e {target}", "maumau bots", f"maumau play -r standard -b {name} -b medium",
+                 f"python -m pytest {target}/tests"):
+        typer.echo(f"  {step}")
+
+
+@app.command("tournament")
+def tournament_cmd(
+    ruleset: RulesetOpt,
+    bots: Annotated[list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")],
+    table_size: Annotated[Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")] = None,
+    deals: Annotated[int, typer.Option("--deals", help="Deals per table; each is played under every seat rotation.")] = 10,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")] = "processes",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
+    logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
+    fmt: FormatOpt = "table",
+    on_fault: OnFaultOpt = "forfeit",
+    move_time: MoveTimeOpt = 1.0,
+    time_bank: TimeBankOpt = 0.0,
+    isolate: IsolateOpt = False,
+    bot_memory: MemoryOpt = "1G",
+    until_confident: Annotated[bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")] = False,
+    max_deals: Annotated[Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")] = None,
+) -> None:
+    """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
+    from runner.seats.external import parse_memory
+    from runner.tournament.standings import render
+    from runner.tournament.driver import conduct, plan
+
+    output.render([], fmt)  # refuse a bad --format before playing
+    settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), on_fault, move_time, logs,
+                    until_confident, max_deals, time_bank, isolate, parse_memory(bot_memory))
+    standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
+    typer.echo(render(standings, fmt))
+
+
+@app.command("standings")
+def standings_cmd(directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")], fmt: FormatOpt = "table") -> None:
+    """Standings of a stored tournament (complete or interrupted)."""
+    from runner.tournament.standings import render
+    from runner.tournament.driver import stored_standings
+
+    standings, note = stored_standings(directory)
+    if note and fmt == "table":
+        typer.echo(note, err=True)
+    typer.echo(render(standings, fmt))
+
+
+@app.command("replay")
+def replay_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
+    match: Annotated[str, typer.Option("--match", help="Match id, e.g. t0-d3-r1.")],
+    step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
+) -> None:
+    """One stored match, event by event."""
+    from runner.tournament.replay import describe, events_of
+
+    events, players, replayed = events_of(directory, match)
+    if replayed:
+        typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    for event in events:
+        if event["type"] == "join":
+            players = players + [event["player"]]
+        typer.echo(describe(event, players))
+        if step and event["type"] == "round_end":
+            typer.prompt("", default="", show_default=False, prompt_suffix="")
+
+
+@app.command("verify")
+def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines, plain or gzip).")]) -> None:
+    """Check a game log against the rules without the engine: deal, every card moved, every play, totals."""
+    from runner.logs.verify import verify_file
+
+    summary = verify_file(log)
+    typer.echo(f"ok: {summary.events} events, {summary.rounds} rounds")
+
+
+@app.command("check-bot")
+def check_bot_cmd(
+    bot: Annotated[str, typer.Argument(help="A registered bot name or 'exec:PROGRAM [ARGS]'.")],
+    matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
+    move_time: MoveTimeOpt = 1.0,
+    seed: SeedOpt = 1,
+    isolate: Annotated[bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")] = True,
+    bot_memory: MemoryOpt = "1G",
+) -> None:
+    """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""
+    from runner.botkit.checkbot import check_bot, render
+    from runner.seats.external import parse_memory
+
+    if matches < 1:
+        raise MaumauError(f"--matches must be at least 1, got {matches}")
+    report = check_bot(bot, matches, move_time, seed, isolate, parse_memory(bot_memory))
+    for line in render(report):
+        typer.echo(line)
+    if not report.passed:
+        raise typer.Exit(1)
+
+
+def write_log(path: Path, events: list[dict]) -> None:
+    opener = gzip.open if path.suffix == ".gz" else open
+    try:
+        with opener(path, "wt", encoding="utf-8") as handle:
+            for event in events:
+                handle.write(json.dumps(event, separators=(",", ":")) + "\n")
+    except OSError as exc:
+        raise MaumauError(f"cannot write the log {path}: {exc.strerror}") from None
+
+
+def main() -> None:
+    """The console script: domain and usage errors become one `Error: ...` line, no traceback."""
+    try:
+        code = app(standalone_mode=False)  # not standalone, typer returns typer.Exit's code (and 130 for Ctrl-C)
+    except MaumauError as exc:
+        typer.echo(f"Error: {exc}", err=True)
+        sys.exit(1)
+    except typer.Exit as exc:
+        sys.exit(exc.exit_code)
+    except (typer.Abort, KeyboardInterrupt):
+        typer.echo("Error: interrupted", err=True)
+        sys.exit(130)
+    except Exception as exc:
+        # Typer's own click (vendored or not) is not importable by name everywhere: match by class name.
+        kind = type(exc).__name__
+        if kind == "Exit":
+            sys.exit(getattr(exc, "exit_code", 0))
+        if kind == "Abort":
+            typer.echo("Error: interrupted", err=True)
+            sys.exit(130)
+        if not hasattr(exc, "format_message"):  # not a usage error: a bug, keep its traceback
+            raise
+        if type(exc).__name__ == "NoArgsIsHelpError":
+            typer.echo(exc.format_message())
+            sys.exit(0)
+        typer.echo(f"Error: {exc.format_message()}", err=True)
+        sys.exit(getattr(exc, "exit_code", 2) or 2)
+    if code == 130:
+        typer.echo("Error: interrupted", err=True)
+    if isinstance(code, int) and code:
+        sys.exit(code)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,621 @@
+"""One round of Mau Mau as a pure state machine: deal, legal actions, apply, events. Seeded, no I/O.
+
+The engine is also the simulator for search bots: `Round.clone()` copies a state cheaply and
+`legal()` / `apply()` / `over` / `points()` roll it out (see `runner.simulate` for sampling a
+state consistent with a View).
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Sequence
+
+from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, NameSuit, Pass, Play, name_suit, play
+from .cards import SUITS, Card, make_deck
+from .ruleset import Ruleset
+from .view import Event, View
+
+PLAY, DRAWN, NAME_SUIT, CHALLENGING, OVER = "play", "drawn", "name_suit", "challenge", "over"
+
+# `_new(View, fields)` is `View(*fields)` without the NamedTuple's Python-level __new__: the
+# engine builds a View per decision and an Event per move, so the call is worth saving.
+_new = tuple.__new__
+
+
+class Rules:
+    """A Ruleset compiled into flat lookups for the hot path (one per Ruleset, cached)."""
+
+    _cache: dict[int, tuple[Ruleset, "Rules"]] = {}
+
+    def __init__(self, ruleset: Ruleset):
+        self.ruleset = ruleset
+        powers = ruleset.powers
+        self.draw = {rank: p.draw for rank, p in powers.items() if p.draw}
+        self.stack = {rank for rank, p in powers.items() if p.draw and p.stack}
+        self.chain_limit = {rank: p.chain_limit for rank, p in powers.items() if p.draw}
+        self.skip = {rank: p.skip for rank, p in powers.items() if p.skip}
+        self.reverse = {rank for rank, p in powers.items() if p.reverse}
+        self.wild = {rank for rank, p in powers.items() if p.wild}
+        self.wild_on_wild = {rank for rank, p in powers.items() if p.wild and p.wild_on_wild}
+        self.again = {rank for rank, p in powers.items() if p.play_again or p.skip_others}
+        self.skip_others = {rank for rank, p in powers.items() if p.skip_others}
+        self.others_draw = {rank: p.others_draw for rank, p in powers.items() if p.others_draw}
+        self.action_ranks = frozenset(rank for rank, p in powers.items() if p.is_action)
+        self.points = dict(ruleset.points)
+        self.stuck_only = ruleset.drawing.when == "stuck"
+        self.play_drawn = ruleset.drawing.drawn_card == "play_or_keep"
+        mau, maumau = ruleset.announcements.mau, ruleset.announcements.maumau
+        self.mau_penalty = mau.penalty if mau.required else None
+        self.maumau_penalty = maumau.penalty if maumau.required else None
+        self.challenge = ruleset.announcements.enforcement == "challenge"
+        self.last_card_draws = ruleset.last_card_draws
+        self.turn_limit = ruleset.turn_limit
+        # The announcement due with a play that leaves 0 or 1 cards (None: not required).
+        self.due_after = ("maumau" if self.maumau_penalty is not None else None,
+                          "mau" if self.mau_penalty is not None else None)
+        self.deck_cards = tuple(make_deck(ruleset.deck.ranks))
+        self.play_tables: dict[tuple, dict[Card, tuple[Play, ...]]] = {}
+
+    def playable(self, card: Card, top_rank: str, suit: str) -> bool:
+        """The legal-move rule: may `card` go on a `top_rank` card with `suit` to follow (ignoring a pending draw)?"""
+        if card.rank in self.wild:
+            return top_rank not in self.wild or card.rank in self.wild_on_wild
+        return card.rank == top_rank or card.suit == suit
+
+    def plays_on(self, due: str | None, top_rank: str, suit: str) -> dict[Card, tuple[Play, ...]]:
+        """Each card playable on `top_rank` with `suit` to follow, with its plays (a wild card: one per suit).
+
+        Built once per (announcement due, top rank, suit), so that finding the legal plays of a
+        hand is one dictionary look-up per card.
+        """
+        key = (due, top_rank, suit)
+        table = self.play_tables.get(key)
+        if table is None:
+            table = self.play_tables[key] = {
+                card: tuple(play(card, named, due) for named in SUITS) if card.rank in self.wild else (play(card, None, due),)
+                for card in self.deck_cards if self.playable(card, top_rank, suit)
+            }
+        return table
+
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> "Rules":
+        """The compiled rules of `ruleset`, built once."""
+        hit = cls._cache.get(id(ruleset))
+        if hit is None or hit[0] is not ruleset:
+            hit = cls._cache[id(ruleset)] = (ruleset, cls(ruleset))
+        return hit[1]
+
+
+def shuffle(rng: random.Random, cards: list) -> None:
+    """`rng.shuffle(cards)`: the same permutation and rng state, without a method call per card."""
+    if type(rng) is not random.Random:  # a subclass may draw differently
+        rng.shuffle(cards)
+        return
+    getrandbits = rng.getrandbits
+    for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates as in random.shuffle / _randbelow
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
+
+
+def _seat_after(order: list[int], seat: int, direction: int) -> int:
+    """The seat of `order` (the seats in play) that comes after `seat`, which may itself be out of play."""
+    if seat in order:
+        return order[(order.index(seat) + direction) % len(order)]
+    later = [s for s in order if (s - seat) * direction > 0]
+    if later:
+        return later[0] if direction > 0 else later[-1]
+    return order[0] if direction > 0 else order[-1]
+
+
+class Round:
+    """The state of one round. Seats are numbered across the match; `active` lists those dealt in."""
+
+    __slots__ = (
+        "rules", "rng", "n_seats", "active", "hands", "stock", "discard", "suit", "current", "phase",
+        "pending", "chain", "direction", "again", "drawn", "missed", "idle", "turns", "winner",
+        "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
+        "single_deck",
+    )
+
+    def __init__(self, rules: Rules, rng: random.Random):
+        self.rules, self.rng = rules, rng
+        self.single_deck = False  # True when no card can be in a hand twice (set by `deal`)
+        self._after = None  # {direction: next seat in play after each seat}, built on first use
+
+    # ------------------------------------------------------------------ set-up
+
+    @classmethod
+    def deal(
+        cls,
+        ruleset: Ruleset,
+        rng: random.Random,
+        n_seats: int,
+        dealer: int = 0,
+        active: Sequence[int] | None = None,
+        direction: int | None = None,
+        deck: Sequence[Card] | None = None,
+        number: int = 1,
+        totals: Sequence[int] | None = None,
+        rounds_won: Sequence[int] | None = None,
+        log: list | None = None,
+        deciding: bool = False,
+    ) -> "Round":
+        """Shuffle (or take `deck`, top card first), deal and turn up: a round ready for its first decision."""
+        rules = Rules.of(ruleset)
+        self = cls(rules, rng)
+        self.n_seats = n_seats
+        self.active = list(active) if active is not None else list(range(n_seats))
+        self.direction = direction if direction is not None else ruleset.deal.initial_direction
+        self.number, self.dealer = number, dealer
+        self.totals = tuple(totals) if totals is not None else (0,) * n_seats
+        self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * n_seats
+        self.log = log
+        if deck is None:
+            copies = ruleset.deck.copies_for(len(self.active))
+            cards = list(rules.deck_cards) * copies  # the order of make_deck(ranks, copies)
+            shuffle(rng, cards)
+            self.single_deck = copies == 1
+        else:
+            cards = list(reversed(deck))  # internally the top card is last, so pop() draws it
+            self.single_deck = len(set(cards)) == len(cards)
+        # One card at a time clockwise from left of the dealer: the seat k-th in dealing order gets
+        # the k-th, (k+n)-th, ... cards off the top (the end of `cards`).
+        order, size = self._clockwise_from(dealer), ruleset.hand_size
+        dealt = cards[:-len(order) * size - 1:-1]
+        del cards[-len(order) * size:]
+        self.hands = [[] for _ in range(n_seats)]
+        for k, seat in enumerate(order):
+            self.hands[seat] = dealt[k::len(order)]
+        self.out = set()
+        upcards = [cards.pop()]
+        if ruleset.upcard.flip_while_action:
+            while upcards[-1].rank in rules.action_ranks and cards:
+                upcards.append(cards.pop())
+        self.stock, self.discard = cards, upcards
+        top = upcards[-1]
+        self.suit = top.suit
+        self.pending = self.chain = self.idle = self.turns = 0
+        self.again, self.drawn, self.missed, self.winner = False, None, None, None
+        self.history, self._legal = [], None
+        if log is not None:
+            log.append({
+                "type": "round_start", "round": number, "dealer": dealer,
+                "first": self._lead_seat(), "direction": self.direction, "deciding": deciding,
+                "hands": [[c.text for c in hand] for hand in self.hands],
+                "stock": [c.text for c in reversed(self.stock)], "upcards": [c.text for c in upcards],
+            })
+        self.current, self.phase = self._lead_seat(), PLAY
+        if ruleset.upcard.effects == "as_dealer_play" and top.rank in rules.action_ranks:
+            self._powers(dealer, top)
+        if top.rank in rules.wild and ruleset.upcard.dealer_names_suit and self.phase != OVER:
+            self.phase, self.current = NAME_SUIT, dealer
+        return self
+
+    def _clockwise_from(self, seat: int) -> list[int]:
+        """Active seats in dealing order: clockwise, starting left of `seat`."""
+        order = sorted(self.active)
+        later = [s for s in order if s > seat]
+        return later + [s for s in order if s <= seat]
+
+    def _lead_seat(self) -> int:
+        order = self._clockwise_from(self.dealer)
+        return order[(self.rules.ruleset.deal.first_player - 1) % len(order)]
+
+    def clone(self, rng: random.Random | None = None) -> "Round":
+        """An independent copy for search (no log); `rng` drives its reshuffles (default: a copy of ours)."""
+        other = Round.__new__(Round)
+        for name in Round.__slots__:
+            setattr(other, name, getattr(self, name))
+        if rng is None:
+            rng = random.Random.__new__(random.Random)  # unseeded: setstate overwrites it, skip os.urandom
+            rng.setstate(self.rng.getstate())
+        other.rng = rng
+        other.hands = [list(hand) for hand in self.hands]
+        other.stock, other.discard = list(self.stock), list(self.discard)
+        other.active, other.out = list(self.active), set(self.out)
+        other.history, other.log = list(self.history), None
+        return other
+
+    @classmethod
+    def from_parts(
+        cls,
+        ruleset: Ruleset,
+        rng: random.Random,
+        hands: Sequence[Sequence[Card]],
+        stock: Sequence[Card],
+        discard: Sequence[Card],
+        suit: str,
+        current: int,
+        phase: str = PLAY,
+        pending: int = 0,
+        direction: int = 1,
+        *,
+        active: Sequence[int] | None = None,
+        out: Sequence[int] = (),
+        chain: int = 0,
+        again: bool = False,
+        missed: tuple[int, str] | None = None,
+        dealer: int | None = None,
+        number: int = 1,
+        totals: Sequence[int] | None = None,
+        rounds_won: Sequence[int] | None = None,
+        history: Sequence[Event] = (),
+        turns: int = 0,
+        idle: int = 0,
+    ) -> "Round":
+        """A round in mid-play from its parts (for search bots): `stock` top card first, `discard` top card last.
+
+        In phase `drawn` the drawn card is the last card of the current hand; in phase
+        `challenge`, `missed` is (offending seat, announcement missed); in phase `name_suit`
+        the current seat is the dealer. No log is written.
+        """
+        self = cls(Rules.of(ruleset), rng)
+        self.n_seats = len(hands)
+        self.active = list(active) if active is not None else [s for s in range(self.n_seats) if hands[s]]
+        self.out = set(out)
+        self.single_deck = ruleset.deck.copies_for(len(self.active)) == 1
+        self.hands = [list(hand) for hand in hands]
+        self.stock, self.discard = list(reversed(stock)), list(discard)
+        self.suit, self.current, self.phase = suit, current, phase
+        self.pending, self.chain, self.direction, self.again = pending, chain, direction, again
+        self.drawn = self.hands[current][-1] if phase == DRAWN else None
+        self.missed = missed
+        self.dealer = current if dealer is None else dealer
+        self.number, self.turns, self.idle, self.winner = number, turns, idle, None
+        self.totals = tuple(totals) if totals is not None else (0,) * self.n_seats
+        self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * self.n_seats
+        self.history, self.log, self._legal = list(history), None, None
+        return self
+
+    # ------------------------------------------------------------------ queries
+
+    @property
+    def over(self) -> bool:
+        return self.phase == OVER
+
+    @property
+    def top(self) -> Card:
+        return self.discard[-1]
+
+    def in_play(self) -> list[int]:
+        """Seats that still take turns this round (active and not forfeited)."""
+        return [seat for seat in self.active if seat not in self.out]
+
+    def playable(self, card: Card) -> bool:
+        """Whether `card` may go on the discard pile now, ignoring a pending draw."""
+        return self.rules.playable(card, self.discard[-1].rank, self.suit)
+
+    def announcement_due(self, cards_left: int) -> str | None:
+        """The announcement a play leaving `cards_left` cards needs, if the ruleset requires one."""
+        return self.rules.due_after[cards_left] if 0 <= cards_left < 2 else None
+
+    def legal(self) -> tuple[Action, ...]:
+        """Every legal action of the seat to act, plays carrying the announcement due."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
+
+    def _compute_legal(self) -> tuple[Action, ...]:
+        phase = self.phase
+        if phase == PLAY:
+            hand = self.hands[self.current]
+            left = len(hand) - 1
+            due = self.rules.due_after[left] if 0 <= left < 2 else None  # announcement_due(left), inlined
+            actions: list[Action] = []
+            if self.pending:
+                rank = self.discard[-1].rank
+                limit = self.rules.chain_limit.get(rank)
+                if (limit is None or self.chain < limit) and rank in self.rules.stack:
+                    suits = SUITS if rank in self.rules.wild else (None,)  # a wild draw card still names a suit
+                    for card in dict.fromkeys(hand):
+                        if card.rank == rank:  # only the same rank passes a penalty on
+                            actions.extend(play(card, suit, due) for suit in suits)
+            else:
+                rules = self.rules
+                top_rank, suit = self.discard[-1].rank, self.suit
+                table = rules.play_tables.get((due, top_rank, suit)) or rules.plays_on(due, top_rank, suit)
+                for card in hand if self.single_deck else dict.fromkeys(hand):
+                    found = table.get(card)
+                    if found is not None:
+                        actions += found
+                if actions and rules.stuck_only:
+                    return tuple(actions)
+            actions.append(DRAW)
+            return tuple(actions)
+        if phase == DRAWN:
+            due = self.announcement_due(len(self.hands[self.current]) - 1)
+            return self.rules.plays_on(due, self.discard[-1].rank, self.suit).get(self.drawn, ()) + (PASS,)
+        if phase == NAME_SUIT:
+            return tuple(name_suit(suit) for suit in SUITS)
+        if phase == CHALLENGING:
+            return (CHALLENGE, PASS)
+        return ()
+
+    def canonical(self, action: object) -> Action | None:
+        """The engine's own legal action that `action` asks for, or None if it is not legal.
+
+        Checks types exactly, so that no look-alike object (a str subclass, a card with a
+        rigged `__eq__`) reaches the state; a Play's announcement may be wrong or missing
+        (that costs the ruleset's penalty, it is not a fault).
+        """
+        legal = self._legal or self.legal()
+        for candidate in legal:
+            if candidate is action:  # the usual answer: one of `view.legal` itself
+                return candidate
+        kind = type(action)
+        if kind is Play:
+            card, suit, announce = action.card, action.suit, action.announce
+            if type(card) is not Card or not (suit is None or type(suit) is str):
+                return None
+            if not (announce is None or type(announce) is str):
+                return None
+            for candidate in legal:
+                if type(candidate) is Play and candidate.card is card and candidate.suit == suit:
+                    return play(card, suit, announce if announce in ("mau", "maumau") else None)
+            return None
+        if kind is NameSuit:
+            if type(action.suit) is str and action.suit in SUITS:
+                wanted = name_suit(action.suit)
+                return wanted if wanted in legal else None
+            return None
+        for singleton in (DRAW, PASS, CHALLENGE):
+            if kind is type(singleton):
+                return singleton if singleton in legal else None
+        return None
+
+    def points(self) -> list[int]:
+        """Each seat's points for this round (0 for the winner and for seats not in it)."""
+        points = [0] * self.n_seats
+        values = self.rules.points
+        for seat in self.active:
+            if seat != self.winner and seat not in self.out:
+                points[seat] = sum(values[card.rank] for card in self.hands[seat])
+        return points
+
+    def view(self, seat: int | None = None) -> View:
+        """What `seat` (default: the seat to act) may know now."""
+        if seat is None or seat == self.current:
+            seat, legal = self.current, self._legal
+            if legal is None:  # the usual case, right after an apply: computed here, one call fewer
+                legal = self._legal = self._compute_legal()
+        else:
+            legal = ()
+        hands = self.hands
+        return _new(View, (
+            seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
+            tuple(map(len, hands)), len(self.stock), tuple(self.discard), self.totals,
+            self.rounds_won, self.number, tuple(self.active), self.rules.ruleset, tuple(self.history),
+            legal, self.again,
+        ))
+
+    # ------------------------------------------------------------------ transitions
+
+    def apply(self, action: Action) -> None:
+        """Carry out a legal action of the seat to act (see `canonical`)."""
+        self._legal = None
+        self.turns += 1
+        seat, phase = self.current, self.phase
+        if phase == PLAY:
+            if type(action) is Draw:
+                if self.pending:
+                    got = self._draw(seat, self.pending, "seven")
+                    self.pending = self.chain = 0
+                    self._end_turn(seat, got)
+                    return
+                if self.again:
+                    reason = "ace"
+                else:
+                    reason = "stuck" if self.rules.stuck_only or not self._can_play(seat) else "choice"
+                got = self._draw(seat, 1, reason)
+                if got and self.rules.play_drawn and self.playable(self.hands[seat][-1]):
+                    self.drawn, self.phase = self.hands[seat][-1], DRAWN
+                    return
+                self._end_turn(seat, got)
+                return
+            self._play(seat, action)
+        elif phase == DRAWN:
+            self.drawn = None
+            if type(action) is Pass:
+                self._record("pass", seat)
+                self._end_turn(seat, 1)
+                return
+            self._play(seat, action)
+        elif phase == NAME_SUIT:
+            self.suit = action.suit
+            self._record("name_suit", seat, suit=action.suit)
+            self.phase, self.current = PLAY, self._lead_seat()
+        elif phase == CHALLENGING:
+            offender, _ = self.missed
+            self.missed = None
+            if type(action) is Challenge:
+                self._record("challenge", seat, count=offender)
+                self._draw(offender, self._penalty_for(offender), "penalty")
+            else:  # logged always, so that a log shows every decision
+                self._record("pass", seat)
+                if not self.hands[offender]:
+                    if self.pending and self.rules.last_card_draws:  # the final 7 still counts
+                        self._draw(seat, self.pending, "seven")
+                    self._finish(offender)
+                    return
+            self.phase = PLAY
+        if self.turns >= self.rules.turn_limit and self.phase != OVER:
+            self._finish(None)
+
+    def _penalty_for(self, seat: int) -> int:
+        rules = self.rules
+        return (rules.maumau_penalty if not self.hands[seat] else rules.mau_penalty) or 0
+
+    def _can_play(self, seat: int) -> bool:
+        return any(self.playable(card) for card in self.hands[seat])
+
+    def _play(self, seat: int, action: Play) -> None:
+        card, hand, rules = action.card, self.hands[seat], self.rules
+        hand.remove(card)
+        self.discard.append(card)
+        self.suit = action.suit if card.rank in rules.wild else card.suit
+        self.again = False
+        self.idle = 0
+        self.history.append(_new(Event, ("play", seat, card, action.suit, 0, action.announce)))
+        if self.log is not None:
+            self.log.append({"type": "play", "seat": seat, "card": card.text, "suit": action.suit,
+                             "announce": action.announce})
+        left = len(hand)
+        due = rules.due_after[left] if left < 2 else None
+        missed = due is not None and action.announce != due
+        if missed:
+            if rules.challenge:
+                self.missed = (seat, due)
+            else:
+                self._draw(seat, self._penalty_for(seat), "penalty")
+        if not hand and not (missed and rules.challenge):  # a penalty with nothing to draw is forgiven: out
+            if rules.last_card_draws:
+                self._last_card_draws(seat, card)
+            self._finish(seat)
+        elif card.rank in rules.action_ranks:
+            self._powers(seat, card)
+        else:  # a plain card: the turn simply passes on
+            self._next_turn(seat, self._step(seat))
+
+    def _powers(self, seat: int, card: Card) -> None:
+        """Apply the power of `card`, just played (or turned up) by `seat`, and pass the turn on."""
+        rules, rank = self.rules, card.rank
+        if rank in rules.draw:
+            self.chain = self.chain + 1 if self.pending else 0
+            self.pending += rules.draw[rank]
+        if rank in rules.reverse:
+            self.direction = -self.direction
+        if rank in rules.others_draw:
+            for other in self._others(seat):
+                self._draw(other, rules.others_draw[rank], "others")
+        if rank in rules.again and self.hands[seat]:
+            if rank in rules.skip_others:
+                for other in self._others(seat):
+                    self._record("skip", other)
+            self._next_turn(seat, seat)
+            self.again = True
+            return
+        nxt = self._step(seat)
+        for _ in range(rules.skip.get(rank, 0)):
+            self._record("skip", nxt)
+            nxt = self._step(nxt)
+        self._next_turn(seat, nxt)
+
+    def _last_card_draws(self, seat: int, card: Card) -> None:
+        rules, rank = self.rules, card.rank
+        if rank in rules.draw:
+            self._draw(self._step(seat), self.pending + rules.draw[rank], "seven")
+            self.pending = 0
+        if rank in rules.others_draw:
+            for other in self._others(seat):
+                self._draw(other, rules.others_draw[rank], "others")
+
+    def _others(self, seat: int) -> list[int]:
+        """The other seats in play, in turn order from `seat`."""
+        others, nxt = [], self._step(seat)
+        while nxt != seat:
+            others.append(nxt)
+            nxt = self._step(nxt)
+        return others
+
+    def _step(self, seat: int) -> int:
+        """The next seat in play after `seat` in the current direction."""
+        after = self._after
+        if after is None:
+            order = self.in_play()
+            after = self._after = {
+                direction: tuple(_seat_after(order, s, direction) for s in range(self.n_seats))
+                for direction in (1, -1)
+            }
+        return after[self.direction][seat]
+
+    def _end_turn(self, seat: int, gained: int) -> None:
+        """A turn ended without a play: count it toward a blocked round, then pass the turn on."""
+        self.idle = 0 if gained else self.idle + 1
+        playing = len(self.in_play()) if self.out else len(self.active)
+        if self.idle >= playing or self.turns >= self.rules.turn_limit:
+            self._finish(None)
+            return
+        self._next_turn(seat, self._step(seat))
+
+    def _next_turn(self, seat: int, nxt: int) -> None:
+        self.current, self.phase = nxt, PLAY
+        if self.missed is not None and self.missed[0] != nxt:
+            self.phase = CHALLENGING
+        if nxt != seat:
+            self.again = False
+
+    def _draw(self, seat: int, count: int, reason: str) -> int:
+        """`seat` draws up to `count` cards, reshuffling the discard pile into the stock as needed."""
+        stock, hand = self.stock, self.hands[seat]
+        if 0 < count <= len(stock):  # the usual case: no reshuffle on the way
+            taken = stock[:-count - 1:-1]  # the top `count` cards, top first
+            del stock[-count:]
+            hand += taken
+            self._record_draw(seat, taken, reason)
+            return count
+        taken, total = [], 0
+        for _ in range(count):
+            if not stock:
+                if len(self.discard) < 2:
+                    break
+                if taken:
+                    self._record_draw(seat, taken, reason)
+                    taken = []
+                self._reshuffle()
+                stock = self.stock
+            card = stock.pop()
+            hand.append(card)
+            taken.append(card)
+            total += 1
+        if taken or count:
+            self._record_draw(seat, taken, reason)
+        return total
+
+    def _reshuffle(self) -> None:
+        top = self.discard.pop()
+        stock = self.discard
+        shuffle(self.rng, stock)
+        self.stock, self.discard = stock, [top]
+        self.history.append(_new(Event, ("reshuffle", -1, None, None, len(stock), None)))
+        if self.log is not None:
+            self.log.append({"type": "reshuffle", "stock": [c.text for c in reversed(stock)]})
+
+    def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None:
+        self.history.append(_new(Event, ("draw", seat, None, None, len(cards), reason)))
+        if self.log is not None:
+            self.log.append({"type": "draw", "seat": seat, "cards": [c.text for c in cards], "reason": reason})
+
+    def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
+                count: int = 0, reason: str | None = None) -> None:
+        self.history.append(_new(Event, (kind, seat, card, suit, count, reason)))
+        log = self.log
+        if log is None:
+            return
+        if kind == "name_suit":
+            log.append({"type": "name_suit", "seat": seat, "suit": suit})
+        elif kind == "challenge":
+            log.append({"type": "challenge", "seat": seat, "target": count})
+        else:
+            log.append({"type": kind, "seat": seat})
+
+    def _finish(self, winner: int | None) -> None:
+        self.winner, self.phase, self._legal = winner, OVER, ()
+
+    def forfeit(self, seat: int) -> None:
+        """Take `seat` out of the round (a fault policy's forfeit): its cards stay put, unscored."""
+        self._legal = self._after = None
+        self.out.add(seat)
+        remaining = self.in_play()
+        if len(remaining) <= 1:
+            self._finish(remaining[0] if remaining else None)
+            return
+        if self.missed is not None and self.missed[0] == seat:
+            self.missed = None
+        if self.current == seat:
+            self.drawn = None  # a pending draw penalty passes on to the next seat
+            self._next_turn(seat, self._step(seat))

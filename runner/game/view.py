@@ -1,0 +1,45 @@
+"""What one seat may know at a decision: the View, and the public Event history inside it."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING, NamedTuple
+
+from .actions import Action
+from .cards import Card
+
+if TYPE_CHECKING:
+    from .ruleset import Ruleset
+
+
+class Event(NamedTuple):
+    """One public happening in a round; a draw shows the count, not the cards."""
+
+    kind: str  # play, draw, pass, skip, name_suit, reshuffle, challenge, fault
+    seat: int
+    card: Card | None = None
+    suit: str | None = None
+    count: int = 0
+    reason: str | None = None  # draw reason, announcement made, or fault kind
+
+
+class View(NamedTuple):
+    """Everything the seat to act may know (immutable); `legal` lists every legal action."""
+
+    seat: int
+    hand: tuple[Card, ...]
+    top: Card
+    suit: str
+    phase: str  # play, drawn, name_suit, challenge
+    pending: int
+    direction: int
+    hand_sizes: tuple[int, ...]
+    stock_size: int
+    discard: tuple[Card, ...]
+    totals: tuple[int, ...]
+    rounds_won: tuple[int, ...]
+    round: int
+    active: tuple[int, ...]  # seats in this round, in seat order
+    ruleset: "Ruleset"
+    history: tuple[Event, ...]
+    legal: tuple[Action, ...]
+    again: bool = False  # this is an extra turn after a play-again card

@@ -1,0 +1,352 @@
+"""Verify a game log without the engine: the deal, every card's path, every play's legality, every total.
+
+The checker reads the log (DESIGN.md's JSON lines) as a grammar: a match is rounds and table
+changes, a round is decisions, and each decision brings the draws and skips the rules make it
+cause. It knows the rules only from the `rules` mapping in `match_start` and RULES.md, and it
+keeps its own picture of the table (hands, stock, discard pile, whose turn) to hold every
+event against. The first event that does not fit is reported with its number (its line).
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from runner.game.cards import Card, parse_card
+from runner.errors import MaumauError
+from .verify_round import LogRules, RoundCheck
+
+
+class LogError(MaumauError):
+    """A game log that breaks the rules or its format; names the event (line) at fault."""
+
+
+@dataclass(frozen=True)
+class Summary:
+    """What a verified log holds."""
+
+    events: int
+    rounds: int
+
+
+def read_log(path: Path | str) -> list[dict]:
+    """The events of a log file, plain or gzip (recognised by its first bytes)."""
+    path = Path(path)
+    try:
+        raw = path.read_bytes()
+        if raw[:2] == b"\x1f\x8b":
+            raw = gzip.decompress(raw)
+        text = raw.decode("utf-8")
+    except OSError as exc:
+        raise LogError(f"cannot read the log {path}: {exc.strerror or exc}") from None
+    except (EOFError, gzip.BadGzipFile, UnicodeDecodeError) as exc:
+        raise LogError(f"{path} is not a (gzip) JSON-lines log: {exc}") from None
+    events = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        try:
+            event = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise LogError(f"line {number}: not JSON ({exc.msg})") from None
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise LogError(f"line {number}: expected an object with a \"type\"")
+        events.append(event)
+    return events
+
+
+def verify_file(path: Path | str) -> Summary:
+    """Verify the log in `path`; raises LogError at the first event that is wrong."""
+    return verify(read_log(path))
+
+
+def verify(events: list[dict]) -> Summary:
+    """Verify a match's events; raises LogError at the first event that is wrong."""
+    checker = _Checker(events)
+    try:
+        checker.match()
+    except LogError:
+        raise
+    except (KeyError, TypeError, ValueError, AttributeError, IndexError) as exc:
+        detail = f"missing field {exc}" if isinstance(exc, KeyError) else str(exc)
+        checker.fail(f"malformed event: {detail}")
+    return Summary(len(events), checker.rounds)
+
+
+class _Checker:
+    """Reads the events in order, holding each against the rules and the table as they stand."""
+
+    def __init__(self, events: list[dict]):
+        self.events, self.i, self.rounds = events, 0, 0
+
+    # ------------------------------------------------------------------ reading
+
+    def fail(self, message: str) -> None:
+        index = max(self.i - 1, 0)
+        kind = self.events[index].get("type", "?") if index < len(self.events) else "end"
+        raise LogError(f"event {index + 1} ({kind}): {message}")
+
+    def peek(self) -> dict | None:
+        return self.events[self.i] if self.i < len(self.events) else None
+
+    def take(self, *types: str, why: str = "") -> dict:
+        event = self.peek()
+        because = f" ({why})" if why else ""
+        if event is None:
+            self.i += 1
+            raise LogError(f"the log ends after event {len(self.events)}; expected {' or '.join(types)}{because}")
+        self.i += 1
+        if event["type"] not in types:
+            self.fail(f"expected {' or '.join(types)} here{because}")
+        return event
+
+    def seat_of(self, event: dict, seat: int, what: str) -> None:
+        if event["seat"] != seat:
+            self.fail(f"seat {event['seat']} {what}, but it is seat {seat}'s turn")
+
+    def card(self, text: Any) -> Card:
+        try:
+            return parse_card(text)
+        except (ValueError, AttributeError):
+            self.fail(f"{text!r} is not a card")
+
+    # ------------------------------------------------------------------ the match
+
+    def match(self) -> None:
+        start = self.take("match_start")
+        rules = self.rules = LogRules(start["rules"])
+        players = start["players"]
+        if not isinstance(players, list) or not all(isinstance(p, str) for p in players) or len(players) < 2:
+            self.fail("players must list at least two bot names")
+        if start["limit"] != rules.limit:
+            self.fail(f"limit {start['limit']} differs from the rules' match.limit {rules.limit}")
+        self.players = list(players)
+        self.totals, self.won = [0] * len(players), [0] * len(players)
+        self.left: set[int] = set()
+        self.forfeited: list[int] = []
+        self.batches: list[list[int]] = []  # eliminated together, in order
+        self.dealer: int | None = None
+        self.direction = rules.initial_direction
+        number = 0
+        while True:
+            number += 1
+            self.table_changes(number)
+            if len(self.seated()) < 2:
+                break
+            winner = self.round(number, self.seated(), deciding=False)
+            if winner is not None:
+                self.won[winner] += 1
+            if self.match_over():
+                break
+        decider = None
+        if rules.format == "limit" and rules.tie_break == "deciding_round":
+            decider, number = self.deciding_rounds(number)
+        self.match_end(decider)
+        if self.peek() is not None:
+            self.i += 1
+            self.fail("an event after match_end")
+
+    def seated(self) -> list[int]:
+        gone = self.left | set(self.forfeited) | {seat for batch in self.batches for seat in batch}
+        return [seat for seat in range(len(self.players)) if seat not in gone]
+
+    def table_changes(self, number: int) -> None:
+        """Joins and leaves between rounds (RULES.md family 3 table management)."""
+        while (event := self.peek()) is not None and event["type"] in ("join", "leave"):
+            self.take("join", "leave")
+            if not self.rules.table_changes:
+                self.fail("the rules do not allow players to join or leave (match.table_changes)")
+            if number == 1:
+                self.fail("players join or leave between rounds, not before the first")
+            seated = self.seated()
+            if event["type"] == "leave":
+                if event["seat"] not in seated:
+                    self.fail(f"seat {event['seat']} is not at the table")
+                self.left.add(event["seat"])
+                continue
+            if event["seat"] != len(self.players):
+                self.fail(f"a joining player takes the next free seat, {len(self.players)}, not {event['seat']}")
+            lowest = min((self.totals[s] for s in seated), default=0)
+            if event["total"] != lowest:
+                self.fail(f"a joining player starts with the lowest current total, {lowest}, not {event['total']}")
+            if not isinstance(event["player"], str):
+                self.fail("player must be a bot name")
+            self.players.append(event["player"])
+            self.totals.append(lowest)
+            self.won.append(0)
+            if len(self.players) > self.rules.players_max:
+                self.fail(f"more than players.max ({self.rules.players_max}) seats")
+
+    def match_over(self) -> bool:
+        """Whether the format ends the match after this round; reads the eliminations it causes."""
+        rules = self.rules
+        if rules.format == "single":
+            return True
+        seated = self.seated()
+        if rules.format == "limit":
+            return any(self.totals[s] >= rules.limit for s in seated)
+        out = {s for s in seated if self.totals[s] > rules.limit}
+        reported = set()
+        while (event := self.peek()) is not None and event["type"] == "eliminated":
+            self.take("eliminated")
+            seat = event["seat"]
+            if seat not in out or seat in reported:
+                self.fail(f"seat {seat} is not over the limit {rules.limit} (total {self._total(seat)})")
+            if event["total"] != self.totals[seat]:
+                self.fail(f"seat {seat}'s total is {self.totals[seat]}, not {event['total']}")
+            reported.add(seat)
+        if reported != out:
+            self.i += 1
+            self.fail(f"seat(s) {sorted(out - reported)} exceeded the limit {rules.limit} but were not eliminated")
+        if out:
+            self.batches.append(sorted(out))
+        return len(self.seated()) <= 1
+
+    def _total(self, seat: int) -> Any:
+        return self.totals[seat] if 0 <= seat < len(self.totals) else "none"
+
+    def deciding_rounds(self, number: int) -> tuple[int | None, int]:
+        """Family 1: extra rounds among those tied for the fewest points; the first out wins."""
+        seated = self.seated()
+        if not seated:
+            return None, number
+        best = min(self.totals[s] for s in seated)
+        tied = [s for s in seated if self.totals[s] == best]
+        if len(tied) < 2:
+            return None, number
+        for _ in range(self.rules.max_deciding):
+            active = [s for s in tied if s in self.seated()]
+            if len(active) < 2:
+                return (active[0] if active else None), number
+            number += 1
+            winner = self.round(number, active, deciding=True)
+            if winner is not None:
+                return winner, number
+        return None, number
+
+    def match_end(self, decider: int | None) -> None:
+        event = self.take("match_end")
+        rules, totals = self.rules, self.totals
+        if event["totals"] != totals:
+            self.fail(f"totals {event['totals']} differ from the sums of the round points {totals}")
+        if event["rounds_won"] != self.won:
+            self.fail(f"rounds_won {event['rounds_won']} differ from the round winners {self.won}")
+        ranking, winners = event["ranking"], event["winners"]
+        present = [s for s in range(len(self.players)) if s not in self.left]
+        if sorted(ranking) != present:
+            self.fail(f"ranking must list every seat that did not leave once: {present}")
+        forfeited = list(reversed(self.forfeited))
+        if forfeited and ranking[-len(forfeited):] != forfeited:
+            self.fail(f"forfeited seats rank last, latest first: {forfeited}")
+        ranked = ranking[:len(ranking) - len(forfeited)]
+        if rules.format == "elimination":
+            expected = self.elimination_winners(ranked)
+        else:
+            expected = self.points_winners(ranked, decider)
+        if not expected and ranking:
+            expected = [ranking[0]]
+        if sorted(winners) != sorted(expected):
+            self.fail(f"winners {winners}, but the rules make it {sorted(expected)}")
+
+    def points_winners(self, ranked: list[int], decider: int | None) -> list[int]:
+        """Fewest points wins; the format's tie-break decides a tie for first."""
+        totals = self.totals
+        if self.rules.format == "single":
+            single_winner = self.last_winner
+            key = lambda s: (s != single_winner, totals[s])  # noqa: E731
+        elif decider is not None:
+            key = lambda s: (s != decider, totals[s], -self.won[s])  # noqa: E731
+        elif self.rules.tie_break == "rounds_won":
+            key = lambda s: (totals[s], -self.won[s])  # noqa: E731
+        else:
+            key = lambda s: (totals[s],)  # noqa: E731
+        self.ordered(ranked, key)
+        if not ranked:
+            return []
+        return [s for s in ranked if key(s) == key(ranked[0])]
+
+    def elimination_winners(self, ranked: list[int]) -> list[int]:
+        """The last one left wins; if the last ones go out together, the fewest points among them."""
+        totals, survivors = self.totals, self.seated()
+        stage = {seat: 0 for seat in survivors}  # survivors first, then the later out before the earlier
+        for depth, batch in enumerate(reversed(self.batches), 1):
+            stage.update({seat: depth for seat in batch})
+        self.ordered(ranked, lambda s: (stage[s], totals[s]))
+        if survivors:
+            return [ranked[0]] if ranked else []
+        if not self.batches:
+            return []
+        last = self.batches[-1]
+        best = min(totals[s] for s in last)
+        return [s for s in last if totals[s] == best]
+
+    def ordered(self, ranked: list[int], key) -> None:
+        for before, after in zip(ranked, ranked[1:]):
+            if key(before) > key(after):
+                self.fail(f"ranking puts seat {before} before seat {after}")
+
+    # ------------------------------------------------------------------ a round
+
+    def round(self, number: int, active: list[int], deciding: bool) -> int | None:
+        """Read one round from round_start to round_end; return its winner."""
+        start = self.take("round_start")
+        rules, n = self.rules, len(self.players)
+        if start["round"] != number:
+            self.fail(f"round {start['round']}, expected round {number}")
+        if bool(start["deciding"]) != deciding:
+            self.fail("a deciding round is played only between players tied for the fewest points"
+                      if start["deciding"] else "expected a deciding round between the tied players")
+        dealer = start["dealer"]
+        if self.dealer is not None:
+            expected = _first_at_or_after((self.dealer + rules.rotation) % n, active, n)
+            if dealer != expected:
+                self.fail(f"the deal rotates to seat {expected}, not seat {dealer}")
+        elif dealer not in active:
+            self.fail(f"dealer {dealer} is not at the table")
+        self.dealer = dealer
+        direction = rules.initial_direction if rules.reset_direction or number == 1 else self.direction
+        if start["direction"] != direction:
+            self.fail(f"direction {start['direction']}, expected {direction}")
+        rnd = RoundCheck(self, number, active, dealer, direction)
+        rnd.deal(start)
+        if start["first"] != rnd.lead:
+            self.fail(f"seat {rnd.lead} leads (first_player {rules.first_player} from dealer {dealer}), not {start['first']}")
+        rnd.play()
+        self.direction = rnd.direction
+        self.round_end(rnd, deciding)
+        self.rounds += 1
+        if not deciding:
+            self.last_winner = rnd.winner
+        return rnd.winner
+
+    def round_end(self, rnd: "RoundCheck", deciding: bool) -> None:
+        event = self.take("round_end")
+        if event["round"] != rnd.number:
+            self.fail(f"round {event['round']} ends, but round {rnd.number} is being played")
+        if event["winner"] != rnd.winner:
+            self.fail(f"winner {event['winner']}, but the plays make it {rnd.winner}")
+        points = [0] * len(self.players)
+        if not deciding:  # a deciding round only decides: its points are not added
+            for seat in rnd.active:
+                if seat != rnd.winner and seat not in rnd.out:
+                    points[seat] = self.rules.hand_points(rnd.hands[seat])
+        if event["points"] != points:
+            self.fail(f"points {event['points']}, but the hands hold {points}")
+        for seat, value in enumerate(points):
+            self.totals[seat] += value
+        if event["totals"] != self.totals:
+            self.fail(f"totals {event['totals']}, expected {self.totals}")
+
+    def forfeit(self, seat: int) -> None:
+        self.forfeited.append(seat)
+
+
+def _first_at_or_after(seat: int, candidates: list[int], n: int) -> int:
+    """The first of `candidates` clockwise from `seat` (itself included)."""
+    for step in range(n):
+        if (seat + step) % n in candidates:
+            return (seat + step) % n
+    return candidates[0]

@@ -1,0 +1,95 @@
+"""The registry: every bot and ruleset the plugins registered, each with the plugin that registered it."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+import pluggy
+
+from runner.errors import PluginError, RulesetError, UnknownName
+
+
+@dataclass(frozen=True)
+class BotEntry:
+    name: str
+    cls: type
+    plugin: str
+    description: str
+
+
+@dataclass(frozen=True)
+class RulesetEntry:
+    name: str
+    path: Path
+    plugin: str
+
+
+class Registry:
+    """Every registered bot and ruleset, each with the plugin that registered it."""
+
+    def __init__(self, pm: pluggy.PluginManager):
+        self.pm = pm
+        self.bots: dict[str, BotEntry] = {}
+        self.rulesets: dict[str, RulesetEntry] = {}
+        for impl in pm.hook.register_bots.get_hookimpls():
+            impl.function(register=lambda cls, _p=impl.plugin_name: self._add_bot(cls, _p))
+        for impl in pm.hook.register_rulesets.get_hookimpls():
+            impl.function(register=lambda path, _p=impl.plugin_name: self._add_ruleset(path, _p))
+
+    def _add_bot(self, cls: type, plugin: str) -> None:
+        from runner.game.bot import Bot
+
+        if not (isinstance(cls, type) and issubclass(cls, Bot)):
+            raise PluginError(f"plugin {plugin!r}, hook register_bots: {cls!r} is not a runner.Bot subclass")
+        name = getattr(cls, "name", "")
+        if not isinstance(name, str) or not name:
+            raise PluginError(f"plugin {plugin!r}, hook register_bots: {cls.__name__} has no `name`")
+        if name in self.bots:
+            raise PluginError(
+                f"bot name {name!r} is registered twice: by plugin {self.bots[name].plugin!r} and by {plugin!r}"
+            )
+        text = (cls.description or cls.__doc__ or "").strip()
+        self.bots[name] = BotEntry(name, cls, plugin, text.splitlines()[0] if text else "")
+
+    def _add_ruleset(self, path, plugin: str) -> None:
+        from runner.game.ruleset import read_yaml
+
+        path = Path(path)
+        data = read_yaml(path)
+        name = data.get("name")
+        if not isinstance(name, str) or not name:
+            raise RulesetError(str(path), "name", "a registered ruleset needs a name", "add `name: my-variant`")
+        if name in self.rulesets:
+            raise PluginError(
+                f"ruleset name {name!r} is registered twice: by plugin {self.rulesets[name].plugin!r} "
+                f"({self.rulesets[name].path}) and by {plugin!r} ({path})"
+            )
+        self.rulesets[name] = RulesetEntry(name, path, plugin)
+
+    def bot(self, name: str) -> BotEntry:
+        try:
+            return self.bots[name]
+        except KeyError:
+            raise UnknownName(f"unknown bot {name!r}; registered: {', '.join(sorted(self.bots))}") from None
+
+    def ruleset_path(self, name: str) -> Path | None:
+        entry = self.rulesets.get(name)
+        return entry.path if entry else None
+
+    def load_ruleset(self, name_or_file: str, overrides=None):
+        """The validated Ruleset registered as `name_or_file`, or read from that YAML file."""
+        from runner.game.ruleset import exists, load
+
+        path = self.ruleset_path(name_or_file)
+        if path is None:
+            candidate = Path(name_or_file)
+            if candidate.suffix in (".yaml", ".yml") or exists(candidate):
+                if not exists(candidate):
+                    raise RulesetError(name_or_file, None, "no such file", "check the path")
+                path = candidate
+            else:
+                raise UnknownName(
+                    f"unknown ruleset {name_or_file!r}; registered: {', '.join(sorted(self.rulesets))} (or give a .yaml file)"
+                )
+        return load(path, self.ruleset_path, overrides)

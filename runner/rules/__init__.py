@@ -1,0 +1,1 @@
+"""Reading ruleset files safely, `extends` merging, `--set` overrides and explanations of invalid rulesets."""

@@ -1,0 +1,1 @@
+"""How a seat is filled: a bot in-process or in a process of its own, an `exec:` program, or a person."""

@@ -1,0 +1,365 @@
+"""Bots in other processes: a program speaking the JSON-lines protocol, with deadlines, limits and kills.
+
+`RemoteBot` is what the referee sees for a seat whose bot runs elsewhere (an `exec:` command, a
+registered `CommandBot`, or a Python bot under `--isolate`). Every read and write has a deadline;
+a bot that overruns it is killed with its whole process group.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import shlex
+import shutil
+import signal
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from runner.game.bot import Bot
+from runner.errors import MaumauError
+from .protocol import (MAX_LINE_BYTES, PROTOCOL_VERSION, NotAnAction, ProtocolViolation, decode, encode, parse_action,
+                       view_data)
+
+EXEC_PREFIX = "exec:"
+STARTUP_SECONDS = 20.0  # to start and say hello; not charged to the bot's move time
+DEFAULT_MEMORY = 1 << 30
+STDERR_CAP = 16 << 20  # RLIMIT_FSIZE: a bot cannot fill the disk through its stderr file
+
+
+class BotFailure(Exception):
+    """A bot in another process misbehaved: `kind` is a fault kind; `give_up`: do not ask it again this match."""
+
+    def __init__(self, kind: str, detail: str, give_up: bool):
+        super().__init__(detail)
+        self.kind, self.detail, self.give_up = kind, detail, give_up
+
+
+class CommandBot(Bot):
+    """Register a subclass with `command = ["node", "bot.js"]` to enter an external program by name."""
+
+    command: tuple[str, ...] | list[str] = ()
+
+    def act(self, view):
+        raise RuntimeError(f"{type(self).__name__} runs as a command; build it through runner.botmaker")
+
+
+def parse_memory(text: str) -> int | None:
+    """`--bot-memory` as bytes: 1G, 512M, 65536K or plain bytes; 0 means no cap."""
+    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
+    clean = text.strip().upper().removesuffix("B").removesuffix("I")
+    scale = units.get(clean[-1:], 1)
+    number = clean[:-1] if clean[-1:] in units else clean
+    try:
+        size = int(float(number) * scale)
+    except ValueError:
+        size = -1
+    if size < 0 or (0 < size < 32 << 20):
+        raise MaumauError(f"--bot-memory {text!r}: expected a size of at least 32M, e.g. 512M or 2G (0: no cap)")
+    return size or None
+
+
+def parse_exec(player: str) -> list[str]:
+    """The argv of an `exec:PATH [ARGS]` entrant, checked: the program exists and can be run."""
+    try:
+        argv = shlex.split(player[len(EXEC_PREFIX):])
+    except ValueError as exc:
+        raise MaumauError(f"bot {player!r}: cannot split the command ({exc}); quote it like a shell line") from None
+    if not argv:
+        raise MaumauError(f"bot {player!r}: no program after 'exec:'; e.g. -b 'exec:python3 examples/exec_bot.py'")
+    check_program(argv[0], player)
+    return argv
+
+
+def check_program(program: str, player: str) -> None:
+    """Refuse, before any match, a command whose program cannot be found or run."""
+    if os.sep in program:
+        path = Path(program)
+        if not path.is_file():
+            raise MaumauError(f"bot {player!r}: no such program {program!r}; check the path")
+        if not os.access(path, os.X_OK):
+            raise MaumauError(f"bot {player!r}: {program!r} is not executable; chmod +x it or name its interpreter first")
+    elif shutil.which(program) is None:
+        raise MaumauError(f"bot {player!r}: program {program!r} is not on PATH")
+
+
+# ---------------------------------------------------------------- one process
+
+
+def _libc_prctl():
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl
+    except (OSError, AttributeError):
+        return None
+
+
+_PRCTL = _libc_prctl() if sys.platform.startswith("linux") else None
+_PR_SET_PDEATHSIG = 1
+
+
+def _limit_child(memory: int | None) -> None:
+    """Runs in the child before exec: cap its memory and files, and let it die with its parent."""
+    import resource
+
+    if memory:
+        resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (STDERR_CAP, STDERR_CAP))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+    if _PRCTL is not None:
+        _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
+
+
+class BotProcess:
+    """One running bot program: newline-delimited JSON over its stdin/stdout, each step with a deadline."""
+
+    def __init__(self, argv: list[str], label: str, memory: int | None = DEFAULT_MEMORY, env: dict | None = None):
+        self.argv, self.label, self.env = argv, label, env
+        self.on_failure = None  # called with this process after it was killed for misbehaving
+        self.stderr = tempfile.TemporaryFile()
+        try:
+            self.proc = subprocess.Popen(
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0,
+                start_new_session=True, preexec_fn=lambda: _limit_child(memory), close_fds=True, env=env,
+            )
+        except OSError as exc:
+            self.stderr.close()
+            raise MaumauError(f"bot {label!r}: cannot start {argv[0]!r} ({exc.strerror})") from None
+        self._out = self.proc.stdin.fileno()
+        self._in = self.proc.stdout.fileno()
+        os.set_blocking(self._out, False)
+        self._buffer = bytearray()
+        self.hello: dict | None = None
+        self.dead = False
+
+    # -------------------------------------------------------------- lines
+
+    def send(self, message: dict, deadline: float) -> None:
+        """Write one message, or BotFailure if the bot is gone or does not read before `deadline`."""
+        data = memoryview(encode(message))
+        while data:
+            try:
+                written = os.write(self._out, data)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, ConnectionResetError):
+                raise self._died() from None
+            data = data[written:]
+            if data and not self._wait(self._out, select.POLLOUT, deadline):
+                raise self._timeout(deadline)
+
+    def receive(self, deadline: float) -> dict:
+        """Read one message, or BotFailure (timeout, exit, a line too long, or not JSON)."""
+        buffer = self._buffer
+        while True:
+            end = buffer.find(b"\n")
+            if end >= 0:
+                line = bytes(buffer[:end])
+                del buffer[:end + 1]
+                if buffer:  # whatever came with the answer is a second answer nobody asked for
+                    raise self.violation("sent more than one line for one message")
+                try:
+                    return decode(line)
+                except ProtocolViolation as exc:
+                    raise self.violation(str(exc)) from None
+            if len(buffer) > MAX_LINE_BYTES:
+                raise self.violation(f"a line longer than {MAX_LINE_BYTES} bytes")
+            if not self._wait(self._in, select.POLLIN, deadline):
+                raise self._timeout(deadline)
+            chunk = os.read(self._in, 1 << 16)
+            if not chunk:
+                raise self._died()
+            buffer += chunk
+
+    def check_quiet(self) -> None:
+        """Between decisions the bot must be silent: a line nobody asked for, or an exit, is caught here."""
+        if not self._buffer and not self._wait(self._in, select.POLLIN, time.monotonic()):
+            return
+        chunk = os.read(self._in, 1 << 16) if not self._buffer else b"?"
+        if not chunk:
+            raise self._died()
+        raise self.violation("sent a line between decisions (one action per act message)")
+
+    def _wait(self, fd: int, event: int, deadline: float) -> bool:
+        poller = select.poll()
+        poller.register(fd, event)
+        while True:
+            left = deadline - time.monotonic()
+            if poller.poll(min(max(0.0, left), 3600.0) * 1000):  # poll takes at most ~24 days of ms
+                return True
+            if left <= 0:
+                return False
+
+    # -------------------------------------------------------------- ends
+
+    def violation(self, what: str) -> BotFailure:
+        """A protocol violation: the stream can no longer be trusted, so the process is ended."""
+        self._end_in_failure()
+        return BotFailure("illegal", f"protocol: {what}", give_up=True)
+
+    def _timeout(self, deadline: float) -> BotFailure:
+        self._end_in_failure()
+        return BotFailure("timeout", "no answer within the time budget; the bot process was killed", give_up=True)
+
+    def _end_in_failure(self) -> None:
+        self.kill()
+        if self.on_failure is not None:
+            self.on_failure(self)
+
+    def _died(self) -> BotFailure:
+        code = self.proc.poll()
+        if code is None:
+            try:
+                code = self.proc.wait(0.5)
+            except subprocess.TimeoutExpired:
+                code = None
+        tail = self.stderr_tail()
+        self._end_in_failure()
+        how = "closed its output" if code is None else (
+            f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
+        return BotFailure("exception", f"the bot process {how}" + (f"; stderr: {tail}" if tail else ""), give_up=True)
+
+    def stderr_tail(self, limit: int = 400) -> str:
+        """The end of what the bot wrote to stderr, on one line (for fault details)."""
+        try:
+            size = self.stderr.seek(0, os.SEEK_END)
+            self.stderr.seek(max(0, size - limit))
+            text = self.stderr.read().decode("utf-8", "replace")
+        except (OSError, ValueError):
+            return ""
+        return " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())[-limit:]
+
+    def kill(self) -> None:
+        """End the bot and everything it started (its process group)."""
+        if self.dead:
+            return
+        self.dead = True
+        try:
+            os.killpg(self.proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        try:
+            self.proc.wait(5)
+        except subprocess.TimeoutExpired:
+            pass
+        for stream in (self.proc.stdin, self.proc.stdout, self.stderr):
+            try:
+                stream.close()
+            except OSError:
+                pass
+
+    def say_bye(self) -> None:
+        """Ask the bot to exit and close its input (it gets a moment before `close` kills it)."""
+        if not self.dead:
+            try:
+                self.send({"type": "bye"}, time.monotonic() + 0.1)
+                self.proc.stdin.close()
+            except (BotFailure, OSError):
+                pass
+
+    def close(self, deadline: float) -> None:
+        """Wait until `deadline` for the bot to exit after bye, then make sure it has."""
+        if self.dead:
+            return
+        try:
+            self.proc.wait(max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            pass
+        self.kill()
+
+    # -------------------------------------------------------------- handshake
+
+    def greet(self, deadline: float) -> dict:
+        """The bot's hello (read once), checked: a name and our protocol version."""
+        if self.hello is None:
+            hello = self.receive(deadline)
+            if hello.get("type") != "hello":
+                raise self.violation(f'the first line must be {{"type": "hello", ...}}, got type {hello["type"]!r:.40}')
+            if hello.get("protocol") != PROTOCOL_VERSION:
+                raise self.violation(f"speaks protocol {hello.get('protocol')!r:.20}, the runner speaks {PROTOCOL_VERSION}")
+            if not isinstance(hello.get("name"), str) or not hello["name"]:
+                raise self.violation('hello needs a "name" (a non-empty string)')
+            self.hello = hello
+        return self.hello
+
+
+# ---------------------------------------------------------------- a seat
+
+
+class RemoteBot:
+    """A seat's bot in another process; the referee calls `prepare` (not timed), then `act_within`."""
+
+    def __init__(self, process: BotProcess, seat: int, rng, send_rng_state: bool):
+        self.process, self.seat = process, seat
+        self.name = process.label
+        version, state, gauss = rng.getstate()  # before drawing the seed: a hosted bot continues from here
+        self._start = {"type": "match_start", "seat": seat, "seed": rng.getrandbits(63)}
+        if send_rng_state:
+            self._start["rng_state"] = [version, list(state), gauss]
+        self.started = False
+        self._round, self._history_sent = None, 0  # what this seat has been sent of the round's history
+
+    def prepare(self, view) -> None:
+        """Wait for the hello and start the match, once, before the first decision is timed."""
+        if self.started:
+            return
+        process = self.process
+        if process.dead:
+            raise BotFailure("exception", "the bot process is not running", give_up=True)
+        deadline = time.monotonic() + STARTUP_SECONDS
+        process.greet(deadline)
+        process.send({**self._start, "rules": _rules_data(view.ruleset)}, deadline)
+        self.started = True
+
+    def act_within(self, view, seconds: float | None):
+        """The action the bot sends for `view` (parsed, not yet checked for legality), or BotFailure."""
+        process = self.process
+        deadline = time.monotonic() + (seconds if seconds is not None else 1e9)
+        process.check_quiet()
+        start = self._history_sent if view.round == self._round and len(view.history) >= self._history_sent else 0
+        self._round, self._history_sent = view.round, len(view.history)
+        process.send({"type": "act", "view": view_data(view, start)}, deadline)
+        reply = process.receive(deadline)
+        kind = reply["type"]
+        if kind == "action":
+            data = reply.get("action")
+            if isinstance(data, dict) and data.get("type") == "invalid":  # a hosted Python bot's non-action
+                return NotAnAction(f"{str(data.get('what'))[:100]} is not legal now")
+            try:
+                return parse_action(data)
+            except ProtocolViolation as exc:
+                return NotAnAction(f"malformed action: {exc}")
+        if kind == "error":
+            message = reply.get("message")
+            text = str(message)[:300] if message else "the bot reported an error"
+            raise BotFailure("exception", text, give_up=reply.get("give_up") is True)
+        raise process.violation(f'expected {{"type": "action"}} or {{"type": "error"}}, got type {kind!r:.40}')
+
+    def finish(self, result: dict | None = None) -> bool:
+        """Tell the bot the match is over; False if its process cannot serve another match."""
+        process = self.process
+        if process.dead:
+            return False
+        if self.started:
+            try:
+                process.send({"type": "match_end", **(result or {})}, time.monotonic() + 1.0)
+            except BotFailure:
+                return False
+        return True
+
+    def act(self, view):  # the referee never calls this; it is here so that a RemoteBot is still a bot
+        raise RuntimeError("RemoteBot is driven by the referee through prepare() and act_within()")
+
+
+
+_rules_cache: dict[int, tuple[object, dict]] = {}
+
+
+def _rules_data(ruleset) -> dict:
+    """The ruleset as JSON data, computed once per Ruleset object."""
+    hit = _rules_cache.get(id(ruleset))
+    if hit is None or hit[0] is not ruleset:
+        hit = _rules_cache[id(ruleset)] = (ruleset, ruleset.to_data())
+    return hit[1]

@@ -1,0 +1,141 @@
+"""The worker that hosts one registered Python bot in a process of its own (`maumau ... --isolate`).
+
+Run as `python -m runner.seats.isolation MODULE:CLASS BOT`, it speaks the JSON-lines protocol of docs/protocol.md
+on its stdin/stdout like any external bot. The bot inside sees only the serialized copy of its
+own view: the referee's state lives in another process, out of reach of `gc` or frame tricks.
+"""
+
+from __future__ import annotations
+
+import importlib
+import os
+import random
+import sys
+
+from runner.game.actions import Challenge, Draw, NameSuit, Pass, Play
+from runner.game.cards import Card
+from runner.errors import MaumauError
+from .protocol import (PROTOCOL_VERSION, ProtocolViolation, action_data, decode, describe, encode, exception_text,
+                       parse_view)
+
+ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
+PATH_VARIABLE = "MAUMAU_WORKER_PATH"
+
+
+def worker_command(bot_name: str, cls: type) -> list[str]:
+    """The argv that starts a worker hosting `cls` (registered as `bot_name`); MaumauError if it cannot."""
+    module, qualname = cls.__module__, cls.__qualname__
+    if module == "__main__" or "<locals>" in qualname:
+        raise MaumauError(
+            f"bot {bot_name!r}: --isolate needs a class importable by module path, not one defined in "
+            f"{'a script' if module == '__main__' else 'a function'}; move it to a module"
+        )
+    return [sys.executable, "-m", "runner.seats.isolation", f"{module}:{qualname}", bot_name]
+
+
+def worker_environment() -> dict[str, str]:
+    """The worker's environment: ours, with our import path, so it finds the bot where we found it."""
+    return {**os.environ, PATH_VARIABLE: os.pathsep.join(path for path in sys.path if path)}
+
+
+def answer_data(answer: object) -> dict:
+    """An Action as protocol JSON; anything else (checked by exact type) as an `invalid` marker."""
+    kind = type(answer)
+    if kind in ACTION_TYPES:
+        fields_ok = kind is not Play or (
+            type(answer.card) is Card and all(type(x) in (str, type(None)) for x in (answer.suit, answer.announce)))
+        if kind is NameSuit:
+            fields_ok = type(answer.suit) is str
+        if fields_ok:
+            return action_data(answer)
+    return {"type": "invalid", "what": describe(answer)}
+
+
+class Host:
+    """One bot per match, rebuilt from the registry with the seat's seeded generator."""
+
+    def __init__(self, where: str, bot_name: str):
+        module, _, qualname = where.partition(":")
+        cls = importlib.import_module(module)
+        for part in qualname.split("."):
+            cls = getattr(cls, part)
+        self.cls, self.bot_name = cls, bot_name
+        self.bot = None
+        self.history: list = []  # the current round's events, as received in pieces
+        self.broken: str | None = None
+        self.ruleset = None
+        self._rules_key: str | None = None
+
+    def handle(self, message: dict) -> dict | None:
+        """The reply to one message (None for messages that need none)."""
+        kind = message["type"]
+        if kind == "match_start":
+            self._start(message)
+            return None
+        if kind == "act":
+            return self._act(message["view"])
+        if kind == "match_end":
+            self.bot = None
+            return None
+        raise ProtocolViolation(f"unexpected message type {kind!r}")
+
+    def _start(self, message: dict) -> None:
+        from runner.game.ruleset import Ruleset
+
+        key = repr(message["rules"])
+        if key != self._rules_key:
+            self.ruleset, self._rules_key = Ruleset.model_validate(message["rules"]), key
+        rng = random.Random()
+        if "rng_state" in message:
+            version, state, gauss = message["rng_state"]
+            rng.setstate((version, tuple(state), gauss))
+        else:
+            rng.seed(message["seed"])
+        self.broken = None
+        try:
+            self.bot = self.cls(rng=rng)
+        except Exception as exc:  # reported at its first decision, like an in-process bot that cannot be built
+            self.bot, self.broken = None, f"the bot could not be built: {exception_text(exc)}"
+
+    def _act(self, view_json: dict) -> dict:
+        if self.bot is None:
+            return {"type": "error", "message": self.broken or "act before match_start", "give_up": True}
+        view = parse_view(view_json, self.ruleset, self.history)
+        try:
+            answer = self.bot.act(view)
+        except BaseException as exc:  # SystemExit included: the bot's failure, reported, and the host lives on
+            return {"type": "error", "message": exception_text(exc)}
+        return {"type": "action", "action": answer_data(answer)}
+
+
+def serve(where: str, bot_name: str) -> int:
+    """Speak the protocol on the original stdin/stdout until bye or end of input."""
+    # Keep the protocol streams private: what the bot prints (even from C) goes to stderr,
+    # and a bot that reads stdin reads nothing.
+    proto_in = os.fdopen(os.dup(0), "rb")
+    proto_out = os.fdopen(os.dup(1), "wb")
+    devnull = os.open(os.devnull, os.O_RDONLY)
+    os.dup2(devnull, 0)
+    os.dup2(2, 1)
+    sys.stdout = sys.stderr
+    extra = os.environ.get(PATH_VARIABLE)
+    if extra:
+        sys.path[:0] = [path for path in extra.split(os.pathsep) if path not in sys.path]
+    host = Host(where, bot_name)
+    proto_out.write(encode({"type": "hello", "name": bot_name, "protocol": PROTOCOL_VERSION}))
+    proto_out.flush()
+    for line in proto_in:
+        message = decode(line)
+        if message["type"] == "bye":
+            break
+        reply = host.handle(message)
+        if reply is not None:
+            proto_out.write(encode(reply))
+            proto_out.flush()
+    return 0
+
+
+if __name__ == "__main__":
+    if len(sys.argv) != 3:
+        sys.exit("usage: python -m runner.seats.isolation MODULE:CLASS BOT_NAME")
+    sys.exit(serve(sys.argv[1], sys.argv[2]))

@@ -1,0 +1,294 @@
+"""A match: rounds under the ruleset's format (single round, penalty limit, elimination) and its tie-breaks."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from runner.game.engine import OVER, Round
+from .referee import Fault, Forfeit, Referee
+from runner.game.ruleset import Ruleset
+
+
+@dataclass(frozen=True)
+class TableChange:
+    """Between rounds of a match whose format allows it: `player` joins, or `seat` leaves."""
+
+    before_round: int
+    kind: str  # join, leave
+    player: str | None = None
+    seat: int | None = None
+
+
+@dataclass(frozen=True)
+class RoundSummary:
+    number: int
+    winner: int | None
+    points: tuple[int, ...]
+    totals: tuple[int, ...]
+    deciding: bool = False
+
+
+@dataclass(frozen=True)
+class MatchResult:
+    """The outcome of one match; `ranking` lists every seat that stayed, best first."""
+
+    match_id: str
+    players: tuple[str, ...]
+    ranking: tuple[int, ...]
+    winners: tuple[int, ...]
+    totals: tuple[int, ...]
+    rounds_won: tuple[int, ...]
+    rounds: tuple[RoundSummary, ...]
+    faults: tuple[Fault, ...] = ()
+    forfeited: tuple[int, ...] = ()
+    left: tuple[int, ...] = ()
+    decisions: int = 0
+
+
+@dataclass
+class _Table:
+    """Who sits where, and how each seat stands, during a match."""
+
+    players: list[str]
+    totals: list[int]
+    rounds_won: list[int]
+    eliminated: list[list[int]] = field(default_factory=list)  # batches, in order of elimination
+    forfeited: list[int] = field(default_factory=list)
+    left: list[int] = field(default_factory=list)
+
+    def seated(self) -> list[int]:
+        gone = set(self.forfeited) | set(self.left) | {s for batch in self.eliminated for s in batch}
+        return [seat for seat in range(len(self.players)) if seat not in gone]
+
+
+def bot_rng(seed: int | str, seat: int) -> random.Random:
+    """The random generator of the bot in `seat`, derived from the match seed."""
+    return random.Random(f"{seed}:seat:{seat}")
+
+
+class Match:
+    """Plays one match between bots made by `make_bot(player, seat, rng)`."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: Sequence[str],
+        seed: int | str,
+        make_bot: Callable,
+        match_id: str = "match",
+        referee: Referee | None = None,
+        log: list | None = None,
+        overrides: dict | None = None,
+        changes: Sequence[TableChange] = (),
+        ruleset_name: str | None = None,
+    ):
+        self.ruleset, self.seed, self.match_id = ruleset, seed, match_id
+        self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
+        self.referee = referee or Referee(seed=seed)
+        self.rng = random.Random(f"{seed}:deal")
+        self.table = _Table(list(players), [0] * len(players), [0] * len(players))
+        self.bots = [make_bot(player, seat, bot_rng(seed, seat)) for seat, player in enumerate(players)]
+        self.rounds: list[RoundSummary] = []
+        self.decisions = 0
+        self.direction: int | None = None  # None: the ruleset's initial direction
+        self.dealer = len(players) - 1  # so that seat 0 leads the first round
+        if log is not None:
+            log.append({
+                "type": "match_start", "match": match_id, "ruleset": ruleset_name or ruleset.name,
+                "overrides": dict(overrides or {}), "rules": ruleset.to_data(), "limit": ruleset.match.limit,
+                "seed": seed, "players": list(players),
+            })
+
+    # ------------------------------------------------------------------ rounds
+
+    def play_round(self, number: int, dealer: int, active: list[int], deciding: bool = False) -> Round:
+        """Deal and play one round among `active` seats; faults are handled by the referee."""
+        table = self.table
+        rnd = Round.deal(
+            self.ruleset, self.rng, len(table.players), dealer=dealer, active=active, number=number,
+            totals=table.totals, rounds_won=table.rounds_won, log=self.log, deciding=deciding,
+            direction=self.direction,
+        )
+        bots, players, decide, apply = self.bots, table.players, self.referee.decide, rnd.apply
+        decisions = 0
+        while rnd.phase != OVER:  # the loop of every decision: locals, no property
+            seat = rnd.current
+            try:
+                action = decide(rnd, bots[seat], players[seat])
+            except Forfeit as forfeit:
+                table.forfeited.append(forfeit.fault.seat)
+                rnd.forfeit(forfeit.fault.seat)
+                if self.log is not None:
+                    self.log.append({"type": "forfeit", "seat": forfeit.fault.seat})
+                continue
+            decisions += 1
+            apply(action)
+        self.decisions += decisions
+        return rnd
+
+    def run(self) -> MatchResult:
+        """Play rounds until the format says the match is over; return the result."""
+        fmt = self.ruleset.match
+        table, deal = self.table, self.ruleset.deal
+        number = 0
+        final_batch: list[int] = []
+        while True:
+            number += 1
+            self._table_changes(number)
+            active = table.seated()
+            if len(active) < 2:
+                break
+            if number > 1:  # rotate over the table as it is now, joined seats included
+                self.dealer = (self.dealer + deal.dealer_rotation) % len(table.players)
+            self.dealer = self._dealer_for(self.dealer, active)
+            rnd = self.play_round(number, self.dealer, active)
+            points = rnd.points()
+            for seat in active:
+                table.totals[seat] += points[seat]
+            if rnd.winner is not None:
+                table.rounds_won[rnd.winner] += 1
+            self._round_end(number, rnd.winner, points, deciding=False)
+            self._carry_direction(rnd)
+            if fmt.format == "single":
+                break
+            if fmt.format == "limit" and any(table.totals[s] >= fmt.limit for s in table.seated()):
+                break
+            if fmt.format == "elimination":
+                out = [s for s in table.seated() if table.totals[s] > fmt.limit]
+                if out:
+                    table.eliminated.append(sorted(out, key=lambda s: (table.totals[s], s)))
+                    for seat in out:
+                        if self.log is not None:
+                            self.log.append({"type": "eliminated", "seat": seat, "total": table.totals[seat]})
+                    final_batch = out
+                if len(table.seated()) <= 1:
+                    break
+        return self._result(number, final_batch)
+
+    def _carry_direction(self, rnd: Round) -> None:
+        """The direction the next round starts in: the initial one, or (without reset) where this one ended."""
+        self.direction = None if self.ruleset.deal.reset_direction else rnd.direction
+
+    def _dealer_for(self, dealer: int, active: list[int]) -> int:
+        """`dealer` if still seated, else the next seated seat clockwise."""
+        n = len(self.table.players)
+        for step in range(n):
+            seat = (dealer + step) % n
+            if seat in active:
+                return seat
+        return active[0]
+
+    def _round_end(self, number: int, winner: int | None, points: list[int], deciding: bool) -> None:
+        self.rounds.append(RoundSummary(number, winner, tuple(points), tuple(self.table.totals), deciding))
+        if self.log is not None:
+            self.log.append({
+                "type": "round_end", "round": number, "winner": winner, "points": list(points),
+                "totals": list(self.table.totals),
+            })
+
+    def _table_changes(self, number: int) -> None:
+        table = self.table
+        for change in self.changes:
+            if change.before_round != number:
+                continue
+            if change.kind == "join":
+                seated = table.seated()
+                total = min((table.totals[s] for s in seated), default=0)
+                seat = len(table.players)
+                table.players.append(change.player)
+                table.totals.append(total)
+                table.rounds_won.append(0)
+                self.bots.append(self.make_bot(change.player, seat, bot_rng(self.seed, seat)))
+                if self.log is not None:
+                    self.log.append({"type": "join", "seat": seat, "player": change.player, "total": total})
+            elif change.seat in table.seated():
+                table.left.append(change.seat)
+                if self.log is not None:
+                    self.log.append({"type": "leave", "seat": change.seat})
+
+    # ------------------------------------------------------------------ outcome
+
+    def _result(self, rounds_played: int, final_batch: list[int]) -> MatchResult:
+        fmt = self.ruleset.match
+        table = self.table
+        if fmt.format == "elimination":
+            ranking, winners = self._rank_elimination(final_batch)
+        else:
+            ranking, winners = self._rank_by_points(rounds_played)
+        ranking = ranking + sorted(table.forfeited, key=lambda s: -table.forfeited.index(s))
+        if not winners and ranking:
+            winners = [ranking[0]]
+        if self.log is not None:
+            self.log.append({
+                "type": "match_end", "ranking": ranking, "winners": winners, "totals": list(table.totals),
+                "rounds_won": list(table.rounds_won),
+            })
+        return MatchResult(
+            self.match_id, tuple(table.players), tuple(ranking), tuple(winners), tuple(table.totals),
+            tuple(table.rounds_won), tuple(self.rounds), tuple(self.referee.faults), tuple(table.forfeited),
+            tuple(table.left), self.decisions,
+        )
+
+    def _rank_by_points(self, rounds_played: int) -> tuple[list[int], list[int]]:
+        """Fewest points first; the tie for first is broken by the format's tie-break."""
+        table, fmt = self.table, self.ruleset.match
+        seated = table.seated()
+        if not seated:
+            return [], []
+        if fmt.format == "single":
+            last = self.rounds[-1] if self.rounds else None
+            winner = last.winner if last else None
+            key = lambda s: (0 if s == winner else 1, table.totals[s], s)  # noqa: E731
+            ranking = sorted(seated, key=key)
+            if winner is not None:
+                return ranking, [winner]
+            best = min(table.totals[s] for s in seated)
+            return ranking, [s for s in ranking if table.totals[s] == best]
+        key = lambda s: (table.totals[s], -table.rounds_won[s], s)  # noqa: E731
+        best = min(table.totals[s] for s in seated)
+        tied = [s for s in seated if table.totals[s] == best]
+        if len(tied) > 1 and fmt.tie_break == "deciding_round":
+            decider = self._deciding_round(tied, rounds_played)
+            seated = table.seated()  # a seat may have forfeited during a deciding round
+            if decider is not None:
+                rest = sorted((s for s in seated if s != decider), key=key)
+                return [decider] + rest, [decider]
+            ranking = sorted(seated, key=key)
+            return ranking, [s for s in tied if s in seated]
+        ranking = sorted(seated, key=key)
+        top = key(ranking[0])[:2]
+        return ranking, [s for s in ranking if key(s)[:2] == top]
+
+    def _deciding_round(self, tied: list[int], rounds_played: int) -> int | None:
+        """Extra rounds among the tied only; the first out wins; points are not added."""
+        table = self.table
+        for attempt in range(self.ruleset.match.max_deciding_rounds):
+            number = rounds_played + attempt + 1
+            active = [s for s in tied if s in table.seated()]
+            self.dealer = self._dealer_for((self.dealer + self.ruleset.deal.dealer_rotation) % len(table.players), active)
+            rnd = self.play_round(number, self.dealer, active, deciding=True)
+            self._carry_direction(rnd)
+            self._round_end(number, rnd.winner, [0] * len(table.players), deciding=True)
+            if rnd.winner is not None:
+                return rnd.winner
+            seated_tied = [s for s in tied if s in table.seated()]
+            if len(seated_tied) == 1:
+                return seated_tied[0]
+            if not seated_tied:
+                return None
+        return None
+
+    def _rank_elimination(self, final_batch: list[int]) -> tuple[list[int], list[int]]:
+        """Survivors first, then the eliminated, latest first; a batch out together by total."""
+        table = self.table
+        survivors = sorted(table.seated(), key=lambda s: (table.totals[s], s))
+        eliminated = [seat for batch in reversed(table.eliminated) for seat in batch]
+        ranking = survivors + eliminated
+        if survivors:
+            return ranking, survivors if len(survivors) == 1 else [survivors[0]]
+        if not final_batch:
+            return ranking, []
+        best = min(table.totals[s] for s in final_batch)
+        return ranking, [s for s in final_batch if table.totals[s] == best]

@@ -1,0 +1,87 @@
+"""One match from names: resolve the ruleset and the bots in the registry, then play it."""
+
+from __future__ import annotations
+
+
+from runner.seats.botmaker import BotMaker
+from runner.errors import MaumauError
+from runner.seats.external import DEFAULT_MEMORY
+from runner.seats.human import HumanSeat
+from .match import Match, MatchResult, TableChange
+from runner.plugins import registry
+from .referee import Referee, check_fault_options
+
+
+def make_bot_factory(reg=None):
+    """A `make_bot(player, seat, rng)` that builds registered bots by name."""
+    reg = reg or registry()
+
+    def make_bot(player: str, seat: int, rng):
+        return reg.bot(player).cls(rng=rng)
+
+    return make_bot
+
+
+def parse_changes(joins: list[str], leaves: list[str]) -> list[TableChange]:
+    changes = []
+    for text, kind in [(j, "join") for j in joins] + [(l, "leave") for l in leaves]:
+        round_text, sep, who = text.partition(":")
+        if not sep or not round_text.isdigit() or int(round_text) < 2 or not who:
+            raise MaumauError(f"--{kind} {text!r}: expected ROUND:{'BOT' if kind == 'join' else 'SEAT'} with ROUND ≥ 2")
+        if kind == "join":
+            changes.append(TableChange(int(round_text), "join", player=who))
+        elif who.isdigit():
+            changes.append(TableChange(int(round_text), "leave", seat=int(who)))
+        else:
+            raise MaumauError(f"--leave {text!r}: SEAT must be a seat number")
+    return changes
+
+
+def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None:
+    """Refuse a table the ruleset does not allow, with the allowed range."""
+    if not ruleset.players.min <= len(players) <= ruleset.players.max:
+        raise MaumauError(
+            f"ruleset {ruleset.name!r} allows {ruleset.players.min}-{ruleset.players.max} players, got {len(players)}"
+        )
+    if changes and not ruleset.match.table_changes:
+        raise MaumauError(f"ruleset {ruleset.name!r} does not allow players to join or leave (match.table_changes)")
+    if sum(1 for c in changes if c.kind == "join") + len(players) > ruleset.players.max:
+        raise MaumauError(f"joins would seat more than {ruleset.players.max} players")
+
+
+def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict, joins=(), leaves=(),
+               with_log: bool = False, on_fault: str = "forfeit", move_time: float | None = None,
+               time_bank: float = 0.0, isolate: bool = False,
+               bot_memory: int | None = DEFAULT_MEMORY, human_seat: int | None = None,
+               human_io: tuple = (None, None)) -> tuple[MatchResult, list[dict]]:
+    """Play one match between registered bots (or `exec:` commands); return its result and (if asked) its log.
+
+    With `human_seat`, the person at the terminal (`human_io`: input and output streams, default
+    stdin and stdout) takes that seat and the bots fill the others in order; there is no move time.
+    """
+    reg = registry()
+    ruleset = reg.load_ruleset(ruleset_name, overrides)
+    bots = list(players)
+    if human_seat is not None:
+        if not 0 <= human_seat <= len(players):
+            raise MaumauError(f"--human-seat {human_seat}: expected a seat from 0 to {len(players)} (the bots fill the others)")
+        players = players[:human_seat] + [HumanSeat.name] + players[human_seat:]
+        move_time = None  # a person takes the time they need
+    changes = parse_changes(list(joins), list(leaves))
+    check_table(ruleset, players, changes)
+    check_fault_options(on_fault, move_time, time_bank)
+    referee = Referee(on_fault, move_time, time_bank=time_bank, seed=seed)
+    log: list[dict] | None = [] if with_log else None
+    with BotMaker(reg, isolate, bot_memory) as maker:
+        maker.check(bots + [j.partition(":")[2] for j in joins])
+        make_bot = maker
+        if human_seat is not None:
+            def make_bot(player: str, seat: int, rng):
+                if seat == human_seat:
+                    return HumanSeat(rng, names=players, input=human_io[0], output=human_io[1])
+                return maker(player, seat, rng)
+        match = Match(ruleset, players, seed, make_bot, match_id=f"play-{seed}", referee=referee, log=log,
+                      overrides=overrides, changes=changes, ruleset_name=ruleset_name)
+        result = match.run()
+        maker.end_match(result)
+    return result, log or []

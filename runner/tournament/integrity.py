@@ -1,0 +1,187 @@
+"""Tamper evidence for a results directory: digests of what was stored, and careful reading of it.
+
+Every match row carries the SHA-256 of its own fields, its seats, its faults and its log file;
+the config carries one too. Reading a directory (standings, replay, resume) recomputes them, so
+a truncated, corrupted or edited result is refused with a clear error instead of changing the
+standings. This detects damage and casual edits, not a forger who recomputes the digests: they
+are not keyed.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import math
+import os
+import stat
+import zlib
+from pathlib import Path
+
+from runner.errors import MaumauError
+
+MAX_LOG_BYTES = 64 << 20  # a log, compressed or not; real ones are a few hundred KB at most
+
+
+class ResultsCorrupt(MaumauError):
+    """A results directory whose contents are not what the tournament wrote."""
+
+
+def digest(*parts) -> str:
+    """SHA-256 of `parts` as canonical JSON (booleans as the integers SQLite gives back)."""
+    return plain_digest(*[_plain(part) for part in parts])
+
+
+def plain_digest(*parts) -> str:
+    """`digest(*parts)` of parts that hold no booleans (rows as SQLite stores them), without walking them first."""
+    return hashlib.sha256(_canonical(parts).encode("utf-8")).hexdigest()
+
+
+# built once: json.dumps with options builds an encoder per call; tuples encode as lists
+_canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
+
+
+def _plain(value):
+    if isinstance(value, bool):
+        return int(value)
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def sha256(data: bytes) -> str:
+    return hashlib.sha256(data).hexdigest()
+
+
+def check_rows(db, where: Path) -> None:
+    """Every stored match's digest against its rows, the config's against the config; ResultsCorrupt if one differs.
+
+    One read transaction (a tournament may be writing meanwhile), and the rows streamed match by
+    match, so that a large tournament is checked in constant memory.
+    """
+    db.execute("BEGIN")
+    try:
+        config = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
+        expected = db.execute("SELECT value FROM meta WHERE key = 'config_digest'").fetchone()
+        if config is None or expected is None or digest(config[0]) != expected[0]:
+            raise ResultsCorrupt(f"{where}: the tournament's config was changed or lost; {_ADVICE}")
+        seats = _grouped(db.execute("SELECT * FROM seats ORDER BY match_id, seat"))
+        faults = _grouped(db.execute("SELECT * FROM faults ORDER BY match_id, rowid"))
+        count = 0
+        for *fields, stored in db.execute("SELECT * FROM matches ORDER BY id"):
+            count += 1
+            match_id = fields[0]
+            if stored != plain_digest(fields, seats.take(match_id), faults.take(match_id)):  # SQLite gives no booleans
+                raise ResultsCorrupt(f"{where}: match {match_id!r} was changed after it was stored; {_ADVICE}")
+        orphan = seats.rest() or faults.rest()
+        if orphan:
+            raise ResultsCorrupt(f"{where}: rows of match {orphan!r:.80} without the match itself; {_ADVICE}")
+        _check_complete(db, where, count)
+    finally:
+        db.execute("COMMIT")
+
+
+class _grouped:
+    """Rows (match_id, *fields) sorted by match_id, taken one match at a time in that order."""
+
+    def __init__(self, rows):
+        self.rows = iter(rows)
+        self.next = next(self.rows, None)
+        self.skipped: str | None = None
+
+    def take(self, match_id: str) -> list:
+        taken = []
+        while self.next is not None and self.next[0] <= match_id:
+            if self.next[0] < match_id:
+                self.skipped = self.skipped or self.next[0]  # rows of a match that is not there
+            else:
+                taken.append(list(self.next[1:]))
+            self.next = next(self.rows, None)
+        return taken
+
+    def rest(self) -> str | None:
+        return self.skipped or (self.next[0] if self.next is not None else None)
+
+
+def _check_complete(db, where: Path, count: int) -> None:
+    """A finished tournament holds every match of its schedule: none may have gone missing."""
+    meta = dict(db.execute("SELECT key, value FROM meta"))
+    if meta.get("finished") != "yes":
+        return
+    config = json.loads(meta["config"])
+    try:
+        entrants, size, deals = len(config["entrants"]), int(config["table_size"]), int(meta["deals_played"])
+        expected = math.comb(entrants, size) * deals * size
+    except (KeyError, TypeError, ValueError):
+        raise ResultsCorrupt(f"{where}: the record of the finished tournament is incomplete; {_ADVICE}") from None
+    if count != expected:
+        raise ResultsCorrupt(f"{where}: {count} matches stored, the finished schedule has {expected}; {_ADVICE}")
+
+
+_ADVICE = "the results cannot be trusted: run the tournament again, or restore the directory from a copy"
+
+
+# ---------------------------------------------------------------- logs
+
+
+def read_log(directory: Path, name: str, match_id: str, expected_sha256: str | None) -> bytes:
+    """The bytes of a match's stored log, checked: its own file under logs/, regular, bounded, unchanged."""
+    if name != f"logs/{match_id}.jsonl.gz":  # a log path rewritten to point elsewhere (../.., /dev/zero)
+        raise ResultsCorrupt(f"{directory}: match {match_id!r} names the log {name[:80]!r}; {_ADVICE}")
+    path = directory / name
+    data = _read_regular(path, MAX_LOG_BYTES)
+    if expected_sha256 is not None and sha256(data) != expected_sha256:
+        raise ResultsCorrupt(f"{path}: the log was changed after it was stored; {_ADVICE}")
+    return data
+
+
+def _read_regular(path: Path, limit: int) -> bytes:
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise ResultsCorrupt(f"cannot read the log {path}: {exc.strerror}") from None
+    try:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise ResultsCorrupt(f"{path} is not a regular file; {_ADVICE}")
+        data = os.read(fd, limit + 1)
+        while len(data) <= limit:
+            more = os.read(fd, limit + 1 - len(data))
+            if not more:
+                break
+            data += more
+    except OSError as exc:
+        raise ResultsCorrupt(f"cannot read the log {path}: {exc.strerror}") from None
+    finally:
+        os.close(fd)
+    if len(data) > limit:
+        raise ResultsCorrupt(f"{path} is over {limit >> 20} MiB: not a log this runner wrote")
+    return data
+
+
+def parse_log(data: bytes, source: str = "the log") -> list[dict]:
+    """The events of a gzip JSON-lines log, decompressed within MAX_LOG_BYTES; ResultsCorrupt if malformed."""
+    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
+    try:
+        raw = inflater.decompress(data, MAX_LOG_BYTES + 1)
+    except zlib.error as exc:
+        raise ResultsCorrupt(f"{source} is not a gzip file ({exc})") from None
+    if len(raw) > MAX_LOG_BYTES or inflater.unconsumed_tail:
+        raise ResultsCorrupt(f"{source} inflates to over {MAX_LOG_BYTES >> 20} MiB: not a log this runner wrote")
+    if not inflater.eof:
+        raise ResultsCorrupt(f"{source} is truncated (the gzip stream ends early)")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ResultsCorrupt(f"{source} is not UTF-8 text (byte {exc.start})") from None
+    events = []
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line:
+            continue
+        try:
+            event = json.loads(line)
+        except (ValueError, RecursionError):
+            raise ResultsCorrupt(f"{source}, line {number}: not a JSON object") from None
+        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
+            raise ResultsCorrupt(f'{source}, line {number}: expected an object with a "type"')
+        events.append(event)
+    return events
+

@@ -1,0 +1,341 @@
+"""Standings from stored match results: counts, scores, Wilson intervals, an OpenSkill rating, rendering.
+
+Every figure is computed from the matches in schedule order, so the standings are the same
+whatever order the matches finished in, on any backend.
+"""
+
+from __future__ import annotations
+
+import itertools
+import json
+import math
+from dataclasses import dataclass
+from statistics import NormalDist
+from typing import Callable, Hashable, Iterable, Sequence
+
+from openskill.models import PlackettLuce
+
+from runner.cli import output
+from .work import SeatOutcome
+
+Z95 = 1.959963984540054  # the two-sided 95% normal quantile
+
+
+def sequential_z(looks: int, alpha: float = 0.05) -> float:
+    """The z of the `looks`-th look of a sequential test: look i spends alpha/2^i, so all looks together keep alpha."""
+    return NormalDist().inv_cdf(1 - alpha / 2**looks / 2)
+
+
+@dataclass(frozen=True)
+class Standing:
+    """One entrant's line of the standings."""
+
+    entrant: str
+    bot: str
+    matches: int
+    wins: int
+    draws: int
+    losses: int
+    score: float
+    win_rate: float
+    win_rate_low: float
+    win_rate_high: float
+    points_per_round: float
+    rounds_won: int
+    faults: int
+    rating: float
+    rating_sigma: float
+
+
+@dataclass(frozen=True)
+class Comparison:
+    """Two entrants over the matches they both played: how often `above` placed ahead of `below`."""
+
+    above: str
+    below: str
+    matches: int
+    ahead: float  # matches where `above` placed ahead; a shared place counts half
+    low: float
+    high: float
+
+    @property
+    def separated(self) -> bool:
+        """`above` places ahead of `below` more often than not, at 95% confidence."""
+        return self.matches > 0 and self.low > 0.5
+
+
+@dataclass(frozen=True)
+class Standings:
+    rows: tuple[Standing, ...]  # best first
+    head_to_head: dict[tuple[str, str], tuple[int, float]]  # (a, b) -> (matches, a's score), 2-seat tables
+    adjacent: tuple[Comparison, ...]  # each entrant against the next one down
+    looks: int | None = None  # --until-confident: the intervals of `adjacent` allow for this many looks
+
+    @property
+    def too_close(self) -> list[Comparison]:
+        return [c for c in self.adjacent if not c.separated]
+
+
+def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
+    """The Wilson score interval of a proportion (successes may be fractional: shared wins)."""
+    if n == 0:
+        return 0.0, 1.0
+    p = successes / n
+    denominator = 1 + z * z / n
+    centre = (p + z * z / (2 * n)) / denominator
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+class Clustered:
+    """The Wilson interval of the mean of values (in [0, 1]) whose blocks are not independent, fed one at a time.
+
+    The rotations of one deal share their cards, so their results go together. The interval uses
+    Kish's effective sample size n / deff, the design effect deff estimated from the spread of the
+    block totals and kept between 1 (never narrower than independent matches) and the largest block.
+    The spread needs the mean, so the values come twice: counted first (`n`, their `total`), then
+    fed with `add` block after block; it holds a few numbers, not the values.
+    """
+
+    def __init__(self, n: int, total: float):
+        self.n, self.total = n, total
+        self.p = total / n if n else 0.0
+        self.block: Hashable = _NO_BLOCK
+        self.sum, self.size = 0.0, 0  # of the block being fed
+        self.blocks, self.squares, self.largest = 0, 0, 0
+
+    def add(self, block: Hashable, value: float) -> None:
+        """The next value; the values of one block come one after another."""
+        if block != self.block:
+            self._close_block()
+            self.block, self.blocks = block, self.blocks + 1
+        self.sum += value
+        self.size += 1
+
+    def _close_block(self) -> None:
+        if self.size:
+            self.squares += (self.sum - self.p * self.size) ** 2
+            self.largest = max(self.largest, self.size)
+        self.sum, self.size = 0.0, 0
+
+    def interval(self, z: float = Z95) -> tuple[float, float]:
+        self._close_block()
+        n, p, blocks = self.n, self.p, self.blocks
+        if n == 0:
+            return 0.0, 1.0
+        deff = 1.0
+        if 1 < blocks < n and 0 < p < 1:
+            spread = self.squares * blocks / (blocks - 1) / n**2
+            deff = min(max(spread / (p * (1 - p) / n), 1.0), self.largest)
+        return wilson(self.total / deff, n / deff, z)
+
+
+_NO_BLOCK = object()
+
+
+def clustered_wilson(values: Sequence[tuple[Hashable, float]], z: float = Z95) -> tuple[float, float]:
+    """The clustered Wilson interval (see `Clustered`) of `values`, (block, value in [0, 1]) pairs."""
+    first = {}
+    for block, _ in values:
+        first.setdefault(block, len(first))
+    clustered = Clustered(len(values), sum(value for _, value in values))
+    for block, value in sorted(values, key=lambda item: first[item[0]]):  # stable: a block's values in their order
+        clustered.add(block, value)
+    return clustered.interval(z)
+
+
+Scored = tuple[Hashable, Sequence[SeatOutcome]]  # a match: its block (its deal) and its seats
+
+
+def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOutcome]],
+            looks: int | None = None, blocks: Sequence[Hashable] | None = None) -> Standings:
+    """Standings of `entrants` (label, bot) over `matches` (each a match's seats), in schedule order.
+
+    `blocks` names each match's deal (its table and deal: rotations of one deal share a block, and
+    come one after another); without it every match counts as independent. `looks`: see `tally`.
+    """
+    blocks = list(blocks) if blocks is not None else list(range(len(matches)))
+    return tally(entrants, lambda: zip(blocks, matches), looks)
+
+
+def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Scored]],
+          looks: int | None = None) -> Standings:
+    """Standings of `entrants` (label, bot) over the matches `read()` gives, (block, seats) in schedule order.
+
+    The matches are read twice and never held: first to count, score and rate them, then to
+    measure how much each deal's rotations go together, which needs the means the first reading
+    gives; memory grows with the entrants, not the matches. `looks`: the standings are the
+    `looks`-th look of a sequential test (--until-confident), and adjacent entrants are compared
+    at 95% over all looks together.
+    """
+    order = {label: i for i, (label, _) in enumerate(entrants)}
+    totals = {label: Totals() for label, _ in entrants}
+    met: dict[tuple[str, str], list] = {}  # (a, b) -> [matches both played, matches a placed ahead]
+    model = PlackettLuce()
+    ratings = {label: model.rating(name=label) for label, _ in entrants}
+    h2h: dict[tuple[str, str], tuple[int, float]] = {}
+    for _, match in read():
+        rate_match(model, ratings, match)
+        for seat in match:
+            totals[seat.entrant].add(seat)
+        for a, b in itertools.permutations(match, 2):
+            count = met.setdefault((a.entrant, b.entrant), [0, 0])
+            count[0] += 1
+            count[1] += ahead(a.place, b.place)
+        if len(match) == 2:
+            add_head_to_head(h2h, match)
+    ranked = sorted(entrants, key=lambda e: (-totals[e[0]].win_rate, -ratings[e[0]].mu, order[e[0]]))
+    pairs = [(a, b) for (a, _), (b, _) in zip(ranked, ranked[1:])]
+    spread = {label: Clustered(t.n, t.score) for label, t in totals.items()}
+    pair_spread = {pair: Clustered(*met.get(pair, (0, 0))) for pair in pairs}
+    for block, match in read():
+        places = {}
+        for seat in match:
+            spread[seat.entrant].add(block, seat.score)
+            places[seat.entrant] = seat.place
+        for (above, below), clustered in pair_spread.items():
+            if above in places and below in places:
+                clustered.add(block, ahead(places[above], places[below]))
+    rows = tuple(totals[label].standing(label, bot, spread[label].interval(), ratings[label]) for label, bot in ranked)
+    z = sequential_z(looks) if looks else Z95
+    adjacent = tuple(Comparison(a, b, c.n, c.total, *c.interval(z)) for (a, b), c in pair_spread.items())
+    return Standings(rows, h2h, adjacent, looks)
+
+
+class Totals:
+    """One entrant's running counts over the matches read so far."""
+
+    def __init__(self):
+        self.n = self.wins = self.draws = self.losses = self.points = self.rounds = self.rounds_won = self.faults = 0
+        self.score = 0  # summed in schedule order, as the interval's total is
+
+    def add(self, seat: SeatOutcome) -> None:
+        self.n += 1
+        self.score += seat.score
+        self.wins += seat.score == 1
+        self.draws += 0 < seat.score < 1
+        self.losses += seat.score == 0
+        self.points += seat.points
+        self.rounds += seat.rounds
+        self.rounds_won += seat.rounds_won
+        self.faults += seat.faults
+
+    @property
+    def win_rate(self) -> float:
+        return self.score / self.n if self.n else 0.0
+
+    def standing(self, label: str, bot: str, interval: tuple[float, float], rating) -> Standing:
+        return Standing(
+            label, bot, self.n, self.wins, self.draws, self.losses, self.score, self.win_rate, *interval,
+            self.points / self.rounds if self.rounds else 0.0, self.rounds_won, self.faults, rating.mu, rating.sigma,
+        )
+
+
+def ahead(place: int, other: int) -> float:
+    """1 if `place` is ahead of `other`, a half if they share it, else 0."""
+    return 1.0 if other > place else 0.5 if other == place else 0.0
+
+
+def rate_match(model: PlackettLuce, ratings: dict, match: Sequence[SeatOutcome]) -> None:
+    """Update the ratings of the entrants of one match from their places."""
+    teams = [[ratings[s.entrant]] for s in match]
+    rated = model.rate(teams, ranks=[s.place for s in match])
+    for seat, (rating,) in zip(match, rated):
+        ratings[seat.entrant] = rating
+
+
+def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]], blocks: Sequence[Hashable],
+            z: float = Z95) -> Comparison:
+    """How often `above` placed ahead of `below` in the matches both played, with an interval (95% by default)."""
+    values = []
+    for block, match in zip(blocks, matches):
+        places = {s.entrant: s.place for s in match}
+        if above in places and below in places:
+            values.append((block, ahead(places[above], places[below])))
+    low, high = clustered_wilson(values, z)
+    return Comparison(above, below, len(values), sum(v for _, v in values), low, high)
+
+
+def add_head_to_head(table: dict[tuple[str, str], tuple[int, float]], match: Sequence[SeatOutcome]) -> None:
+    """Count a two-seat match in each seat's score against the other."""
+    for me, other in (match, reversed(match)):
+        n, score = table.get((me.entrant, other.entrant), (0, 0.0))
+        table[me.entrant, other.entrant] = (n + 1, score + me.score)
+
+
+# ---------------------------------------------------------------- rendering
+def rows(standings: Standings) -> list[dict]:
+    """One flat dict per entrant, best first, numbers rounded for machines (JSON, CSV)."""
+    return [
+        {
+            "rank": i + 1, "entrant": r.entrant, "bot": r.bot, "matches": r.matches, "wins": r.wins,
+            "draws": r.draws, "losses": r.losses, "score": round(r.score, 4), "win_rate": round(r.win_rate, 4),
+            "win_rate_low": round(r.win_rate_low, 4), "win_rate_high": round(r.win_rate_high, 4),
+            "points_per_round": round(r.points_per_round, 4), "rounds_won": r.rounds_won, "faults": r.faults,
+            "rating": round(r.rating, 4), "rating_sigma": round(r.rating_sigma, 4),
+        }
+        for i, r in enumerate(standings.rows)
+    ]
+
+
+def comparison_dict(c: Comparison) -> dict:
+    return {"above": c.above, "below": c.below, "matches": c.matches, "ahead": round(c.ahead, 4),
+            "low": round(c.low, 4), "high": round(c.high, 4), "separated": c.separated}
+
+
+def render(standings: Standings, fmt: str) -> str:
+    """The standings as a table (with head-to-head and too-close notes), JSON or CSV."""
+    if fmt == "json":
+        return json.dumps({
+            "standings": rows(standings),
+            "head_to_head": [
+                {"entrant": a, "opponent": b, "matches": n, "score": round(score, 4)}
+                for (a, b), (n, score) in standings.head_to_head.items()
+            ],
+            "adjacent": [comparison_dict(c) for c in standings.adjacent],
+            "looks": standings.looks,
+        }, indent=2)
+    if fmt != "table":
+        return output.render(rows(standings), fmt)
+    parts = [output.render(table_rows(standings), "table")]
+    if standings.head_to_head:
+        parts.append("Head to head (row's score against column, over their matches):\n" + head_to_head_table(standings))
+    parts.append(closeness_note(standings))
+    return "\n\n".join(parts)
+
+
+def table_rows(standings: Standings) -> list[dict]:
+    return [
+        {
+            "#": i + 1, "entrant": r.entrant, "matches": r.matches, "W": r.wins, "D": r.draws, "L": r.losses,
+            "score": f"{r.score:g}", "win rate": f"{r.win_rate:.3f}",
+            "95% CI": f"{r.win_rate_low:.3f}–{r.win_rate_high:.3f}", "pts/round": f"{r.points_per_round:.2f}",
+            "rounds won": r.rounds_won, "faults": r.faults, "rating": f"{r.rating:.2f} ± {r.rating_sigma:.2f}",
+        }
+        for i, r in enumerate(standings.rows)
+    ]
+
+
+def head_to_head_table(standings: Standings) -> str:
+    names = [r.entrant for r in standings.rows]
+    lines = []
+    for a in names:
+        line = {"": a}
+        for b in names:
+            n, score = standings.head_to_head.get((a, b), (0, 0.0))
+            line[b] = f"{score:g}/{n}" if n else "-"
+        lines.append(line)
+    return output.render(lines, "table")
+
+
+def closeness_note(standings: Standings) -> str:
+    if not standings.adjacent:
+        return "Only one entrant: nothing to separate."
+    level = "95%" + (f" over {standings.looks} looks" if standings.looks and standings.looks > 1 else "")
+    close = standings.too_close
+    if not close:
+        return f"Every entrant places ahead of the next one down significantly ({level})."
+    pairs = "; ".join(
+        f"{c.above} vs {c.below} ({c.ahead:g} of {c.matches} ahead, CI {c.low:.2f}–{c.high:.2f})" for c in close
+    )
+    return f"Too close to call at {level}: {pairs}."

@@ -1,0 +1,254 @@
+"""A tournament's results directory: an SQLite database committed as results arrive, and gzip game logs.
+
+Layout of `DIR/`: `tournament.sqlite` (the config with the resolved ruleset and seed, one row
+per match, per seat and per fault) and `logs/<match id>.jsonl.gz`. A log file is written (by
+the worker that played the match, or here) before its match's row is committed, so a committed
+match always has its whole log. Each match row carries its log's SHA-256 and a digest of its
+rows (runner.integrity), checked whenever the directory is opened: damaged or edited results
+are refused, never read. Results are read back as a stream, in schedule order: a tournament of
+any length is summed up in constant memory.
+"""
+
+from __future__ import annotations
+
+import json
+import sqlite3
+from contextlib import contextmanager
+from pathlib import Path
+from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
+
+from runner.errors import MaumauError
+from .integrity import check_rows, digest, plain_digest
+from .logfiles import LOGS, write_log
+from runner.table.referee import Fault
+from .work import MatchOutcome, SeatOutcome
+
+if TYPE_CHECKING:
+    from .driver import Slot
+
+DB_NAME = "tournament.sqlite"
+SCHEMA_VERSION = 2  # 2: each match row carries its log's SHA-256 and a digest of its rows (runner.integrity)
+
+SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS matches (
+    id TEXT PRIMARY KEY, tbl INTEGER NOT NULL, deal INTEGER NOT NULL, rotation INTEGER NOT NULL,
+    seed INTEGER NOT NULL, rounds INTEGER NOT NULL, decisions INTEGER NOT NULL, log TEXT,
+    log_sha256 TEXT, digest TEXT NOT NULL
+);
+CREATE TABLE IF NOT EXISTS seats (
+    match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, entrant TEXT NOT NULL,
+    bot TEXT NOT NULL, place INTEGER NOT NULL, score REAL NOT NULL, points INTEGER NOT NULL,
+    rounds INTEGER NOT NULL, rounds_won INTEGER NOT NULL, faults INTEGER NOT NULL, forfeited INTEGER NOT NULL,
+    PRIMARY KEY (match_id, seat)
+);
+-- schedule order, so that reading the results in it needs no sort however many there are
+CREATE INDEX IF NOT EXISTS matches_in_order ON matches (deal, tbl, rotation);
+CREATE TABLE IF NOT EXISTS faults (
+    match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, bot TEXT NOT NULL,
+    kind TEXT NOT NULL, detail TEXT NOT NULL, round INTEGER NOT NULL
+);
+"""
+
+
+class Store:
+    """The results of one tournament, in `directory`."""
+
+    def __init__(self, directory: Path, db: sqlite3.Connection):
+        self.directory, self.db = directory, db
+
+    # ------------------------------------------------------------ opening
+    @classmethod
+    def create(cls, directory: Path, config: dict) -> "Store":
+        """A new results directory for a tournament with `config`; refuses to overwrite one."""
+        if (directory / DB_NAME).exists():
+            raise MaumauError(
+                f"{directory} already holds a tournament; add --resume to continue it, or choose another --out"
+            )
+        try:
+            (directory / LOGS).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise MaumauError(f"cannot create the results directory {directory}: {exc.strerror}") from None
+        store = cls(directory, connect(directory / DB_NAME))
+        with store.db:
+            store.db.executescript(SCHEMA)
+            store.db.executemany(
+                "INSERT INTO meta VALUES (?, ?)",
+                [("schema", str(SCHEMA_VERSION)), ("config", json.dumps(config, sort_keys=True)), ("finished", ""),
+                 ("config_digest", digest(json.dumps(config, sort_keys=True)))],
+            )
+        return store
+
+    @classmethod
+    def open(cls, directory: Path) -> "Store":
+        """The tournament stored in `directory`."""
+        path = directory / DB_NAME
+        if not path.is_file():
+            raise MaumauError(f"{directory} holds no tournament (no {DB_NAME}); run `maumau tournament --out {directory}` first")
+        try:
+            store = cls(directory, connect(path))
+        except sqlite3.DatabaseError as exc:
+            raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
+        try:
+            store.meta("config")
+            if store.meta("schema") != str(SCHEMA_VERSION):
+                raise MaumauError(f"{path} was written by another version of maumau (schema {store.meta('schema')!r:.10}, "
+                                  f"this one reads {SCHEMA_VERSION}); run the tournament again with this version")
+            check_rows(store.db, directory)  # refuse results changed or damaged since they were written
+        except (sqlite3.DatabaseError, KeyError) as exc:
+            store.close()
+            raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
+        except MaumauError:
+            store.close()
+            raise
+        return store
+
+    @classmethod
+    def resume(cls, directory: Path, config: dict) -> "Store":
+        """The stored tournament in `directory`, if it is the one `config` describes."""
+        if not (directory / DB_NAME).exists():
+            raise MaumauError(f"nothing to resume in {directory} (no {DB_NAME}); leave out --resume to start it")
+        store = cls.open(directory)
+        difference = first_difference(store.config(), json.loads(json.dumps(config)))
+        if difference:
+            store.close()
+            raise MaumauError(
+                f"{directory} holds another tournament ({difference}); "
+                "resume with the options it was started with, or choose another --out"
+            )
+        return store
+
+    def close(self) -> None:
+        self.db.close()
+
+    # ------------------------------------------------------------ reading
+    def meta(self, key: str) -> str:
+        row = self.db.execute("SELECT value FROM meta WHERE key = ?", (key,)).fetchone()
+        if row is None:
+            raise KeyError(key)
+        return row[0]
+
+    def config(self) -> dict:
+        return json.loads(self.meta("config"))
+
+    def done(self) -> set[str]:
+        """Ids of the matches already stored (all of them in memory: for checks, not for the driver)."""
+        return {row[0] for row in self.db.execute("SELECT id FROM matches")}
+
+    def stored_among(self, match_ids: Sequence[str]) -> set[str]:
+        """Which of `match_ids` (a deal's, say) are stored already."""
+        marks = ", ".join("?" * len(match_ids))
+        return {row[0] for row in self.db.execute(f"SELECT id FROM matches WHERE id IN ({marks})", match_ids)}
+
+    def count(self, deals: range | None = None) -> int:
+        """Matches stored (of `deals` only, if given)."""
+        if deals is None:
+            return self.db.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
+        query = "SELECT COUNT(*) FROM matches WHERE deal >= ? AND deal < ?"
+        return self.db.execute(query, (deals.start, deals.stop)).fetchone()[0]
+
+    def scored(self, deals: int | None = None) -> Iterator[tuple[str, list[SeatOutcome]]]:
+        """Each stored match (of the first `deals` deals) as its deal's block `t<table>-d<deal>` and its
+        seats, in schedule order (deal, table, rotation): read from the database as it goes, never all held."""
+        query = """SELECT s.match_id, m.tbl, m.deal, s.seat, s.entrant, s.bot, s.place, s.score, s.points,
+                          s.rounds, s.rounds_won, s.faults, s.forfeited
+                   FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.deal < ?
+                   ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
+        current, block, seats = None, "", []
+        for match_id, tbl, deal, *fields in self.db.execute(query, (deals if deals is not None else 2**62,)):
+            if match_id != current:
+                if seats:
+                    yield block, seats
+                current, block, seats = match_id, f"t{tbl}-d{deal}", []
+            fields[-1] = bool(fields[-1])
+            seats.append(SeatOutcome(*fields))
+        if seats:
+            yield block, seats
+
+    @contextmanager
+    def snapshot(self) -> Iterator[None]:
+        """One read transaction: every read inside sees the same matches, even while a tournament adds more."""
+        if self.db.in_transaction:
+            yield
+            return
+        self.db.execute("BEGIN")
+        try:
+            yield
+        finally:
+            self.db.execute("COMMIT")
+
+    def results(self, deals: int | None = None) -> list[tuple[str, list[SeatOutcome]]]:
+        """`scored(deals)` as a list: for a tournament small enough to hold."""
+        return list(self.scored(deals))
+
+    def match_row(self, match_id: str) -> dict | None:
+        cursor = self.db.execute("SELECT * FROM matches WHERE id = ?", (match_id,))
+        row = cursor.fetchone()
+        if row is None:
+            return None
+        return dict(zip([c[0] for c in cursor.description], row))
+
+    def match_ids(self, limit: int = 3) -> list[str]:
+        return [r[0] for r in self.db.execute("SELECT id FROM matches ORDER BY deal, tbl, rotation LIMIT ?", (limit,))]
+
+    def finished(self) -> bool:
+        return self.meta("finished") == "yes"
+
+    # ------------------------------------------------------------ writing
+    def add(self, outcomes: list[MatchOutcome], slots: Mapping[str, "Slot"]) -> None:
+        """Store finished matches: their logs first (unless their worker wrote them), then their rows in one
+        committed transaction.
+
+        `slots` maps each match id to its place in the schedule (table, deal, rotation, seed).
+        """
+        matches, seats, faults = [], [], []
+        for outcome in outcomes:
+            slot = slots[outcome.match_id]
+            log_name, log_hash = outcome.log_name, outcome.log_sha256
+            if outcome.log is not None:
+                log_name, log_hash = write_log(self.directory, outcome.match_id, outcome.log)
+            row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
+                   outcome.decisions, log_name, log_hash)
+            seat_rows = [seat_row(s) for s in outcome.seats]
+            fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round) for f in outcome.faults]
+            matches.append((*row, plain_digest(row, seat_rows, fault_rows)))
+            seats.extend((outcome.match_id, *fields) for fields in seat_rows)
+            faults.extend((outcome.match_id, *fields) for fields in fault_rows)
+        with self.db:
+            self.db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", matches)
+            self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
+            self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
+
+    def mark_finished(self, deals: int, looks: int = 1) -> None:
+        """The tournament is over after `deals` deals, decided at its `looks`-th look at the standings."""
+        with self.db:
+            self.db.execute("UPDATE meta SET value = 'yes' WHERE key = 'finished'")
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [("deals_played", str(deals)), ("looks", str(looks))])
+
+    def faults(self) -> list[tuple[str, Fault]]:
+        rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")
+        return [(match_id, Fault(*rest)) for match_id, *rest in rows]
+
+
+def seat_row(s: SeatOutcome) -> tuple:
+    """A seat's fields in the order of the seats table, `forfeited` as the integer SQLite stores."""
+    return (s.seat, s.entrant, s.bot, s.place, s.score, s.points, s.rounds, s.rounds_won, s.faults, int(s.forfeited))
+
+
+def connect(path: Path) -> sqlite3.Connection:
+    db = sqlite3.connect(path, timeout=30)
+    # WAL with synchronous=NORMAL: a commit survives kill -9 of this process and costs no fsync
+    db.execute("PRAGMA journal_mode=WAL")
+    db.execute("PRAGMA synchronous=NORMAL")
+    return db
+
+
+def first_difference(stored: dict, given: dict) -> str:
+    """`key: A there, B here` for the first setting that differs, or '' if none does."""
+    for key in sorted(set(stored) | set(given)):
+        if stored.get(key) != given.get(key):
+            there, here = stored.get(key), given.get(key)
+            if isinstance(there, (dict, list)) or isinstance(here, (dict, list)):
+                return f"{key} differ"
+            return f"{key}: {there!r} there, {here!r} here"
+    return ""

@@ -1,0 +1,192 @@
+"""One unit of tournament work: a match described as plain data, played in whichever process receives it.
+
+A `WorkUnit` holds only names, numbers and the resolved ruleset as a dict, so any backend
+(serial, a process pool, a cluster) can ship it; `play_unit` rebuilds everything else from the
+process-wide plugin registry, which each worker builds once.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+import random
+from dataclasses import dataclass, field
+from functools import partial
+
+from runner.seats.botmaker import shared_maker
+from runner.seats.external import DEFAULT_MEMORY
+from .logfiles import write_log
+from runner.table.match import Match, MatchResult
+from runner.table.referee import Fault, Referee
+from runner.game.ruleset import Ruleset, build
+
+
+@dataclass(frozen=True)
+class WorkUnit:
+    """Everything needed to play one scheduled match, in picklable plain data."""
+
+    match_id: str
+    seed: int
+    bots: tuple[str, ...]  # registered bot name per seat
+    entrants: tuple[str, ...]  # entrant label per seat (distinct when a bot is entered twice)
+    ruleset: dict = field(repr=False)  # the resolved ruleset, Ruleset.to_data()
+    ruleset_name: str = ""
+    overrides: dict = field(default_factory=dict)
+    on_fault: str = "forfeit"
+    move_time: float | None = None
+    logs: bool = True
+    time_bank: float = 0.0
+    isolate: bool = False  # every bot in a worker process of its own
+    bot_memory: int | None = DEFAULT_MEMORY  # the memory cap of each bot process, in bytes
+    log_dir: str | None = None  # the results directory, if the worker writes the log file there itself
+
+
+@dataclass(frozen=True)
+class SeatOutcome:
+    """How one seat of one match did; `place` is 1 for every seat sharing first."""
+
+    seat: int
+    entrant: str
+    bot: str
+    place: int
+    score: float  # 1 for a sole winner, 1/w for each of w seats sharing first, else 0
+    points: int
+    rounds: int  # scoring rounds the seat was dealt into
+    rounds_won: int
+    faults: int
+    forfeited: bool
+
+
+@dataclass(frozen=True)
+class MatchOutcome:
+    """The stored result of one match, with its gzip game log when logs are on: its bytes, or the file the worker wrote."""
+
+    match_id: str
+    rounds: int
+    decisions: int
+    seats: tuple[SeatOutcome, ...]
+    faults: tuple[Fault, ...]
+    log: bytes | None = field(default=None, repr=False)
+    log_name: str | None = None  # written by the worker: its path in the results directory
+    log_sha256: str | None = None
+
+
+_rulesets: dict[str, Ruleset] = {}
+
+
+def ruleset_of(data: dict) -> Ruleset:
+    """The Ruleset of a resolved-ruleset dict, validated once per process."""
+    key = json.dumps(data, sort_keys=True)
+    ruleset = _rulesets.get(key)
+    if ruleset is None:
+        ruleset = _rulesets[key] = build(data, "tournament ruleset")
+    return ruleset
+
+
+def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
+    """The bot for `seat`: the one place a worker constructs bots (in-process, isolated or `exec:`)."""
+    return shared_maker(unit.isolate, unit.bot_memory)(name, seat, rng)
+
+
+def make_referee(unit: WorkUnit) -> Referee:
+    """The referee of one match, with the tournament's fault policy and time budget."""
+    return Referee(unit.on_fault, unit.move_time, time_bank=unit.time_bank, seed=unit.seed)
+
+
+def play_unit(unit: WorkUnit) -> MatchOutcome:
+    """Play one match and summarise it; the log, gzip-compressed (byte-stable), comes back or goes to `unit.log_dir`."""
+    log: list[dict] | None = [] if unit.logs else None
+    ruleset = ruleset_of(unit.ruleset)
+    bots = shared_maker(unit.isolate, unit.bot_memory)
+    try:
+        match = Match(
+            ruleset, list(unit.bots), unit.seed, partial(make_bot, unit), match_id=unit.match_id,
+            referee=make_referee(unit), log=log, overrides=unit.overrides, ruleset_name=unit.ruleset_name,
+        )
+        result = match.run()
+    except BaseException:  # an aborted match: its bot processes are released, nothing is returned
+        bots.end_match()
+        raise
+    bots.end_match(result)
+    data = compress(log) if log is not None else None
+    name = digest = None
+    if data is not None and unit.log_dir is not None:
+        name, digest = write_log(unit.log_dir, unit.match_id, data)
+        data = None
+    return MatchOutcome(
+        unit.match_id, len(result.rounds), result.decisions, seat_outcomes(unit, ruleset, result), result.faults,
+        data, name, digest,
+    )
+
+
+def play_batch(units: list[WorkUnit]) -> list[MatchOutcome]:
+    """Play a batch of units in order: what a backend sends to a worker in one message."""
+    return [play_unit(unit) for unit in units]
+
+
+def _line_encoder():
+    """`json.dumps(obj, separators=(",", ":"))` at half the cost: one C encoder built once, not one per call.
+
+    Falls back to the public encoder if this Python's `c_make_encoder` differs (checked on a sample).
+    """
+    encode = json.JSONEncoder(separators=(",", ":")).encode
+    try:
+        from json.encoder import c_make_encoder, encode_basestring_ascii
+
+        iterencode = c_make_encoder(None, json.JSONEncoder().default, encode_basestring_ascii, None, ":", ",",
+                                    False, False, True)
+    except (ImportError, TypeError):
+        return encode
+
+    def fast(obj) -> str:
+        return "".join(iterencode(obj, 0))
+
+    sample = {"type": "x", "seat": -1, "cards": ["10H", None, True, 1.5], "detail": 'é"\n', "rules": {"a": {}}}
+    return fast if fast(sample) == encode(sample) else encode
+
+
+_encode = _line_encoder()
+LOG_COMPRESSLEVEL = 3  # of a strafpunten log: level 6 takes 2x the time for 13% fewer bytes (bench/results.md)
+
+
+def compress(events: list[dict]) -> bytes:
+    """Events as gzip JSON lines; mtime 0 so that equal logs are equal bytes."""
+    text = "\n".join([_encode(event) for event in events]) + "\n"
+    return gzip.compress(text.encode("utf-8"), compresslevel=LOG_COMPRESSLEVEL, mtime=0)
+
+
+def seat_outcomes(unit: WorkUnit, ruleset: Ruleset, result: MatchResult) -> tuple[SeatOutcome, ...]:
+    winners = set(result.winners)
+    position = {seat: i + 1 for i, seat in enumerate(result.ranking)}
+    last = len(result.players)
+    faults = [sum(1 for f in result.faults if f.seat == seat) for seat in range(last)]
+    points, rounds = list(result.totals), rounds_dealt_in(result, ruleset)
+    for seat in result.forfeited:  # the worst result of its match in points too: out, as if at the limit
+        points[seat] = max(*result.totals, ruleset.match.limit or 0)
+        rounds[seat] = sum(1 for summary in result.rounds if not summary.deciding)
+    return tuple(
+        SeatOutcome(
+            seat, unit.entrants[seat], unit.bots[seat],
+            1 if seat in winners else position.get(seat, last),
+            1 / len(winners) if seat in winners else 0.0,
+            points[seat], rounds[seat], result.rounds_won[seat], faults[seat], seat in result.forfeited,
+        )
+        for seat in range(last)
+    )
+
+
+def rounds_dealt_in(result: MatchResult, ruleset: Ruleset) -> list[int]:
+    """Per seat, the scoring rounds it took part in: not after its forfeit or its elimination."""
+    n = len(result.players)
+    forfeit_round = {f.seat: f.round for f in result.faults if f.seat in result.forfeited}
+    limit = ruleset.match.limit if ruleset.match.format == "elimination" else None
+    counts, out = [0] * n, [False] * n
+    for summary in result.rounds:
+        if summary.deciding:
+            continue
+        for seat in range(n):
+            if not out[seat] and summary.number <= forfeit_round.get(seat, summary.number):
+                counts[seat] += 1
+            if limit is not None and summary.totals[seat] > limit:
+                out[seat] = True
+    return counts
