@@ -30,7 +30,7 @@ from bots.medium import MediumBot  # noqa: E402
 from bots.random_bot import RandomBot  # noqa: E402
 from runner.game.engine import Round  # noqa: E402
 from runner.plugins import registry  # noqa: E402
-from runner.botkit.simulate import heuristic_policy, quick_policy  # noqa: E402
+from runner.simulate import heuristic_policy, quick_policy  # noqa: E402
 
 
 class SeesAllHands(HardBot):

@@ -89,7 +89,7 @@ def timed(states: list[Round], one: Callable[[Round, random.Random], int]) -> Ca
 def contenders() -> list[Contender]:
     reg = registry()
     try:
-        from runner.botkit.simulate import playout, quick_policy
+        from runner.simulate import playout, quick_policy
     except ImportError:
         playout = None
     rows = []

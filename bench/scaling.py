@@ -182,7 +182,8 @@ def median_wall(runs: list[dict]) -> float:
 def profile(args) -> str:
     """Where a match's time goes: the worker's play_unit (engine, summary, log file), pickling, the driver's share."""
     from runner.tournament.store import Store
-    from runner.tournament.driver import Pending, plan, standings_of
+    from runner.tournament.driver import Pending, standings_of
+    from runner.tournament.settings import plan
     from runner.tournament.work import play_unit
 
     settings = plan(RULESET, ["random", "random"], deals=args.profile_matches // 2, seed=1)

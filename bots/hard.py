@@ -8,10 +8,12 @@ import time
 from typing import Callable
 
 import runner
-from bots.medium import MediumBot
+from bots.medium import CLOSE, FOLLOW, KEEP_WILD, SHED_CALM, SHED_CLOSE, SPREAD, MediumBot
 from runner.game.actions import CHALLENGE, Play
 from runner.game.engine import Round
-from runner.botkit.simulate import Policy, Sampler, heuristic_policy, playout
+from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT
+from runner.game.cards import SUITS
+from runner.simulate import Policy, Sampler, most_held_suit, playout
 
 ROLLOUTS = 720  # playouts per searched decision by default: about 60 ms on an idle core (150 ms at worst)
 
@@ -90,6 +92,58 @@ def choose(values: list[list[float]], prior: int, confidence: float) -> int:
     spread = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (samples - 1))
     margin = confidence * spread / math.sqrt(samples) if spread else 0.0  # -inf confidence: the best mean
     return best if mean > margin else prior
+
+
+def heuristic_policy(rnd: Round, rng: random.Random) -> runner.Action:
+    """A playout policy close to the `medium` bot: pass a 7 on, play a drawn card, keep a Jack back,
+    shed points when an opponent is close to going out, keep the hand's suits spread."""
+    legal = rnd.legal()
+    if len(legal) == 1:
+        return legal[0]
+    phase, seat = rnd.phase, rnd.current
+    hand = rnd.hands[seat]
+    if phase == NAME_SUIT:
+        return legal[SUITS.index(most_held_suit(hand))]
+    if phase == CHALLENGING:
+        return CHALLENGE
+    wild = rnd.rules.wild
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card.suit] = counts.get(card.suit, 0) + 1
+    if phase == DRAWN or rnd.pending or len(hand) == 1:  # a single kind of play, if any: take it
+        first = legal[0]
+        if type(first) is not Play or first.card.rank not in wild:
+            return first
+        counts[first.card.suit] -= 1
+        named = max(SUITS, key=lambda suit: counts.get(suit, 0))
+        return next(a for a in legal if type(a) is Play and a.suit == named)
+    hands = rnd.hands
+    close = any(len(hands[other]) <= CLOSE for other in rnd.active if other != seat)
+    weight, points = (SHED_CLOSE if close else SHED_CALM), rnd.rules.points
+    kept_back = KEEP_WILD if any(type(a) is Play and a.card.rank not in wild for a in legal) else 0.0
+    suits = len(counts)
+    best, best_score, named_with = legal[-1], float("-inf"), {}
+    for action in legal:
+        if type(action) is not Play:
+            continue
+        card = action.card
+        held = counts[card.suit]
+        if card.rank in wild:
+            if card not in named_with:
+                counts[card.suit] -= 1
+                named_with[card] = max(SUITS, key=lambda suit: counts.get(suit, 0))
+                counts[card.suit] += 1
+            if action.suit != named_with[card]:
+                continue
+            score = -kept_back
+        else:
+            score = 0.0
+        # Shed points; keep many suits in hand and some of the suit left on the pile.
+        score += weight * points[card.rank] + SPREAD * (suits - (held == 1)) + FOLLOW * (held - 1)
+        if score > best_score:
+            best, best_score = action, score
+    return best
+
 
 
 class HardBot(runner.Bot):

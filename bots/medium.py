@@ -7,12 +7,16 @@ from collections import Counter
 import runner
 from runner.game.actions import CHALLENGE, Play
 from runner.game.cards import SUITS, Card
-from runner.botkit.simulate import CLOSE, FOLLOW, KEEP_WILD, SHED_CALM, SHED_CLOSE, SPREAD, most_held_suit
+from runner.simulate import most_held_suit
 
-# Weights: those of the tips `hard` also plays out come from runner.simulate (heuristic_policy),
-# so the two cannot drift apart. A Jack is kept back unless shedding its points matters more (a
-# Jack of 20 penalty points outweighs KEEP_WILD, a Jack of 10 does not); playing a card beats
-# drawing or keeping.
+# Weights of the tips. Those `hard` also plays out (its playout policy, bots/hard.py's
+# heuristic_policy) are imported from here, so the two cannot drift apart. A Jack is kept back
+# unless shedding its points matters more (a Jack of 20 penalty points outweighs KEEP_WILD, a Jack
+# of 10 does not); playing a card beats drawing or keeping.
+CLOSE = 2  # an opponent with this many cards or fewer is about to go out
+KEEP_WILD = 15.0  # what keeping a wild card back is worth: a Jack of 20 penalty points is shed, one of 10 kept
+SHED_CLOSE, SHED_CALM = 1.0, 0.1  # per point of a card played, when an opponent is close to going out or not
+SPREAD, FOLLOW = 2.0, 1.0  # per suit left in the hand, per card left of the suit played
 GO_OUT = 1000.0
 TIMING = 12.0
 NOT_PLAYING = -10.0

@@ -18,9 +18,11 @@ from runner.cli import main
 from runner.errors import MaumauError
 from runner.plugins import BotEntry, registry
 from runner.tournament.progress import Progress
-from runner.tournament.standings import render
+from runner.cli.standings import render_standings
 from runner.tournament.store import Store
-from runner.tournament.driver import conduct, match_count, plan, run, schedule, unit_of
+from runner.tournament.driver import conduct, run
+from runner.tournament.schedule import match_count, schedule, unit_of
+from runner.tournament.settings import plan
 
 ROOT = Path(__file__).parent.parent
 
@@ -53,7 +55,7 @@ def test_standings_and_logs_are_the_same_bytes_as_with_the_local_pool(tmp_path, 
     settings = plan("strafpunten", ["random", "random", "random"], deals=3, table_size=2, seed=5)
     local, _ = conduct(settings, tmp_path / "local", False, "processes", 2, quiet=True)
     remote, _ = conduct(settings, tmp_path / "dask", False, "dask", quiet=True, scheduler=cluster.scheduler.address)
-    assert render(remote, "json") == render(local, "json")
+    assert render_standings(remote, "json") == render_standings(local, "json")
     logs = sorted(p.name for p in (tmp_path / "local" / "logs").iterdir())
     assert len(logs) == 18 and sorted(p.name for p in (tmp_path / "dask" / "logs").iterdir()) == logs
     assert all((tmp_path / "dask" / "logs" / name).read_bytes() == (tmp_path / "local" / "logs" / name).read_bytes()
@@ -86,7 +88,7 @@ def test_a_worker_killed_mid_tournament_is_replaced_and_every_match_is_recorded_
     assert store.count() == total == len(store.done())  # the primary key would refuse a match stored twice
     assert len(list((tmp_path / "t" / "logs").iterdir())) == total
     serial, _ = conduct(settings, tmp_path / "serial", False, "serial", quiet=True)
-    assert render(standings, "json") == render(serial, "json")
+    assert render_standings(standings, "json") == render_standings(serial, "json")
     store.close()
     cluster.wait_for_workers(2, timeout=60)  # the nanny restarts the killed worker for the next tests
 
@@ -201,7 +203,7 @@ def test_the_cli_on_its_own_local_cluster_matches_the_local_run_and_leaves_no_pr
                              "--out", str(tmp_path / "dask")], cwd=ROOT, env=env, capture_output=True, text=True)
     assert dasked.returncode == 0, dasked.stderr
     local, _ = conduct(plan("strafpunten", ["random", "random"], deals=3, seed=4), tmp_path / "local", False, quiet=True)
-    assert dasked.stdout == render(local, "json") + "\n" and json.loads(dasked.stdout)["standings"]
+    assert dasked.stdout == render_standings(local, "json") + "\n" and json.loads(dasked.stdout)["standings"]
     assert not marked(mark), "a process of the local Dask cluster outlived the command"
 
 

@@ -6,7 +6,8 @@ import misbehaving_bots
 from runner import plugins
 from runner.table.referee import TournamentAborted
 from runner.tournament.store import Store
-from runner.tournament.driver import conduct, plan
+from runner.tournament.driver import conduct
+from runner.tournament.settings import plan
 from test_faults import MOVE_TIME
 
 ENTRANTS = ["random", "t-crash", "t-sleep", "t-cheat"]  # 4 tables of 3, 3 rotations each: 12 matches

@@ -10,7 +10,8 @@ import pytest
 
 from runner.cli import main
 from runner.tournament.integrity import ResultsCorrupt, digest, parse_log, read_log, sha256
-from runner.tournament.driver import conduct, plan
+from runner.tournament.driver import conduct
+from runner.tournament.settings import plan
 
 MATCH = "t0-d0-r0"
 LOG = f"logs/{MATCH}.jsonl.gz"

@@ -10,7 +10,8 @@ from hypothesis import strategies as st
 
 from runner.errors import RulesetError
 from runner.plugins import registry
-from runner.game.ruleset import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, Ruleset, load, parse_override
+from runner.game.ruleset import Ruleset
+from runner.rules import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, load, parse_override
 
 BUILTIN = Path(__file__).parent.parent / "rulesets"
 WORKDIR = Path(tempfile.mkdtemp(prefix="maumau-hostile-"))

@@ -9,7 +9,7 @@ from bots.medium import MediumBot
 from bots.random_bot import RandomBot
 from runner.game.cards import make_deck
 from runner.game.engine import Round
-from runner.botkit.simulate import Sampler, determinize, heuristic_policy, known_voids, playout, quick_policy, unseen_cards
+from runner.simulate import Sampler, determinize, heuristic_policy, known_voids, playout, quick_policy, unseen_cards
 
 from scenario import cards, load
 

@@ -15,7 +15,7 @@ def test_every_builtin_ruleset_plays_a_match(reg):
 def test_shipped_schema_is_generated_from_the_model():
     from pathlib import Path
 
-    from runner.game.ruleset import schema_text
+    from runner.rules import schema_text
 
     shipped = Path(__file__).parent.parent / "runner" / "rules" / "ruleset.schema.json"
     assert shipped.read_text() == schema_text()

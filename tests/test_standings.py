@@ -4,7 +4,9 @@ import json
 
 import pytest
 
-from runner.tournament.standings import clustered_wilson, compute, render, wilson
+from runner.tournament.standings import clustered_wilson, compute, wilson
+
+from runner.cli.standings import render_standings
 from runner.tournament.work import SeatOutcome
 
 ENTRANTS = [("ann", "random"), ("bob", "random"), ("cy", "easy")]
@@ -105,11 +107,11 @@ def test_a_rating_does_not_depend_on_completion_order_but_follows_schedule_order
 
 
 def test_renderings_carry_the_same_numbers(standings):
-    data = json.loads(render(standings, "json"))
+    data = json.loads(render_standings(standings, "json"))
     assert [r["entrant"] for r in data["standings"]] == [r.entrant for r in standings.rows]
     assert data["standings"][0]["rank"] == 1
-    csv_lines = render(standings, "csv").splitlines()
+    csv_lines = render_standings(standings, "csv").splitlines()
     assert csv_lines[0].startswith("rank,entrant,bot,matches,wins,draws,losses,score,win_rate")
     assert len(csv_lines) == 1 + len(ENTRANTS)
-    table = render(standings, "table")
+    table = render_standings(standings, "table")
     assert "Head to head" in table and "Too close to call at 95%" in table

@@ -16,9 +16,12 @@ from openskill.models import PlackettLuce
 from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
 from runner.errors import MaumauError
 from runner.tournament.integrity import parse_log, read_log, sha256
-from runner.tournament.standings import Comparison, Standing, Standings, Z95, compute, render, sequential_z, wilson
+from runner.tournament.standings import Comparison, Standing, Standings, Z95, compute, sequential_z, wilson
+from runner.cli.standings import render_standings
 from runner.tournament.store import Store
-from runner.tournament.driver import Pending, conduct, match_count, plan, run, schedule, standings_of, unit_of
+from runner.tournament.driver import Pending, conduct, run, standings_of
+from runner.tournament.schedule import match_count, schedule, unit_of
+from runner.tournament.settings import plan
 from runner.logs.verify import verify
 from runner.tournament.work import MatchOutcome, SeatOutcome
 
@@ -74,7 +77,7 @@ def test_a_resumed_run_plays_exactly_the_matches_not_stored(tmp_path):
     everything = [s.match_id for s in schedule(settings, range(4))]
     assert second.sizes == [len(everything) - 7] and second.played == everything[7:]
     whole, _ = conduct(settings, tmp_path / "whole", False, "serial", quiet=True)
-    assert render(resumed, "json") == render(whole, "json")
+    assert render_standings(resumed, "json") == render_standings(whole, "json")
     store.close()
 
 

@@ -15,9 +15,12 @@ import pytest
 
 from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
 from runner.errors import MaumauError
-from runner.tournament.standings import render, sequential_z, wilson
+from runner.cli.standings import render_standings
+from runner.tournament.standings import sequential_z, wilson
 from runner.tournament.store import DB_NAME, Store
-from runner.tournament.driver import conduct, derive_seed, labels, match_count, plan, run, schedule, standings_of, unit_of
+from runner.tournament.driver import conduct, run, standings_of
+from runner.tournament.schedule import derive_seed, match_count, schedule, unit_of
+from runner.tournament.settings import labels, plan
 from runner.tournament.work import MatchOutcome, SeatOutcome
 
 ROOT = Path(__file__).parent.parent
@@ -66,7 +69,7 @@ def test_bad_tournaments_are_refused(bots, k, message):
 
 
 def test_match_seeds_are_stable_across_processes_and_hash_seeds():
-    code = "from runner.tournament.driver import derive_seed; print(derive_seed(7, 't3-d12'))"
+    code = "from runner.tournament.schedule import derive_seed; print(derive_seed(7, 't3-d12'))"
     env = dict(os.environ, PYTHONHASHSEED="123")
     printed = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, cwd=ROOT)
     assert int(printed.stdout) == derive_seed(7, "t3-d12") != derive_seed(8, "t3-d12")
@@ -84,7 +87,7 @@ def test_work_units_are_plain_data_with_the_fault_settings():
 def json_standings(tmp_path, name, backend, workers=None, **options):
     settings = plan("strafpunten", ["random", "random", "random"], deals=3, table_size=2, seed=5, **options)
     standings, _ = conduct(settings, tmp_path / name, False, backend, workers, quiet=True)
-    return render(standings, "json")
+    return render_standings(standings, "json")
 
 
 def test_standings_are_the_same_bytes_on_every_backend(tmp_path):
@@ -143,7 +146,7 @@ def test_a_tournament_killed_partway_resumes_to_the_uninterrupted_standings(tmp_
     assert resumed.returncode == 0, resumed.stderr
     settings = plan("strafpunten", ["random"] * 3, deals=30, seed=3, overrides={"match.limit": 250})
     whole, _ = conduct(settings, tmp_path / "whole", False, "processes", 2, quiet=True)
-    assert resumed.stdout.strip() == render(whole, "json")
+    assert resumed.stdout.strip() == render_standings(whole, "json")
     assert count(killed / DB_NAME) == 90  # nothing missing; the primary key refuses a match stored twice
     assert len(list((killed / "logs").glob("*.jsonl.gz"))) == 90
 

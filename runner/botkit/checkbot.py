@@ -109,7 +109,7 @@ def _violation(match_id: str, fault: Fault) -> Violation:
     return Violation(match_id, fault.round, fault.kind, fault.detail)
 
 
-def render(report: CheckReport) -> list[str]:
+def report_lines(report: CheckReport) -> list[str]:
     """The report as lines of text: handshake, play, violations grouped by what went wrong."""
     lines = [f"check-bot {report.player}"]
     if report.hello is not None:

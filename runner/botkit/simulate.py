@@ -23,11 +23,6 @@ from runner.game.view import View
 Policy = Callable[[Round, random.Random], Action]
 
 _DECISIONS = frozenset(("play", "draw", "pass", "name_suit", "challenge"))
-# The weights of the medium bot's tips, shared with `heuristic_policy`, which plays like it in playouts.
-CLOSE = 2  # an opponent with this many cards or fewer is about to go out
-KEEP_WILD = 15.0  # what keeping a wild card back is worth: a Jack of 20 penalty points is shed, one of 10 kept
-SHED_CLOSE, SHED_CALM = 1.0, 0.1  # per point of a card played, when an opponent is close to going out or not
-SPREAD, FOLLOW = 2.0, 1.0  # per suit left in the hand, per card left of the suit played
 TRIES = 20  # deals tried for one sample before the named suits' belief is given up
 
 
@@ -277,57 +272,6 @@ def quick_policy(rnd: Round, rng: random.Random) -> Action:
     return PASS if PASS in legal else legal[int(rng.random() * len(legal))]
 
 
-def heuristic_policy(rnd: Round, rng: random.Random) -> Action:
-    """A playout policy close to the `medium` bot: pass a 7 on, play a drawn card, keep a Jack back,
-    shed points when an opponent is close to going out, keep the hand's suits spread."""
-    legal = rnd.legal()
-    if len(legal) == 1:
-        return legal[0]
-    phase, seat = rnd.phase, rnd.current
-    hand = rnd.hands[seat]
-    if phase == NAME_SUIT:
-        return legal[SUITS.index(most_held_suit(hand))]
-    if phase == CHALLENGING:
-        return CHALLENGE
-    wild = rnd.rules.wild
-    counts: dict[str, int] = {}
-    for card in hand:
-        counts[card.suit] = counts.get(card.suit, 0) + 1
-    if phase == DRAWN or rnd.pending or len(hand) == 1:  # a single kind of play, if any: take it
-        first = legal[0]
-        if type(first) is not Play or first.card.rank not in wild:
-            return first
-        counts[first.card.suit] -= 1
-        named = max(SUITS, key=lambda suit: counts.get(suit, 0))
-        return next(a for a in legal if type(a) is Play and a.suit == named)
-    hands = rnd.hands
-    close = any(len(hands[other]) <= CLOSE for other in rnd.active if other != seat)
-    weight, points = (SHED_CLOSE if close else SHED_CALM), rnd.rules.points
-    kept_back = KEEP_WILD if any(type(a) is Play and a.card.rank not in wild for a in legal) else 0.0
-    suits = len(counts)
-    best, best_score, named_with = legal[-1], float("-inf"), {}
-    for action in legal:
-        if type(action) is not Play:
-            continue
-        card = action.card
-        held = counts[card.suit]
-        if card.rank in wild:
-            if card not in named_with:
-                counts[card.suit] -= 1
-                named_with[card] = max(SUITS, key=lambda suit: counts.get(suit, 0))
-                counts[card.suit] += 1
-            if action.suit != named_with[card]:
-                continue
-            score = -kept_back
-        else:
-            score = 0.0
-        # Shed points; keep many suits in hand and some of the suit left on the pile.
-        score += weight * points[card.rank] + SPREAD * (suits - (held == 1)) + FOLLOW * (held - 1)
-        if score > best_score:
-            best, best_score = action, score
-    return best
-
-
 def most_held_suit(cards) -> str:
     """The suit with the most cards among `cards` (the first in SUITS order on a tie)."""
     counts = Counter(card.suit for card in cards)
@@ -343,6 +287,6 @@ def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Ro
 
 
 __all__ = [
-    "Policy", "Sampler", "determinize", "heuristic_policy", "known_voids", "most_held_suit", "named_suits", "playout",
-    "quick_policy", "unseen_cards",
+    "Policy", "Sampler", "determinize", "known_voids", "most_held_suit", "named_suits", "playout", "quick_policy",
+    "unseen_cards",
 ]

@@ -10,10 +10,10 @@ from typing import Annotated, Optional
 
 import typer
 
-from runner.cli import output
+from . import narrate, output
 from runner.errors import MaumauError
 from runner.plugins import registry
-from runner.game.ruleset import parse_override, schema_text
+from runner.rules import parse_override, schema_text
 
 app = typer.Typer(
     help=__doc__.split(":")[0] + ": a tournament runner for Mau Mau bots under YAML rulesets.",
@@ -129,9 +129,9 @@ def play_cmd(
     if log is not None:
         write_log(log, events)
     if fmt == "table":
-        for line in output.narrate(result):
+        for line in narrate.narrate(result):
             typer.echo(line)
-    output.emit(output.final_rows(result), fmt)
+    output.emit(narrate.final_rows(result), fmt)
 
 
 @app.command("new-bot")
@@ -175,26 +175,29 @@ def tournament_cmd(
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
     from runner.seats.external import parse_memory
-    from runner.tournament.standings import render
-    from runner.tournament.driver import conduct, plan
+    from runner.tournament.driver import conduct
+    from runner.tournament.settings import plan
 
-    output.render([], fmt)  # refuse a bad --format before playing
+    from .standings import render_standings
+
+    output.render_rows([], fmt)  # refuse a bad --format before playing
     settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), on_fault, move_time, logs,
                     until_confident, max_deals, time_bank, isolate, parse_memory(bot_memory))
     standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
-    typer.echo(render(standings, fmt))
+    typer.echo(render_standings(standings, fmt))
 
 
 @app.command("standings")
 def standings_cmd(directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")], fmt: FormatOpt = "table") -> None:
     """Standings of a stored tournament (complete or interrupted)."""
-    from runner.tournament.standings import render
     from runner.tournament.driver import stored_standings
+
+    from .standings import render_standings
 
     standings, note = stored_standings(directory)
     if note and fmt == "table":
         typer.echo(note, err=True)
-    typer.echo(render(standings, fmt))
+    typer.echo(render_standings(standings, fmt))
 
 
 @app.command("replay")
@@ -204,7 +207,9 @@ def replay_cmd(
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
     """One stored match, event by event."""
-    from runner.tournament.replay import describe, events_of
+    from runner.tournament.replay import events_of
+
+    from .narrate import event_line
 
     events, players, replayed = events_of(directory, match)
     if replayed:
@@ -212,7 +217,7 @@ def replay_cmd(
     for event in events:
         if event["type"] == "join":
             players = players + [event["player"]]
-        typer.echo(describe(event, players))
+        typer.echo(event_line(event, players))
         if step and event["type"] == "round_end":
             typer.prompt("", default="", show_default=False, prompt_suffix="")
 
@@ -236,13 +241,13 @@ def check_bot_cmd(
     bot_memory: MemoryOpt = "1G",
 ) -> None:
     """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""
-    from runner.botkit.checkbot import check_bot, render
+    from runner.botkit.checkbot import check_bot, report_lines
     from runner.seats.external import parse_memory
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
     report = check_bot(bot, matches, move_time, seed, isolate, parse_memory(bot_memory))
-    for line in render(report):
+    for line in report_lines(report):
         typer.echo(line)
     if not report.passed:
         raise typer.Exit(1)

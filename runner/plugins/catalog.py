@@ -53,7 +53,7 @@ class Registry:
         self.bots[name] = BotEntry(name, cls, plugin, text.splitlines()[0] if text else "")
 
     def _add_ruleset(self, path, plugin: str) -> None:
-        from runner.game.ruleset import read_yaml
+        from runner.rules import read_yaml
 
         path = Path(path)
         data = read_yaml(path)
@@ -79,7 +79,7 @@ class Registry:
 
     def load_ruleset(self, name_or_file: str, overrides=None):
         """The validated Ruleset registered as `name_or_file`, or read from that YAML file."""
-        from runner.game.ruleset import exists, load
+        from runner.rules import exists, load
 
         path = self.ruleset_path(name_or_file)
         if path is None:

@@ -17,7 +17,10 @@ from .external import DEFAULT_MEMORY, EXEC_PREFIX, BotProcess, CommandBot, Remot
 from .isolation import worker_command, worker_environment
 from runner.plugins import Registry, registry
 from .protocol import exception_text
-from runner.table.referee import BotUnavailable
+
+
+class BotUnavailable(Exception):
+    """Raised by a stand-in bot that can never act (its constructor failed): a fault, and it is given up."""
 
 
 class _Unbuildable(Bot):

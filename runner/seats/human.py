@@ -63,7 +63,7 @@ class HumanSeat(Bot):
             totals = "  ".join(f"{self.who(s)} {view.totals[s]}" for s in range(len(view.totals)))
             self.say(f"\n=== round {view.round} === totals: {totals}")
         for event in view.history[self.seen:]:
-            self.say(f"  {describe(event, self.who)}")
+            self.say(f"  {event_words(event, self.who)}")
         self.seen = len(view.history)
         suit = SUIT_NAMES[view.suit]
         pending = f"   draw penalty waiting: {view.pending}" if view.pending else ""
@@ -126,7 +126,7 @@ def play_words(verb: str, card, suit: str | None, announce: str | None) -> str:
     return text
 
 
-def describe(event: Event, who) -> str:
+def event_words(event: Event, who) -> str:
     """One public event in words."""
     kind, seat = event.kind, event.seat
     if kind == "play":

@@ -15,7 +15,7 @@ import sys
 from runner.game.actions import Challenge, Draw, NameSuit, Pass, Play
 from runner.game.cards import Card
 from runner.errors import MaumauError
-from .protocol import (PROTOCOL_VERSION, ProtocolViolation, action_data, decode, describe, encode, exception_text,
+from .protocol import (PROTOCOL_VERSION, ProtocolViolation, action_data, decode, describe_answer, encode, exception_text,
                        parse_view)
 
 ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
@@ -48,7 +48,7 @@ def answer_data(answer: object) -> dict:
             fields_ok = type(answer.suit) is str
         if fields_ok:
             return action_data(answer)
-    return {"type": "invalid", "what": describe(answer)}
+    return {"type": "invalid", "what": describe_answer(answer)}
 
 
 class Host:

@@ -29,7 +29,7 @@ class NotAnAction(NamedTuple):
     detail: str
 
 
-def describe(answer: object) -> str:
+def describe_answer(answer: object) -> str:
     """A short text for any answer, without running the answer's own code (no user __repr__)."""
     kind = type(answer)
     if kind is Play:

@@ -17,7 +17,8 @@ from .deadline import DecisionTimeout, arm, disarm
 from runner.game.engine import Round
 from runner.errors import MaumauError
 from runner.seats.external import BotFailure, RemoteBot
-from runner.seats.protocol import NotAnAction, describe, exception_text
+from runner.seats.botmaker import BotUnavailable
+from runner.seats.protocol import NotAnAction, describe_answer, exception_text
 
 POLICIES = ("forfeit", "autoplay", "abort")
 
@@ -35,10 +36,6 @@ class Fault:
 
 class TournamentAborted(MaumauError):
     """The `abort` fault policy stopped the run."""
-
-
-class BotUnavailable(Exception):
-    """Raised by a stand-in bot that can never act (its constructor failed): a fault, and it is given up."""
 
 
 class Forfeit(Exception):
@@ -140,7 +137,7 @@ class Referee:
             return self._fault(rnd, player, "timeout", detail, give_up=True)
         action = rnd.canonical(answer)
         if action is None:
-            detail = answer.detail if type(answer) is NotAnAction else f"{describe(answer)} is not legal now"
+            detail = answer.detail if type(answer) is NotAnAction else f"{describe_answer(answer)} is not legal now"
             return self._fault(rnd, player, "illegal", detail)
         return action
 

@@ -1,6 +1,12 @@
-"""The tournament progress bar (matches done, rate, ETA) on a terminal's stderr; silent otherwise."""
+"""What a tournament reports while it runs: a progress bar (matches done, rate, ETA) and notes, on stderr.
+
+The bar is drawn only on a terminal; notes (what is played, how fast) are left out with --quiet;
+warnings (how to resume an interrupted tournament) are always written.
+"""
 
 from __future__ import annotations
+
+import sys
 
 from rich.console import Console
 from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextColumn, TimeRemainingColumn
@@ -19,6 +25,13 @@ class Progress:
 
     def stop(self) -> None:
         """The stage is over (or interrupted)."""
+
+    def note(self, text: str) -> None:
+        """A line for the person watching (left out when quiet)."""
+
+    def warn(self, text: str) -> None:
+        """A line the person must see, quiet or not."""
+        print(text, file=sys.stderr, flush=True)
 
 
 class RateColumn(ProgressColumn):
@@ -53,6 +66,9 @@ class BarProgress(Progress):
         if self.bar is not None:
             self.bar.stop()
             self.bar = None
+
+    def note(self, text: str) -> None:
+        print(text, file=sys.stderr, flush=True)
 
 
 def progress_for(quiet: bool) -> Progress:

@@ -15,16 +15,14 @@ import json
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
-from typing import TYPE_CHECKING, Iterator, Mapping, Sequence
+from typing import Iterator, Mapping, Sequence
 
 from runner.errors import MaumauError
 from .integrity import check_rows, digest, plain_digest
 from .logfiles import LOGS, write_log
+from .schedule import Slot
 from runner.table.referee import Fault
 from .work import MatchOutcome, SeatOutcome
-
-if TYPE_CHECKING:
-    from .driver import Slot
 
 DB_NAME = "tournament.sqlite"
 SCHEMA_VERSION = 2  # 2: each match row carries its log's SHA-256 and a digest of its rows (runner.integrity)
@@ -195,7 +193,7 @@ class Store:
         return self.meta("finished") == "yes"
 
     # ------------------------------------------------------------ writing
-    def add(self, outcomes: list[MatchOutcome], slots: Mapping[str, "Slot"]) -> None:
+    def add(self, outcomes: list[MatchOutcome], slots: Mapping[str, Slot]) -> None:
         """Store finished matches: their logs first (unless their worker wrote them), then their rows in one
         committed transaction.
 

@@ -18,7 +18,8 @@ from runner.seats.external import DEFAULT_MEMORY
 from .logfiles import write_log
 from runner.table.match import Match, MatchResult
 from runner.table.referee import Fault, Referee
-from runner.game.ruleset import Ruleset, build
+from runner.game.ruleset import Ruleset
+from runner.rules import build
 
 
 @dataclass(frozen=True)

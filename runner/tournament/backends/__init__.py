@@ -7,7 +7,9 @@ from __future__ import annotations
 
 from runner.errors import MaumauError
 
-from .base import Backend, BatchSizer, OnResults, ProcessBackend, SerialBackend, batched, default_workers
+from .base import Backend, BatchSizer, OnResults, batched, default_workers
+from .processes import ProcessBackend
+from .serial import SerialBackend
 
 BACKENDS = ("processes", "serial", "dask")
 

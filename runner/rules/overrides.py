@@ -1,0 +1,43 @@
+"""`--set KEY=VALUE`: overrides of single ruleset options by dotted key, applied over the merged mapping."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any, Mapping
+
+import yaml
+
+from runner.errors import RulesetError
+from runner.game.cards import RANKS
+
+from .files import MAX_DEPTH
+
+
+def parse_override(text: str) -> tuple[str, Any]:
+    """`key.path=value` from the CLI, the value read as a YAML scalar (`150`, `true`, `null`, `skat`)."""
+    key, sep, value = text.partition("=")
+    if not sep or not key.strip():
+        raise RulesetError("--set", text, "expected KEY=VALUE", "e.g. --set match.limit=150")
+    try:
+        parsed = yaml.safe_load(value) if value.strip() else ""
+    except yaml.YAMLError:
+        parsed = value
+    except (RecursionError, ValueError, OverflowError):
+        raise RulesetError("--set", key.strip(), f"cannot read the value {value[:40]!r}", "give a number, word or short list") from None
+    if key.count(".") > MAX_DEPTH:
+        raise RulesetError("--set", key[:60], "the key nests too deeply", "use a key of `maumau rulesets schema`")
+    return key.strip(), parsed
+
+
+def apply_overrides(data: dict, overrides: Mapping[str, Any]) -> dict:
+    data = copy.deepcopy(data)
+    for dotted, value in overrides.items():
+        node = data
+        parts = [part.upper() if part.upper() in RANKS else part for part in dotted.split(".")]
+        for part in parts[:-1]:
+            child = node.get(part)
+            if not isinstance(child, dict):
+                child = node[part] = {}
+            node = child
+        node[parts[-1]] = value
+    return data

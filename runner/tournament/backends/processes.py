@@ -1,0 +1,112 @@
+"""The process-pool backend (`--backend processes`, the default): forked workers fed batches of work units."""
+
+from __future__ import annotations
+
+import ctypes
+import gc
+import multiprocessing
+import os
+import signal
+import sys
+import threading
+from concurrent.futures import FIRST_COMPLETED, ProcessPoolExecutor, wait
+from concurrent.futures.process import BrokenProcessPool
+from typing import Iterable
+
+from runner.errors import MaumauError
+from runner.plugins import registry
+from runner.tournament.work import WorkUnit, play_batch
+
+from .base import Backend, BatchSizer, OnResults, batched, default_workers
+
+PR_SET_PDEATHSIG = 1  # from <linux/prctl.h>
+
+
+class ProcessBackend(Backend):
+    """A pool of worker processes, fed batches of units; at most two batches in flight per worker."""
+
+    name = "processes"
+    shares_files = True
+
+    def __init__(self, workers: int | None = None, batch_size: int | None = None):
+        self.workers = workers or default_workers()
+        self.batch_size = batch_size
+        self._pool: ProcessPoolExecutor | None = None
+        self._interrupted = False
+
+    def _executor(self) -> ProcessPoolExecutor:
+        if self._pool is None:
+            methods = multiprocessing.get_all_start_methods()
+            # fork reuses the parent's imports and registry: workers start in milliseconds
+            context = multiprocessing.get_context("fork" if "fork" in methods else None)
+            gc.freeze()  # forked workers then leave the parent's objects alone instead of copying their pages
+            self._pool = ProcessPoolExecutor(
+                self.workers, mp_context=context, initializer=init_worker, initargs=(os.getpid(),)
+            )
+        return self._pool
+
+    def run(self, units: Iterable[WorkUnit], on_results: OnResults) -> None:
+        sizer = BatchSizer(self.workers, fixed=self.batch_size)
+        batches = batched(units, sizer)
+        in_flight = set()
+        try:
+            while True:
+                while len(in_flight) < 2 * self.workers:
+                    batch = next(batches, None)
+                    if batch is None:
+                        break
+                    in_flight.add(self._executor().submit(play_batch, batch))
+                if not in_flight:
+                    return
+                done, in_flight = wait(in_flight, return_when=FIRST_COMPLETED)
+                for future in done:
+                    try:
+                        outcomes = future.result()
+                    except BrokenProcessPool:
+                        raise MaumauError(
+                            "a worker process died in the middle of a batch (a bot that ends or crashes its process?); "
+                            "the matches stored so far are kept; --isolate runs each bot in a process of its own, "
+                            "where a crash is a fault"
+                        ) from None
+                    sizer.finished(len(outcomes))
+                    on_results(outcomes)
+        except BaseException:
+            self._interrupted = True
+            for future in in_flight:
+                future.cancel()
+            raise
+
+    def close(self) -> None:
+        if self._pool is not None:
+            # interrupted: leave running batches behind (workers exit with this process) rather than wait
+            self._pool.shutdown(wait=not self._interrupted, cancel_futures=True)
+            self._pool = None
+            gc.unfreeze()
+
+
+# ---------------------------------------------------------------- worker side
+def init_worker(parent_pid: int) -> None:
+    """Worker start-up: die with the parent, leave Ctrl-C to it, build the registry once."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver handles Ctrl-C and shuts the pool down
+    die_with_parent(parent_pid)
+    registry()
+
+
+def die_with_parent(parent_pid: int) -> None:
+    """Exit when `parent_pid` dies, even by kill -9: the kernel's parent-death signal, plus a watchdog."""
+    if sys.platform.startswith("linux"):
+        try:
+            libc = ctypes.CDLL(None, use_errno=True)
+            libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+        except (OSError, AttributeError):
+            pass  # the watchdog below still covers it
+    if os.getppid() != parent_pid:  # the parent died before prctl took effect
+        os._exit(1)
+    threading.Thread(target=_watch_parent, args=(parent_pid,), name="maumau-watchdog", daemon=True).start()
+
+
+def _watch_parent(parent_pid: int, every: float = 1.0) -> None:
+    event = threading.Event()
+    while not event.wait(every):
+        if os.getppid() != parent_pid:
+            os._exit(1)

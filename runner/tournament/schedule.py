@@ -1,0 +1,72 @@
+"""The schedule of a round-robin tournament: tables, duplicate deals, rotations and seeds.
+
+Every k-subset of the entrants meets at a table; each meeting plays `deals` seeds, and each
+seed once under every seat rotation of the table (duplicate deals), so that seat and card
+luck cancel out; the order round the table changes from deal to deal, so that no entrant
+always plays right after the same opponent. A match's id, `t<table>-d<deal>-r<rotation>`,
+never changes, and its seed is derived (sha256) from the tournament seed and the id's table
+and deal, so every rotation of a deal sees the same shuffles.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import itertools
+import math
+from dataclasses import dataclass
+from typing import Iterator
+
+from .settings import Settings
+from .work import WorkUnit
+
+
+@dataclass(frozen=True)
+class Slot:
+    """One scheduled match: where it sits in the schedule, and who sits where."""
+
+    match_id: str
+    table: int
+    deal: int
+    rotation: int
+    seed: int
+    seats: tuple[int, ...]  # entrant index per seat
+
+
+def derive_seed(seed: int, key: str) -> int:
+    """A 63-bit seed from the tournament seed and a key: stable everywhere (unlike hash())."""
+    digest = hashlib.sha256(f"maumau:{seed}:{key}".encode()).digest()
+    return int.from_bytes(digest[:8], "big") >> 1
+
+
+def schedule(settings: Settings, deals: range) -> Iterator[Slot]:
+    """The matches of `deals`, deal by deal, then table by table, then rotation by rotation, made as they are taken.
+
+    Rotations keep the order round the table, so with three or more seats each deal also
+    takes the next of the (k-1)! orders in turn: over those deals every entrant plays right
+    after every other equally often (who follows a strong player suffers from its 7s and 8s).
+    """
+    n, k = len(settings.entrants), settings.table_size
+    tables = list(itertools.combinations(range(n), k))
+    orders = [(0, *rest) for rest in itertools.permutations(range(1, k))]
+    for deal in deals:
+        order = orders[deal % len(orders)]
+        for t, members in enumerate(tables):
+            seed = derive_seed(settings.seed, f"t{t}-d{deal}")
+            around = [members[i] for i in order]
+            for r in range(k):
+                seats = tuple(around[(s + r) % k] for s in range(k))
+                yield Slot(f"t{t}-d{deal}-r{r}", t, deal, r, seed, seats)
+
+
+def match_count(entrants: int, table_size: int, deals: int) -> int:
+    return math.comb(entrants, table_size) * deals * table_size
+
+
+def unit_of(settings: Settings, slot: Slot, log_dir: str | None = None) -> WorkUnit:
+    """The work unit of `slot`; with `log_dir`, its worker writes the log file into that results directory."""
+    return WorkUnit(
+        slot.match_id, slot.seed, tuple(settings.bots[e] for e in slot.seats),
+        tuple(settings.entrants[e] for e in slot.seats), settings.ruleset, settings.ruleset_name,
+        settings.overrides, settings.on_fault, settings.move_time, settings.logs, settings.time_bank,
+        settings.isolate, settings.bot_memory, log_dir,
+    )
