@@ -209,11 +209,17 @@ def held_standings(entrants, matches, looks=None, blocks=None):
         seats = [s for _, s in played]
         n, score, rounds = len(seats), sum(s.score for s in seats), sum(s.rounds for s in seats)
         low, high = clustered([(block, s.score) for block, s in played])
+        shares = [(block, share_of(s, match)) for block, match in zip(blocks, matches) for s in match
+                  if s.entrant == label]
+        ahead_total = 0.0
+        for _, share in shares:
+            ahead_total += share
         rows.append(Standing(
             label, bot, n, sum(1 for s in seats if s.score == 1), sum(1 for s in seats if 0 < s.score < 1),
             sum(1 for s in seats if s.score == 0), score, score / n if n else 0.0, low, high,
             sum(s.points for s in seats) / rounds if rounds else 0.0, sum(s.rounds_won for s in seats),
             sum(s.faults for s in seats), ratings[label].mu, ratings[label].sigma,
+            ahead_total / n if n else 0.0, *clustered(shares), sum(s.place for s in seats) / n if n else 0.0,
         ))
     rows.sort(key=lambda r: (-r.win_rate, -r.rating, order[r.entrant]))
     z = sequential_z(looks) if looks else Z95
@@ -226,13 +232,35 @@ def held_standings(entrants, matches, looks=None, blocks=None):
                 diff = places[b.entrant] - places[a.entrant]
                 values.append((block, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
         adjacent.append(Comparison(a.entrant, b.entrant, len(values), sum(v for _, v in values), *clustered(values, z)))
+    crosstable = {}
+    for match in matches:
+        for a, b in itertools.permutations(match, 2):
+            if (a.entrant, b.entrant) in crosstable:
+                continue
+            values = []
+            for block, other in zip(blocks, matches):
+                places = {s.entrant: s.place for s in other}
+                if a.entrant in places and b.entrant in places:
+                    diff = places[b.entrant] - places[a.entrant]
+                    values.append((block, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
+            crosstable[a.entrant, b.entrant] = Comparison(a.entrant, b.entrant, len(values),
+                                                          sum(v for _, v in values), *clustered(values))
     h2h = {}
     for match in matches:
         if len(match) == 2:
             for me, other in (match, reversed(match)):
                 n, score = h2h.get((me.entrant, other.entrant), (0, 0.0))
                 h2h[me.entrant, other.entrant] = (n + 1, score + me.score)
-    return Standings(tuple(rows), h2h, tuple(adjacent), looks)
+    sizes = tuple(sorted({len(match) for match in matches}))
+    return Standings(tuple(rows), h2h, tuple(adjacent), looks, crosstable, sizes)
+
+
+def share_of(seat, match):
+    """The share of its opponents `seat` placed ahead of in `match`, a shared place a half."""
+    others = [s for s in match if s is not seat]
+    if not others:
+        return 0.5
+    return sum(1.0 if o.place > seat.place else 0.5 if o.place == seat.place else 0.0 for o in others) / len(others)
 
 
 def test_streamed_standings_of_a_stored_tournament_equal_the_held_computation(tmp_path):
