@@ -159,6 +159,11 @@ def _read_regular(path: Path, limit: int) -> bytes:
 
 def parse_log(data: bytes, source: str = "the log") -> list[dict]:
     """The events of a gzip JSON-lines log, decompressed within MAX_LOG_BYTES; ResultsCorrupt if malformed."""
+    return parse_lines(inflate(data, source), source)
+
+
+def inflate(data: bytes, source: str = "the log") -> bytes:
+    """The bytes of a gzip stream, at most MAX_LOG_BYTES of them; ResultsCorrupt if it is not whole gzip."""
     inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
     try:
         raw = inflater.decompress(data, MAX_LOG_BYTES + 1)
@@ -168,6 +173,11 @@ def parse_log(data: bytes, source: str = "the log") -> list[dict]:
         raise ResultsCorrupt(f"{source} inflates to over {MAX_LOG_BYTES >> 20} MiB: not a log this runner wrote")
     if not inflater.eof:
         raise ResultsCorrupt(f"{source} is truncated (the gzip stream ends early)")
+    return raw
+
+
+def parse_lines(raw: bytes, source: str = "the log") -> list[dict]:
+    """The objects of JSON lines, each with a "type"; ResultsCorrupt naming the line if one is not."""
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
