@@ -24,7 +24,7 @@ def sequential_z(looks: int, alpha: float = 0.05) -> float:
     return NormalDist().inv_cdf(1 - alpha / 2**looks / 2)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Standing:
     """One entrant's line of the standings."""
 
@@ -50,7 +50,7 @@ class Standing:
     mean_place: float = 0.0  # 1 is first (every seat sharing first is placed 1)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Comparison:
     """Two entrants over the matches they both played: how often `above` placed ahead of `below`."""
 
@@ -67,7 +67,7 @@ class Comparison:
         return self.matches > 0 and self.low > 0.5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Standings:
     rows: tuple[Standing, ...]  # best first
     head_to_head: dict[tuple[str, str], tuple[int, float]]  # (a, b) -> (matches, a's score), 2-seat tables
@@ -80,6 +80,11 @@ class Standings:
     @property
     def too_close(self) -> list[Comparison]:
         return [c for c in self.adjacent if not c.separated]
+
+
+def comparison(above: str, below: str, matches: int, ahead: float, interval: tuple[float, float]) -> Comparison:
+    low, high = interval
+    return Comparison(above=above, below=below, matches=matches, ahead=ahead, low=low, high=high)
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -206,16 +211,17 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
                                         ahead_spread[label].interval()) for label, bot in ranked)
     z = sequential_z(looks) if looks else Z95
     pairs = [(a, b) for (a, _), (b, _) in zip(ranked, ranked[1:])]
-    adjacent = tuple(comparison(a, b, pair_spread.get((a, b)), z) for a, b in pairs)
-    crosstable = {(a, b): comparison(a, b, c) for (a, b), c in pair_spread.items()}
-    return Standings(rows, h2h, adjacent, looks, crosstable, tuple(sorted(sizes)), gauntlet)
+    adjacent = tuple(pair_comparison(a, b, pair_spread.get((a, b)), z) for a, b in pairs)
+    crosstable = {(a, b): pair_comparison(a, b, c) for (a, b), c in pair_spread.items()}
+    return Standings(rows=rows, head_to_head=h2h, adjacent=adjacent, looks=looks, crosstable=crosstable,
+                     table_sizes=tuple(sorted(sizes)), gauntlet=gauntlet)
 
 
-def comparison(above: str, below: str, clustered: "Clustered | None", z: float = Z95) -> Comparison:
-    """How often `above` placed ahead of `below` (None: they never met)."""
+def pair_comparison(above: str, below: str, clustered: "Clustered | None", z: float = Z95) -> Comparison:
+    """How often `above` placed ahead of `below`, from the pair's fed `Clustered` (None: they never met)."""
     if clustered is None:
-        return Comparison(above, below, 0, 0, 0.0, 1.0)
-    return Comparison(above, below, clustered.n, clustered.total, *clustered.interval(z))
+        return comparison(above, below, 0, 0, (0.0, 1.0))
+    return comparison(above, below, clustered.n, clustered.total, clustered.interval(z))
 
 
 def ahead_shares(match: Sequence[SeatOutcome]) -> list[float]:
@@ -254,10 +260,14 @@ class Totals:
 
     def standing(self, label: str, bot: str, interval: tuple[float, float], rating,
                  ahead_interval: tuple[float, float]) -> Standing:
+        low, high = interval
         return Standing(
-            label, bot, self.n, self.wins, self.draws, self.losses, self.score, self.win_rate, *interval,
-            self.points / self.rounds if self.rounds else 0.0, self.rounds_won, self.faults, rating.mu, rating.sigma,
-            self.ahead / self.n if self.n else 0.0, *ahead_interval, self.places / self.n if self.n else 0.0,
+            entrant=label, bot=bot, matches=self.n, wins=self.wins, draws=self.draws, losses=self.losses,
+            score=self.score, win_rate=self.win_rate, win_rate_low=low, win_rate_high=high,
+            points_per_round=self.points / self.rounds if self.rounds else 0.0, rounds_won=self.rounds_won,
+            faults=self.faults, rating=rating.mu, rating_sigma=rating.sigma,
+            ahead=self.ahead / self.n if self.n else 0.0, ahead_low=ahead_interval[0], ahead_high=ahead_interval[1],
+            mean_place=self.places / self.n if self.n else 0.0,
         )
 
 
@@ -283,7 +293,7 @@ def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]], bl
         if above in places and below in places:
             values.append((block, ahead(places[above], places[below])))
     low, high = clustered_wilson(values, z)
-    return Comparison(above, below, len(values), sum(v for _, v in values), low, high)
+    return comparison(above, below, len(values), sum(v for _, v in values), (low, high))
 
 
 def add_head_to_head(table: dict[tuple[str, str], tuple[int, float]], match: Sequence[SeatOutcome]) -> None:
