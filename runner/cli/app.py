@@ -160,6 +160,9 @@ def tournament_cmd(
     bot_memory: MemoryOpt = "1G",
     until_confident: Annotated[bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")] = False,
     max_deals: Annotated[Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")] = None,
+    gauntlet: Annotated[Optional[str], typer.Option("--gauntlet", help="Only the tables with this entrant (a label or a bot entered once); its results against each opponent.")] = None,
+    tables: Annotated[Optional[int], typer.Option("--tables", help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.")] = None,
+    seatings: Annotated[str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")] = "rotations",
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
     from runner.tournament.driver import conduct
@@ -171,7 +174,8 @@ def tournament_cmd(
     faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
     with option_names():
         settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), logs=logs,
-                        until_confident=until_confident, max_deals=max_deals, faults=faults)
+                        until_confident=until_confident, max_deals=max_deals, faults=faults, gauntlet=gauntlet,
+                        tables=tables, seatings=seatings)
         standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
     typer.echo(render_standings(standings, fmt))
 

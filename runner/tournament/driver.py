@@ -11,7 +11,7 @@ from runner.errors import InvalidSetting
 
 from .backends import Backend, make_backend
 from .progress import Progress, progress_for
-from .schedule import Slot, match_count, schedule, unit_of
+from .schedule import Slot, schedule, unit_of
 from .settings import Settings
 from .standings import Standings, tally
 from .store import Store
@@ -30,7 +30,7 @@ class Pending:
         self.settings, self.store, self.deals, self.log_dir = settings, store, deals, log_dir
         self.slots: dict[str, Slot] = {}
         self.stored = store.count(deals)  # before any of them is played here
-        self.size = match_count(len(settings.entrants), settings.table_size, len(deals)) - self.stored
+        self.size = settings.match_count(len(deals)) - self.stored
 
     def __len__(self) -> int:
         return self.size
@@ -61,7 +61,7 @@ def standings_of(store: Store, deals: int | None = None, looks: int | None = Non
     if settings.until_confident and looks is None:
         looks = int(store.meta("looks")) if store.finished() else None
     with store.snapshot():  # the standings read the matches twice: both readings see the same ones
-        return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks)
+        return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks, settings.gauntlet)
 
 
 def run(settings: Settings, store: Store, backend: Backend, progress: Progress | None = None) -> Standings:
@@ -82,7 +82,7 @@ def run(settings: Settings, store: Store, backend: Backend, progress: Progress |
             pending.store_results(outcomes)
             progress.advance(len(outcomes))
 
-        total = match_count(len(settings.entrants), settings.table_size, deals)
+        total = settings.match_count(deals)
         progress.start(total, total - len(pending))
         try:
             backend.run(pending, on_results)
@@ -121,7 +121,7 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
         executor.prepare(settings.bots)  # a cluster worker without a bot is refused before the directory is made
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
-            total = match_count(len(settings.entrants), settings.table_size, settings.deals)
+            total = settings.match_count()
             progress.note(f"{settings.summary()} = {total} matches; results in {out}")
             before, started = store.count(), time.perf_counter()
             standings = run(settings, store, executor, progress)

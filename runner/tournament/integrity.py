@@ -11,13 +11,14 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 import os
 import stat
 import zlib
 from pathlib import Path
 
 from runner.errors import MaumauError
+
+from .tables import matches_in
 
 MAX_LOG_BYTES = 64 << 20  # a log, compressed or not; real ones are a few hundred KB at most
 
@@ -109,8 +110,7 @@ def _check_complete(db, where: Path, count: int) -> None:
         return
     config = json.loads(meta["config"])
     try:
-        entrants, size, deals = len(config["entrants"]), int(config["table_size"]), int(meta["deals_played"])
-        expected = math.comb(entrants, size) * deals * size
+        expected = matches_in(config, int(meta["deals_played"]))
     except (KeyError, TypeError, ValueError):
         raise ResultsCorrupt(f"{where}: the record of the finished tournament is incomplete; {_ADVICE}") from None
     if count != expected:
