@@ -22,7 +22,7 @@ from runner.errors import MaumauError
 from runner.game.cards import RANKS, make_deck
 from runner.game.ruleset import Ruleset
 
-from .integrity import MAX_LOG_BYTES, _read_regular, inflate, parse_lines
+from .integrity import MAX_LOG_BYTES, ResultsCorrupt, _read_regular, inflate, parse_lines, sha256
 
 VERSION = 1
 MAX_FILE_BYTES = MAX_LOG_BYTES  # a deal file is read whole, like a log
@@ -56,9 +56,8 @@ def deck_text(ranks: tuple[str, ...], copies: int) -> str:
 
 def described(cards: list[str]) -> tuple[tuple[str, ...], int]:
     """The ranks and the number of copies of a full deck, as far as `cards` show them."""
-    counts = Counter(cards)
-    ranks = tuple(r for r in RANKS if any(card[:-1] == r for card in counts))
-    return ranks, max(counts.values()) if counts else 0
+    ranks = tuple(r for r in RANKS if any(card[:-1] == r for card in cards))
+    return ranks, max(1, round(len(cards) / (4 * len(ranks)))) if ranks else 0
 
 
 # ---------------------------------------------------------------- writing
@@ -145,3 +144,47 @@ def check_deck(where: str, deals: list[Deal], ruleset: Ruleset, players: int) ->
                     f"{deck_text(tuple(ruleset.deck.ranks), copies)} at tables of {players}: use a deal file "
                     "written from a tournament with this deck"
                 )
+
+
+# ---------------------------------------------------------------- a tournament's copy
+
+
+def copy_name(data: bytes) -> str:
+    """The name of the copy of a deal file kept in a results directory."""
+    return "deals.jsonl.gz" if data[:2] == b"\x1f\x8b" else "deals.jsonl"
+
+
+def keep_copy(directory: Path, source: Path, expected_sha256: str) -> None:
+    """Copy the deal file a tournament plays into its results directory, so that it resumes without the original."""
+    if not source.is_file():
+        raise MaumauError(f"{directory} has no copy of the deal file its tournament plays, and {source} is gone; "
+                          "give the deal file back at that path")
+    data = _read_regular(source, MAX_FILE_BYTES)
+    if sha256(data) != expected_sha256:
+        raise MaumauError(f"{source} changed while the tournament started; run it again")
+    try:
+        (directory / copy_name(data)).write_bytes(data)
+    except OSError as exc:
+        raise MaumauError(f"cannot copy the deal file into {directory}: {exc.strerror}") from None
+
+
+def load_book(directory: Path, expected_sha256: str) -> list[Deal]:
+    """The deals of the copy kept in `directory`, checked against the digest its tournament's config holds."""
+    for name in ("deals.jsonl.gz", "deals.jsonl"):
+        path = directory / name
+        if path.is_file():
+            if sha256(_read_regular(path, MAX_FILE_BYTES)) != expected_sha256:
+                raise ResultsCorrupt(f"{path} was changed after the tournament started; the results cannot be "
+                                     "trusted: run the tournament again, or restore the directory from a copy")
+            return read_deals(path)[1]
+    raise ResultsCorrupt(f"{directory} lacks the copy of the deal file its tournament plays (deals.jsonl.gz); "
+                         "restore the directory from a copy")
+
+
+def deal_book(settings, directory: Path) -> list[Deal] | None:
+    """The deals a tournament plays from its deal file (None: it shuffles its own), copied into `directory` first."""
+    if settings.deals_file is None:
+        return None
+    if not any((directory / name).is_file() for name in ("deals.jsonl.gz", "deals.jsonl")):
+        keep_copy(directory, Path(settings.deals_file), settings.deals_sha256)
+    return load_book(directory, settings.deals_sha256)

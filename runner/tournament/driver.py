@@ -10,6 +10,7 @@ from typing import Callable, Iterator
 from runner.errors import InvalidSetting
 
 from .backends import Backend, make_backend
+from .deals import Deal, deal_book
 from .progress import Progress, progress_for
 from .schedule import Slot, schedule, unit_of
 from .settings import Settings
@@ -26,8 +27,9 @@ class Pending:
     matches in flight, never the whole schedule.
     """
 
-    def __init__(self, settings: Settings, store: Store, deals: range, log_dir: str | None = None):
-        self.settings, self.store, self.deals, self.log_dir = settings, store, deals, log_dir
+    def __init__(self, settings: Settings, store: Store, deals: range, log_dir: str | None = None,
+                 book: list[Deal] | None = None):
+        self.settings, self.store, self.deals, self.log_dir, self.book = settings, store, deals, log_dir, book
         self.slots: dict[str, Slot] = {}
         self.stored = store.count(deals)  # before any of them is played here
         self.size = settings.match_count(len(deals)) - self.stored
@@ -42,7 +44,7 @@ class Pending:
             for slot in slots:
                 if slot.match_id not in stored:
                     self.slots[slot.match_id] = slot
-                    yield unit_of(self.settings, slot, self.log_dir)
+                    yield unit_of(self.settings, slot, self.log_dir, self.book)
 
     def store_results(self, outcomes: list[MatchOutcome]) -> None:
         """Commit finished matches to the store; their slots are no longer needed."""
@@ -74,9 +76,10 @@ def run(settings: Settings, store: Store, backend: Backend, progress: Progress |
     # a worker that sees the results directory writes the log files: the driver then creates none
     log_dir = str(store.directory.resolve()) if settings.logs and backend.shares_files else None
     first, deals, looks = 0, settings.deals, 0
+    book = deal_book(settings, store.directory)
     while True:
         looks += 1
-        pending = Pending(settings, store, range(first, deals), log_dir)
+        pending = Pending(settings, store, range(first, deals), log_dir, book)
 
         def on_results(outcomes: list[MatchOutcome]) -> None:
             pending.store_results(outcomes)

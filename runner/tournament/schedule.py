@@ -17,6 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterator
 
+from .deals import Deal
 from .settings import Settings
 from .work import WorkUnit
 
@@ -68,11 +69,14 @@ def match_count(entrants: int, table_size: int, deals: int) -> int:
     return math.comb(entrants, table_size) * deals * table_size
 
 
-def unit_of(settings: Settings, slot: Slot, log_dir: str | None = None) -> WorkUnit:
-    """The work unit of `slot`; with `log_dir`, its worker writes the log file into that results directory."""
+def unit_of(settings: Settings, slot: Slot, log_dir: str | None = None, book: list[Deal] | None = None) -> WorkUnit:
+    """The work unit of `slot`; with `log_dir`, its worker writes the log file into that results directory.
+
+    `book`: the deals of the tournament's deal file, of which the slot's deal plays its decks.
+    """
     return WorkUnit(
         match_id=slot.match_id, seed=slot.seed, bots=tuple(settings.bots[e] for e in slot.seats),
         entrants=tuple(settings.entrants[e] for e in slot.seats), ruleset=settings.ruleset,
         ruleset_name=settings.ruleset_name, overrides=settings.overrides, logs=settings.logs, faults=settings.faults,
-        log_dir=log_dir,
+        log_dir=log_dir, decks=book[slot.deal].decks if book is not None else (),
     )

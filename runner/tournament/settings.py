@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from dataclasses import dataclass, field, fields
 
 from runner.errors import InvalidSetting, MaumauError
@@ -10,10 +11,12 @@ from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
 
-from .integrity import ResultsCorrupt
+from .deals import MAX_FILE_BYTES, check_deck, read_deals
+from .integrity import ResultsCorrupt, _read_regular, sha256
 from .tables import SEATINGS, Table, all_tables, gauntlet_tables, matches_in, sampled_tables, seatings_per_deal
 
 DEFAULT_TABLE = 4
+DEFAULT_DEALS = 10
 
 
 # The fault settings are stored flat, under these keys, as before they were one value: an older
@@ -42,6 +45,8 @@ class Settings:
     gauntlet: str | None = None  # the entrant at every table (--gauntlet)
     sampled: int | None = None  # --tables N: the tables are a balanced sample of N
     seatings: str = "rotations"  # each deal under every rotation of the table, or every seating order
+    deals_file: str | None = None  # the deal file played (deal i at every table), as given; a copy is kept
+    deals_sha256: str | None = None
 
     def table_list(self) -> list[Table]:
         """The tables, in schedule order (a table's index is its number in the match ids)."""
@@ -83,10 +88,10 @@ class Settings:
 
 
 def plan(
-    ruleset_name: str, bots: list[str], deals: int = 10, table_size: int | None = None, seed: int = 1,
+    ruleset_name: str, bots: list[str], deals: int | None = DEFAULT_DEALS, table_size: int | None = None, seed: int = 1,
     overrides: dict | None = None, *, logs: bool = True, until_confident: bool = False, max_deals: int | None = None,
     faults: FaultSettings | None = None, gauntlet: str | None = None, tables: int | None = None,
-    seatings: str = "rotations",
+    seatings: str = "rotations", deals_file: str | Path | None = None,
 ) -> Settings:
     """Validated settings of a tournament from the user's names and numbers."""
     reg = registry()
@@ -104,6 +109,10 @@ def plan(
     if k > len(bots):
         raise InvalidSetting(f"{{0}} {k} needs at least {k} entrants, got {len(bots)}; add some ({{1}}) or lower it",
                              "table_size", "bots")
+    book_digest = None
+    if deals_file is not None:
+        deals, book_digest = check_deals_file(Path(deals_file), ruleset, k, deals, max_deals if until_confident else None)
+    deals = DEFAULT_DEALS if deals is None else deals
     if deals < 1:
         raise InvalidSetting(f"{{0}} must be at least 1, got {deals}", "deals")
     if until_confident:
@@ -121,8 +130,19 @@ def plan(
         ruleset_name=ruleset_name, ruleset=ruleset.to_data(), overrides=overrides, bots=tuple(bots),
         entrants=entrants, table_size=k, deals=deals, seed=seed, logs=logs, until_confident=until_confident,
         max_deals=max_deals, faults=faults, tables=chosen, gauntlet=entrants[focus] if focus is not None else None,
-        sampled=tables, seatings=seatings,
+        sampled=tables, seatings=seatings, deals_file=str(deals_file) if deals_file is not None else None,
+        deals_sha256=book_digest,
     )
+
+
+def check_deals_file(path: Path, ruleset, k: int, deals: int | None, max_deals: int | None) -> tuple[int, str]:
+    """The deals to play from a deal file (default: all of them) and the file's digest; refuses another deck."""
+    _, book = read_deals(path)
+    check_deck(str(path), book, ruleset, k)
+    for count, setting in ((deals, "deals"), (max_deals, "max_deals")):
+        if count is not None and count > len(book):
+            raise InvalidSetting(f"{{0}} {count} is more than the {len(book)} deals of {path}; lower it", setting)
+    return (deals if deals is not None else len(book)), sha256(_read_regular(path, MAX_FILE_BYTES))
 
 
 def entrant_index(entrants: tuple[str, ...], bots: list[str], name: str) -> int:
