@@ -1,30 +1,17 @@
 """Deal files: `maumau deals DIR --out FILE` writes a tournament's deals, `--deals-file FILE` plays a tournament on them."""
 
 import gzip
-import io
 import json
 import random
-import sys
 
 import pytest
 
-from runner.cli import main
+from console import maumau, run_cli
 from runner.errors import MaumauError
 from runner.game.engine import Round
 from runner.plugins import registry
 from runner.tournament.deals import deck_of, read_deals
 from runner.tournament.integrity import parse_log
-
-
-def maumau(capsys, monkeypatch, *args):
-    monkeypatch.setattr(sys, "argv", ["maumau", *map(str, args)])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = exc.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 def tournament(capsys, monkeypatch, out, *args):
@@ -41,16 +28,6 @@ def logs(directory):
 
 def round_starts(events):
     return [e for e in events if e["type"] == "round_start"]
-
-
-def run_cli(*args) -> str:
-    """The console script's standard output, for module-scoped fixtures (no capsys there)."""
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        out = io.StringIO()
-        monkeypatch.setattr(sys, "argv", ["maumau", *map(str, args)])
-        monkeypatch.setattr(sys, "stdout", out)
-        main()
-    return out.getvalue()
 
 
 @pytest.fixture(scope="module")

@@ -3,27 +3,15 @@
 import itertools
 import json
 import random
-import sys
 from collections import Counter
 
 import pytest
 
-from runner.cli import main
+from console import maumau
 from runner.errors import InvalidSetting
 from runner.tournament.schedule import schedule
 from runner.tournament.settings import plan
 from runner.tournament.tables import extended_tables, gauntlet_tables, sampled_tables
-
-
-def maumau(capsys, monkeypatch, *args):
-    monkeypatch.setattr(sys, "argv", ["maumau", *map(str, args)])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = exc.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 FIVE = ["medium", "easy", "random", "hard", "random"]

@@ -227,31 +227,23 @@ def held_standings(entrants, matches, looks=None, blocks=None):
         ))
     rows.sort(key=lambda r: (-r.win_rate, -r.rating, order[r.entrant]))
     z = sequential_z(looks) if looks else Z95
-    adjacent = []
-    for a, b in zip(rows, rows[1:]):
+    def compared(above, below, z=Z95):
         values = []
         for block, match in zip(blocks, matches):
             places = {s.entrant: s.place for s in match}
-            if a.entrant in places and b.entrant in places:
-                diff = places[b.entrant] - places[a.entrant]
+            if above in places and below in places:
+                diff = places[below] - places[above]
                 values.append((block, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
         low, high = clustered(values, z)
-        adjacent.append(Comparison(above=a.entrant, below=b.entrant, matches=len(values), ahead=sum(v for _, v in values),
-                                   low=low, high=high))
+        return Comparison(above=above, below=below, matches=len(values), ahead=sum(v for _, v in values),
+                          low=low, high=high)
+
+    adjacent = [compared(a.entrant, b.entrant, z) for a, b in zip(rows, rows[1:])]
     crosstable = {}
     for match in matches:
         for a, b in itertools.permutations(match, 2):
-            if (a.entrant, b.entrant) in crosstable:
-                continue
-            values = []
-            for block, other in zip(blocks, matches):
-                places = {s.entrant: s.place for s in other}
-                if a.entrant in places and b.entrant in places:
-                    diff = places[b.entrant] - places[a.entrant]
-                    values.append((block, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
-            low, high = clustered(values)
-            crosstable[a.entrant, b.entrant] = Comparison(above=a.entrant, below=b.entrant, matches=len(values),
-                                                          ahead=sum(v for _, v in values), low=low, high=high)
+            if (a.entrant, b.entrant) not in crosstable:
+                crosstable[a.entrant, b.entrant] = compared(a.entrant, b.entrant)
     h2h = {}
     for match in matches:
         if len(match) == 2:

@@ -92,15 +92,17 @@ def gauntlet_table(standings: Standings) -> str:
 
 
 def crosstable(standings: Standings) -> str:
+    def cell(a: str, b: str) -> str:
+        c = standings.crosstable.get((a, b))
+        return f"{c.ahead / c.matches:.2f} ({c.matches})" if c is not None and c.matches else "-"
+
+    return square(standings, cell)
+
+
+def square(standings: Standings, cell) -> str:
+    """A table of every entrant against every other, best first both ways; `cell(row, column)` fills it."""
     names = [r.entrant for r in standings.rows]
-    lines = []
-    for a in names:
-        line = {"": a}
-        for b in names:
-            c = standings.crosstable.get((a, b))
-            line[b] = f"{c.ahead / c.matches:.2f} ({c.matches})" if c is not None and c.matches else "-"
-        lines.append(line)
-    return render_rows(lines, "table")
+    return render_rows([{"": a, **{b: cell(a, b) for b in names}} for a in names], "table")
 
 
 def table_rows(standings: Standings) -> list[dict]:
@@ -117,15 +119,11 @@ def table_rows(standings: Standings) -> list[dict]:
 
 
 def head_to_head_table(standings: Standings) -> str:
-    names = [r.entrant for r in standings.rows]
-    lines = []
-    for a in names:
-        line = {"": a}
-        for b in names:
-            n, score = standings.head_to_head.get((a, b), (0, 0.0))
-            line[b] = f"{score:g}/{n}" if n else "-"
-        lines.append(line)
-    return render_rows(lines, "table")
+    def cell(a: str, b: str) -> str:
+        n, score = standings.head_to_head.get((a, b), (0, 0.0))
+        return f"{score:g}/{n}" if n else "-"
+
+    return square(standings, cell)
 
 
 def closeness_note(standings: Standings) -> str:
