@@ -11,7 +11,7 @@ from runner.errors import MaumauError
 from runner.game.engine import Round
 from runner.plugins import registry
 from runner.tournament.deals import deck_of, read_deals
-from runner.tournament.integrity import parse_log
+from runner.logs.codec import decode
 
 
 def tournament(capsys, monkeypatch, out, *args):
@@ -23,7 +23,7 @@ def tournament(capsys, monkeypatch, out, *args):
 
 def logs(directory):
     """Every stored match's events, by match id."""
-    return {path.name.split(".")[0]: parse_log(path.read_bytes()) for path in (directory / "logs").iterdir()}
+    return {path.name.split(".")[0]: decode(path.read_bytes()) for path in (directory / "logs").iterdir()}
 
 
 def round_starts(events):
@@ -151,7 +151,7 @@ def test_a_card_missing_or_twice_is_named(source, tmp_path):
      "line 2, round 1: a round needs `dealer`, `hands`, `upcards` and `stock`"),
     ('{"type": "deals", "version": 1}\n{"type": "deal", "rounds": [{"dealer": 1, "hands": [["2C"], ["3C", "4C"]], '
      '"upcards": [], "stock": []}]}\n', "the hands hold different numbers of cards"),
-    ("not json\n", "line 1: not a JSON object"),
+    ("not json\n", "line 1: not JSON"),
 ])
 def test_a_malformed_deal_file_is_one_error_naming_the_line(tmp_path, text, message):
     path = tmp_path / "d.jsonl"

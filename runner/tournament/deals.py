@@ -12,8 +12,6 @@ serves any table size and any ruleset of the same deck.
 
 from __future__ import annotations
 
-import gzip
-import json
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
@@ -22,10 +20,12 @@ from runner.errors import MaumauError
 from runner.game.cards import RANKS, make_deck
 from runner.game.ruleset import Ruleset
 
-from .integrity import MAX_LOG_BYTES, ResultsCorrupt, _read_regular, inflate, parse_lines, sha256
+from runner.logs import codec
+
+from .integrity import ResultsCorrupt, sha256
 
 VERSION = 1
-MAX_FILE_BYTES = MAX_LOG_BYTES  # a deal file is read whole, like a log
+MAX_FILE_BYTES = codec.MAX_LOG_BYTES  # a deal file is read whole, like a log
 
 
 @dataclass(frozen=True)
@@ -64,12 +64,11 @@ def described(cards: list[str]) -> tuple[tuple[str, ...], int]:
 
 
 def write_deals(path: Path, header: dict, deals: list[dict]) -> None:
-    """Write a deal file: the header, then one line per deal."""
-    lines = [json.dumps({"type": "deals", "version": VERSION, **header, "deals": len(deals)}, separators=(",", ":"))]
-    lines += [json.dumps({"type": "deal", **deal}, separators=(",", ":")) for deal in deals]
-    data = ("\n".join(lines) + "\n").encode("utf-8")
+    """Write a deal file: the header, then one line per deal (the log codec's JSON lines, gzip if `.gz`)."""
+    lines = [{"type": "deals", "version": VERSION, **header, "deals": len(deals)}] + [{"type": "deal", **d} for d in deals]
+    data = codec.compress(lines) if path.suffix == ".gz" else codec.encode(lines)
     try:
-        path.write_bytes(gzip.compress(data, mtime=0) if path.suffix == ".gz" else data)
+        path.write_bytes(data)
     except OSError as exc:
         raise MaumauError(f"cannot write the deal file {path}: {exc.strerror}") from None
 
@@ -88,8 +87,7 @@ def read_deals(path: Path) -> tuple[dict, list[Deal]]:
     where = str(path)
     if not path.exists():
         raise MaumauError(f"no deal file {path}; write one with `maumau deals DIR --out {path}`")
-    data = _read_regular(path, MAX_FILE_BYTES)
-    lines = parse_lines(inflate(data, where) if data[:2] == b"\x1f\x8b" else data, where)
+    lines = codec.decode(codec.read_file(path, MAX_FILE_BYTES), where)
     if not lines or lines[0].get("type") != "deals":
         raise MaumauError(f'{where}: not a deal file (its first line must be {{"type": "deals", ...}})')
     header = lines[0]
@@ -159,7 +157,7 @@ def keep_copy(directory: Path, source: Path, expected_sha256: str) -> None:
     if not source.is_file():
         raise MaumauError(f"{directory} has no copy of the deal file its tournament plays, and {source} is gone; "
                           "give the deal file back at that path")
-    data = _read_regular(source, MAX_FILE_BYTES)
+    data = codec.read_file(source, MAX_FILE_BYTES)
     if sha256(data) != expected_sha256:
         raise MaumauError(f"{source} changed while the tournament started; run it again")
     try:
@@ -173,7 +171,7 @@ def load_book(directory: Path, expected_sha256: str) -> list[Deal]:
     for name in ("deals.jsonl.gz", "deals.jsonl"):
         path = directory / name
         if path.is_file():
-            if sha256(_read_regular(path, MAX_FILE_BYTES)) != expected_sha256:
+            if sha256(codec.read_file(path, MAX_FILE_BYTES)) != expected_sha256:
                 raise ResultsCorrupt(f"{path} was changed after the tournament started; the results cannot be "
                                      "trusted: run the tournament again, or restore the directory from a copy")
             return read_deals(path)[1]

@@ -3,16 +3,17 @@
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 
 from runner.errors import InvalidSetting, MaumauError
+from runner.logs import codec
 from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
 
 from .deals import MAX_FILE_BYTES, check_deck, read_deals
-from .integrity import ResultsCorrupt, _read_regular, sha256
+from .integrity import ResultsCorrupt, sha256
 from .tables import SEATINGS, Table, all_tables, gauntlet_tables, matches_in, sampled_tables, seatings_per_deal
 
 DEFAULT_TABLE = 4
@@ -142,7 +143,7 @@ def check_deals_file(path: Path, ruleset, k: int, deals: int | None, max_deals: 
     for count, setting in ((deals, "deals"), (max_deals, "max_deals")):
         if count is not None and count > len(book):
             raise InvalidSetting(f"{{0}} {count} is more than the {len(book)} deals of {path}; lower it", setting)
-    return (deals if deals is not None else len(book)), sha256(_read_regular(path, MAX_FILE_BYTES))
+    return (deals if deals is not None else len(book)), sha256(codec.read_file(path, MAX_FILE_BYTES))
 
 
 def entrant_index(entrants: tuple[str, ...], bots: list[str], name: str) -> int:
