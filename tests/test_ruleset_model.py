@@ -298,7 +298,7 @@ def test_the_ranks_a_rank_wish_may_name_default_to_the_plain_ones():
     assert error.key == "powers.J.wish_ranks" and error.problem.startswith("the deck has no 2")
     everything = {rank: {"skip": 1} for rank in ("7", "8", "9", "10", "Q", "K", "A")}
     assert refused(powers={**everything, "J": {"wild": True, "wish": "rank"}}, deck={"ranks": "skat"}).key == \
-        "powers.JC.wish_ranks"
+        "powers.J.wish_ranks"
 
 
 def test_drawing_going_out_multiple_and_jump_in_keys():

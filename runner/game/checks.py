@@ -18,14 +18,14 @@ Ruleset = Any
 PRECEDENCE = "a single-card key wins over a key naming several cards, which wins over a rank"
 
 
-def check(rules: Ruleset) -> dict[int | None, dict[Card, Power]]:
-    """Raise Inconsistent at the first contradiction between keys; else the powers of each card by table size."""
+def check(rules: Ruleset) -> None:
+    """Raise Inconsistent at the first contradiction between keys."""
     players = rules.players
     if players.min > players.max:
         raise Inconsistent("players.min", f"{players.min} is above players.max ({players.max})",
                            "make players.min at most players.max")
     _check_selectors(rules)
-    tables = _compile_powers(rules)
+    compile_powers(rules)  # two keys naming a card equally specifically are refused here
     _check_points(rules)
     for size in rules.table_sizes():
         needed = size * rules.hand_size_for(size) + 1
@@ -42,17 +42,19 @@ def check(rules: Ruleset) -> dict[int | None, dict[Card, Power]]:
                                f"make hand_limit at least {rules.hand_size_for(size)}")
     _check_match(rules)
     _check_power_sets(rules)
-    return tables
 
 
 def check_compiled(rules: Ruleset) -> None:
     """The checks that need the compiled powers (`rules.powers_for`)."""
-    for size in rules.table_sizes():
-        for card, power in rules.powers_for(size).items():
-            if power.wild and power.wish == "rank" and not rules.wish_ranks_for(power, size):
-                raise Inconsistent(f"powers.{card}.wish_ranks", f"at {size} players every rank of the deck has a "
-                                   "power, so a rank wish (by default of a rank without one) has nothing to name",
-                                   "list the ranks it may name in wish_ranks")
+    for prefix, powers in _power_maps(rules):
+        for key, power in powers.items():
+            if not (power.wild and power.wish == "rank"):
+                continue
+            for size in rules.table_sizes():
+                if not rules.wish_ranks_for(power, size):
+                    raise Inconsistent(f"{prefix}.{key}.wish_ranks", f"at {size} players every rank of the deck has "
+                                       "a power, so a rank wish (by default of a rank without one) has nothing to name",
+                                       "list the ranks it may name in wish_ranks")
 
 
 def _deck_ranks(rules: Ruleset) -> tuple[tuple[str, ...], int]:
@@ -113,7 +115,8 @@ def _resolved(powers: Mapping[str, Power], where: Mapping[str, str]) -> dict[Car
     return {card: powers[key] for card, key in chosen.items()}
 
 
-def _compile_powers(rules: Ruleset) -> dict[int | None, dict[Card, Power]]:
+def compile_powers(rules: Ruleset) -> dict[int | None, dict[Card, Power]]:
+    """The power of every card named by a key, for each table size of powers_by_players (None: the others)."""
     base_where = {key: f"powers.{key}" for key in rules.powers}
     tables: dict[int | None, dict[Card, Power]] = {None: _resolved(rules.powers, base_where)}
     for size, changes in rules.powers_by_players.items():

@@ -8,15 +8,16 @@ holds its default, so that the logs of rulesets that do not use it stay byte for
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Mapping, NamedTuple
+import weakref
+from typing import Annotated, Any, Callable, Literal, Mapping, NamedTuple, TypeVar
 
 import yaml
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, PrivateAttr, WithJsonSchema
+from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
 from pydantic import field_validator, model_validator
 
 from . import selectors
 from .cards import RANKS, SUITS, Card, make_deck
-from .checks import check, check_compiled, notes
+from .checks import check, check_compiled, compile_powers, notes
 from .powers import NO_POWER, QUIET, Inconsistent, Model, Power, Rank, Selector, Selectors, _unique_keys
 
 __all__ = ["Inconsistent", "NO_POWER", "Power", "Ruleset", "DeckSpec"]
@@ -25,8 +26,9 @@ RANK_PRESETS = {"full": RANKS, "skat": RANKS[5:]}
 FACE_POINTS = {rank: int(rank) for rank in RANKS[:9]}
 MAX_PLAYERS = 16
 
+T = TypeVar("T")
+
 PointRank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "X"]
-Cards = Annotated[int, Field(ge=0, le=52)]
 
 
 def _rank_key(raw: Any) -> str:
@@ -354,10 +356,6 @@ class Ruleset(Model):
         5000, description="A round with this many turns ends as blocked (guards against bots that never play)."
     )
 
-    # Compiled once by the validator: the power of each card for each table size (None: without
-    # powers_by_players). Equal rulesets compile equally, so `==` is unaffected.
-    _powers: dict[int | None, dict[Card, Power]] = PrivateAttr(default_factory=dict)
-
     @field_validator("points", mode="before")
     @classmethod
     def _point_keys(cls, value: Any) -> Any:
@@ -365,7 +363,7 @@ class Ruleset(Model):
 
     @model_validator(mode="after")
     def _consistent(self) -> "Ruleset":
-        self._powers = check(self)
+        check(self)
         check_compiled(self)
         return self
 
@@ -384,8 +382,9 @@ class Ruleset(Model):
 
     def powers_for(self, players: int | None = None) -> Mapping[Card, Power]:
         """Each card with a power, resolved by the most specific key (with powers_by_players for `players`)."""
-        table = self._powers.get(players)
-        return self._powers[None] if table is None else table
+        tables = self.derived("powers", compile_powers)
+        table = tables.get(players)
+        return tables[None] if table is None else table
 
     def power_of(self, card: Card, players: int | None = None) -> Power:
         """The power of `card` at a table of `players` (no power: NO_POWER)."""
@@ -422,8 +421,29 @@ class Ruleset(Model):
         return yaml.safe_dump(self.model_dump(mode="json"), sort_keys=False, allow_unicode=True)
 
     def to_data(self) -> dict:
-        """The resolved ruleset as plain data for logs and bots: the keys added since the first logs only when set."""
+        """The resolved ruleset as JSON data for logs and bots (a fresh dict: the caller may change it);
+        the keys added since the first logs only where they differ from their defaults."""
         return _compact(self, self.model_dump(mode="json"))
+
+    def derived(self, name: str, make: Callable[["Ruleset"], T]) -> T:
+        """What `make(self)` gives, made once per Ruleset and kept while it lives: its compiled Game, its JSON data.
+
+        The one cache of what is compiled from a ruleset. It is keyed by the instance, which is
+        frozen (so the value never goes stale), and each entry goes when its instance does (so
+        no later object can take over its id). The values are not fields: equality, dumps and
+        pickles of the ruleset never see them.
+        """
+        values = _DERIVED.get(id(self))
+        if values is None:
+            values = _DERIVED[id(self)] = {}
+            weakref.finalize(self, _DERIVED.pop, id(self), None)
+        value = values.get(name)
+        if value is None:
+            value = values[name] = make(self)
+        return value
+
+
+_DERIVED: dict[int, dict[str, Any]] = {}  # id of a live Ruleset -> its derived values by name
 
 
 def _compact(model: BaseModel, data: dict) -> dict:
@@ -442,4 +462,3 @@ def _compact(model: BaseModel, data: dict) -> dict:
                         if isinstance(inner, BaseModel):
                             _compact(inner, inner_dumped)
     return data
-

@@ -105,7 +105,7 @@ def resolve(mapping: Mapping[str, Any], cards_: Iterable[Card] = EVERY_CARD) -> 
     """For each card some key names, the most specific key; Conflict for two keys of the same specificity."""
     best: dict[Card, tuple[int, str]] = {}
     for key in mapping:
-        for card in cards(key):
+        for card in sorted(cards(key)):  # in card order, so that the error names the same card every time
             level = specificity(key, card)
             held = best.get(card)
             if held is None or level > held[0]:
