@@ -181,15 +181,23 @@ class Game:
     def of(cls, ruleset: Ruleset, players: int | None = None) -> "Game":
         """The compiled rules of `ruleset` (at a table of `players`), built once and kept with it (`Ruleset.derived`)."""
         games = ruleset.derived("games", _games)
-        key = players if players is not None and _varies(ruleset) else None
+        key = _key(ruleset, players)
         game = games.get(key)
         if game is None:
-            game = games[key] = cls(ruleset, key)
+            game = games[key] = cls(ruleset, None if key is None else players)
         return game
 
 
-def _games(ruleset: Ruleset) -> dict[int | None, Game]:
+def _games(ruleset: Ruleset) -> dict:
     return {}
+
+
+def _key(ruleset: Ruleset, players: int | None) -> tuple | None:
+    """What the compiled rules at a table of `players` depend on (None: nothing of the table size)."""
+    if players is None or not _varies(ruleset):
+        return None
+    deck = ruleset.deck
+    return (players if players in ruleset.powers_by_players else None, deck.ranks_for(players), deck.jokers_for(players))
 
 
 def _varies(ruleset: Ruleset) -> bool:

@@ -391,8 +391,8 @@ class General:
             self._record("pass", seat)
             if not self.hands[offender]:
                 if self.pending and self.rules.last_card_draws:  # the final draw card still counts
-                    self._gdraw(seat, self.pending, SEVEN)
-                if self.phase == OVER or self._out(offender, self.discard[-1]):
+                    self._draw(seat, self.pending, SEVEN)
+                if self._out(offender, self.discard[-1]):
                     return
         if self.phase != OVER:
             self.phase = PLAY
@@ -465,18 +465,15 @@ class General:
             drawn = sum(rules.draw.get(card, 0) for card in acting)
             if answer == CANCEL:
                 self.pending = 0
+            # drawn before counting: the round has ended by going out, whatever the hands then hold
             if drawn or (self.pending and answer == RETURN):
                 target = self.pending_from if answer == RETURN else self._step(seat)
-                self._gdraw(target, self.pending + drawn, SEVEN)
+                self._draw(target, self.pending + drawn, SEVEN)
                 self.pending = 0
-                if self.phase == OVER:
-                    return True
             for card in acting:
                 count = rules.others_draw.get(card, 0)
                 for other in self._others(seat) if count else ():
-                    self._gdraw(other, count, OTHERS)
-                    if self.phase == OVER:
-                        return True
+                    self._draw(other, count, OTHERS)
         return self._out(seat, cards[-1], ends=True)
 
     def _out(self, seat: int, last: Card, ends: bool = False) -> bool:

@@ -128,9 +128,9 @@ class Match:
                 action = decide(rnd, seats[seat], players[seat])
             except Forfeit as forfeit:
                 table.forfeited.append(forfeit.fault.seat)
-                rnd.forfeit(forfeit.fault.seat)
-                if self.log is not None:
+                if self.log is not None:  # before what the forfeit sets off (skips waiting for the turn to pass)
                     self.log.append(events.forfeit(forfeit.fault.seat))
+                rnd.forfeit(forfeit.fault.seat)
                 continue
             decisions += 1
             apply(action)
