@@ -9,8 +9,8 @@ import time
 
 import pytest
 
-from runner.rules import parse_override
 from runner.errors import RulesetError
+from runner.rules import parse_override
 from runner.tournament import store
 from test_tournament_cli import maumau
 
@@ -55,11 +55,12 @@ def test_a_second_tournament_on_a_directory_in_use_is_refused(tmp_path, capsys, 
     script, gate, out = tmp_path / "gated.py", tmp_path / "go", tmp_path / "t"
     script.write_text(GATED_BOT)
     gated = f"exec:{sys.executable} {script} {gate}"
-    first = subprocess.Popen([sys.executable, "-m", "runner.cli", *SMALL[:5], "-b", gated, "--out", str(out),
-                              *SMALL[5:], "--move-time", "0"], stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    args = [*SMALL[:5], "-b", gated, "--out", str(out), *SMALL[5:], "--move-time", "0"]
+    first = subprocess.Popen([sys.executable, "-m", "runner.cli", *args], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, text=True)
     try:
         wait_for(gate.with_name("go.started"), first)  # the first run is playing its first match
-        code, _, err = maumau(capsys, monkeypatch, *SMALL[:5], "-b", gated, "--out", out, *SMALL[5:], "--move-time", "0", *second)
+        code, _, err = maumau(capsys, monkeypatch, *args, *second)
         assert code == 1 and one_error_line(err), err
         assert f"{out} is in use by another tournament (process {first.pid})" in err
     finally:
@@ -67,7 +68,7 @@ def test_a_second_tournament_on_a_directory_in_use_is_refused(tmp_path, capsys, 
         stdout, stderr = first.communicate(timeout=300)
     assert first.returncode == 0, stderr  # the first run was not disturbed
     assert "gated" in stdout
-    code, _, err = maumau(capsys, monkeypatch, *SMALL[:5], "-b", gated, "--out", out, *SMALL[5:], "--move-time", "0", "--resume")
+    code, _, err = maumau(capsys, monkeypatch, *args, "--resume")
     assert code == 0, err  # its lock went with it
 
 
@@ -115,7 +116,8 @@ def test_a_full_file_system_is_one_error_line(tmp_path):
     user = [] if os.geteuid() == 0 else ["--user", "--map-root-user"]
     command = " ".join(["mount -t tmpfs -o size=96k tmpfs", str(disk), "&& exec", sys.executable, "-m", "runner.cli",
                         *SMALL, "--deals", "300", "--no-logs", "--out", str(disk / "t")])
-    done = subprocess.run(["unshare", *user, "--mount", "sh", "-c", command], capture_output=True, text=True, timeout=600)
+    done = subprocess.run(["unshare", *user, "--mount", "sh", "-c", command], capture_output=True, text=True,
+                          timeout=600)
     assert done.returncode == 1 and one_error_line(done.stderr), done.stderr
     assert "cannot store results in" in done.stderr and "full" in done.stderr
 
