@@ -7,11 +7,11 @@ import random
 from runner.game.actions import Play
 from runner.game.bot import Bot
 from runner.game.cards import ALL_CARDS, RANKS
+from runner.plugins import registry
+from runner.seats.faults import FaultSettings
 from runner.table.match import Match, MatchResult
 from runner.table.play import make_bot_factory
-from runner.plugins import registry
 from runner.table.referee import Referee
-from runner.seats.faults import FaultSettings
 
 # Rule options beyond the built-in files, so that every branch of the rules gets played.
 VARIANTS = (
@@ -42,7 +42,8 @@ OPTION_KEYS = {
 # The keys of issue 14 (design-14.md), by the phase of the engine that plays them.
 CARD_SELECTORS = ("KH", "QS", "JC JS", "2, 3", "AH AS", "7D", "X")
 HOUSE_POWER_KEYS = {
-    1: {"draw": (0, 2, 5), "skip": (0, 1), "play_again": (True, False), "reverse": (True, False), "wild": (True, False)},
+    1: {"draw": (0, 2, 5), "skip": (0, 1), "play_again": (True, False), "reverse": (True, False),
+        "wild": (True, False)},
     2: {"stack_with": ([2, 3], ["X"], [7, "KH"]), "stack_match": (True, False), "ends_turn": (True, False),
         "target": ("next", "previous"), "cancels": (True, ["JC JS"], [7]), "returns": (True, [2], ["X"]),
         "skip_stack": ("none", "pass", "add"), "skip_with": ([9], ["QS"]), "wish": ("suit", "rank", "none"),
@@ -63,7 +64,8 @@ HOUSE_OPTION_KEYS = {
         "announcements.mau.false_penalty": (0, 1, 2), "announcements.maumau.false_penalty": (0, 2),
         "going_out.forbidden": ((), ["J"], [8, "X"]), "going_out.only": ((), ["Q", "K", "A", "10", "9"]),
         "going_out.follow_suit": (True, False), "announcements.enforcement": ("referee", "challenge")},
-    3: {"multiple.same_rank": (True, False), "multiple.runs": ("none", "up", "down", "both"), "multiple.run_min": (2, 3),
+    3: {"multiple.same_rank": (True, False), "multiple.runs": ("none", "up", "down", "both"),
+        "multiple.run_min": (2, 3),
         "multiple.chain": (True, False), "multiple.suit_with": ((), ["KH"], ["Q"]), "multiple.power": ("last", "each"),
         "round.play_on": (True, False), "jump_in": ("none", "identical", "same_rank")},
 }
@@ -85,8 +87,9 @@ def random_house_rules(rng: random.Random, phases: int = 3) -> dict:
     for key, values in option_keys.items():
         if rng.random() < 0.25:
             overrides[key] = rng.choice(values)
-    if overrides.get("deck.jokers") or any(key.startswith("powers.X.") or "X" in str(value) for key, value in overrides.items()
-                                           if key.startswith("powers.")):
+    names_jokers = any(key.startswith("powers.X.") or "X" in str(value)
+                       for key, value in overrides.items() if key.startswith("powers."))
+    if overrides.get("deck.jokers") or names_jokers:
         overrides.setdefault("deck.jokers", 2)
         overrides["points.X"] = 25
     return _consistent(overrides)
@@ -138,7 +141,8 @@ def verifier_lacks(ruleset) -> str | None:
             return key
     if ruleset.match.format not in ("single", "limit", "elimination") or ruleset.deal.next_dealer != "rotate":
         return "match formats and deal.next_dealer of issue 14"
-    if ruleset.deal.first_player < 0 or ruleset.deck.jokers or ruleset.deck.ranks_by_players or ruleset.deck.jokers_by_players:
+    deck = ruleset.deck
+    if ruleset.deal.first_player < 0 or deck.jokers or deck.ranks_by_players or deck.jokers_by_players:
         return "the table keys of issue 14"
     return None
 

@@ -96,7 +96,8 @@ def test_a_card_key_beats_a_rank_key_and_replaces_its_power_whole():
 
 
 def test_a_card_power_is_played_as_its_own_card():
-    rnd = deal("standard", ["8H 2D 3D", "4H 5D 6D", "9H 9D 10D"], "10H", STOCK, overrides={"powers.8H": {"reverse": True}})
+    overrides = {"powers.8H": {"reverse": True}}
+    rnd = deal("standard", ["8H 2D 3D", "4H 5D 6D", "9H 9D 10D"], "10H", STOCK, overrides=overrides)
     do(rnd, "8H")
     assert rnd.direction == -1 and rnd.current == 2 and not [e for e in rnd.history if e.kind == "skip"]
 

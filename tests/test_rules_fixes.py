@@ -3,11 +3,11 @@ that acts, the draw reason in an extra turn; and a rank's powers replaced whole 
 
 import random
 
+from runner import rules
 from runner.game.cards import parse_card
 from runner.game.engine import Game, Round
-from runner import rules
 from runner.plugins import registry
-from scenario import deal, do, load
+from scenario import deal, do
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"
 

@@ -10,11 +10,11 @@ from __future__ import annotations
 
 from typing import Iterable
 
+from . import selectors
 from .actions import Play, play
 from .cards import JOKER, RANKS, SUITS, Card
 from .powers import NO_POWER, Power
 from .ruleset import DeckSpec, Ruleset
-from . import selectors
 
 RANK_INDEX = {rank: index for index, rank in enumerate(RANKS)}  # the deck's rank order: 2 lowest, A highest
 
@@ -58,7 +58,7 @@ class Game:
         self.skip_others = frozenset(card for card, p in with_power if p.skip_others)
         self.others_draw = {card: p.others_draw for card, p in with_power if p.others_draw}
         self.action = frozenset(card for card, p in with_power if p.is_action)
-        self.points = dict(ruleset.points)  # by rank (X: a joker)
+        self.points: dict[str, int] = {rank: value for rank, value in ruleset.points.items()}  # by rank (X: joker)
         drawing, announcements = ruleset.drawing, ruleset.announcements
         self.stuck_only = drawing.when == "stuck"
         self.play_drawn = drawing.drawn_card == "play_or_keep"
@@ -162,7 +162,9 @@ class Game:
         table = self.play_tables.get(key)
         if table is None:
             table = self.play_tables[key] = {
-                card: tuple(play(card, named, due) for named in SUITS) if card in self.wild else (play(card, None, due),)
+                card: tuple(play(card, named, due) for named in SUITS)
+                if card in self.wild
+                else (play(card, None, due),)
                 for card in self.deck_cards if self.playable(card, top, suit)
             }
         return table
@@ -179,7 +181,7 @@ class Game:
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int | None = None) -> "Game":
-        """The compiled rules of `ruleset` (at a table of `players`), built once and kept with it (`Ruleset.derived`)."""
+        """The compiled rules of `ruleset` at a table of `players`, built once, kept with it (`Ruleset.derived`)."""
         games = ruleset.derived("games", _games)
         key = _key(ruleset, players)
         game = games.get(key)
@@ -197,7 +199,8 @@ def _key(ruleset: Ruleset, players: int | None) -> tuple | None:
     if players is None or not _varies(ruleset):
         return None
     deck = ruleset.deck
-    return (players if players in ruleset.powers_by_players else None, deck.ranks_for(players), deck.jokers_for(players))
+    powers = players if players in ruleset.powers_by_players else None
+    return (powers, deck.ranks_for(players), deck.jokers_for(players))
 
 
 def _varies(ruleset: Ruleset) -> bool:

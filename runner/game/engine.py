@@ -21,15 +21,46 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
-from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, Give, NameSuit, Pass, Play, Swap, give, \
-    name_suit, play, swap
+from . import events
+from .actions import (
+    CHALLENGE,
+    DRAW,
+    PASS,
+    Action,
+    Challenge,
+    Draw,
+    Give,
+    NameSuit,
+    Pass,
+    Play,
+    Swap,
+    give,
+    name_suit,
+    play,
+    swap,
+)
 from .cards import SUITS, Card
 from .compiled import Game
-from .ruleset import Ruleset
-from . import events
 from .events import ACE, AGAIN, CHOICE, OTHERS, PENALTY, SEVEN, STUCK
-from .general import BLOCKED, CHALLENGING, DRAWN, FORFEITED, GIVING, HAND_LIMIT, JUMP_IN, NAME_SUIT, OVER, PLAY, \
-    SWAPPING, TURN_LIMIT, WENT_OUT, General, known_hands
+from .general import (
+    BLOCKED,
+    CHALLENGING,
+    DRAWN,
+    FORFEITED,
+    GIVING,
+    HAND_LIMIT,
+    JUMP_IN,
+    NAME_SUIT,
+    OVER,
+    PLAY,
+    SWAPPING,
+    TURN_LIMIT,
+    WENT_OUT,
+    General,
+    known_hands,
+)
+from .ruleset import Ruleset
+from .state import RoundState
 from .view import Event, Resume, View
 
 __all__ = [
@@ -113,15 +144,7 @@ def _seat_after(order: list[int], seat: int, direction: int) -> int:
 class Round(General):
     """The state of one round. Seats are numbered across the match; `active` lists those dealt in."""
 
-    __slots__ = (
-        "rules", "rng", "n_seats", "active", "hands", "stock", "discard", "suit", "current", "phase",
-        "pending", "chain", "direction", "again", "drawn", "missed", "idle", "turns", "winner",
-        "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
-        "single_deck", "outcome", "general",
-        # the state of the house rules (the general path, runner/game/general.py)
-        "pending_card", "pending_from", "skip_pending", "skip_card", "waits", "deferred", "wish", "wish_left",
-        "next_rank", "shown", "finished", "resume", "again_card", "out_card",
-    )
+    __slots__ = ()  # the state: runner/game/state.py
 
     def __init__(self, rules: Game, rng: random.Random):
         self.rules, self.rng = rules, rng
@@ -223,7 +246,7 @@ class Round(General):
     def clone(self, rng: random.Random | None = None) -> "Round":
         """An independent copy for search (no log); `rng` drives its reshuffles (default: a copy of ours)."""
         other = Round.__new__(Round)
-        for name in Round.__slots__:
+        for name in RoundState.__slots__:
             setattr(other, name, getattr(self, name))
         if rng is None:
             rng = random.Random.__new__(random.Random)  # unseeded: setstate overwrites it, skip os.urandom
@@ -313,7 +336,9 @@ class Round(General):
         return self
 
     @classmethod
-    def from_view(cls, view: View, rng: random.Random, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> "Round":
+    def from_view(
+        cls, view: View, rng: random.Random, hands: Sequence[Sequence[Card]], stock: Sequence[Card]
+    ) -> "Round":
         """The state `view` describes, with its hidden cards given: a hand per seat and the stock, top card first.
 
         `view` is the view of the seat to act, as a bot receives it; everything in it (its own hand,
@@ -435,7 +460,8 @@ class Round(General):
             return tuple(actions)
         if phase == DRAWN:
             due = self.announcement_due(len(self.hands[self.current]) - 1)
-            return self.rules.plays_on(due, self.discard[-1], self.suit).get(self.drawn, ()) + (PASS,)
+            plays = self.rules.plays_on(due, self.discard[-1], self.suit)
+            return plays.get(self.drawn, ()) + (PASS,)  # type: ignore[arg-type]  # drawn: a Card in phase drawn
         if phase == NAME_SUIT:
             return tuple(name_suit(suit) for suit in SUITS)
         if phase == CHALLENGING:
@@ -455,19 +481,19 @@ class Round(General):
             if candidate is action:  # the usual answer: one of `view.legal` itself
                 return candidate
         kind = type(action)
-        if kind is Play:
+        if type(action) is Play:
             return self._canonical_play(action, legal)
-        if kind is NameSuit:
+        if type(action) is NameSuit:
             if type(action.suit) is str and action.suit in SUITS:
                 wanted = name_suit(action.suit)
                 return wanted if wanted in legal else None
             return None
-        if kind is Swap:
+        if type(action) is Swap:
             if type(action.seat) is int and 0 <= action.seat < self.n_seats:
                 chosen: Action = swap(action.seat)
                 return chosen if chosen in legal else None
             return None
-        if kind is Give:
+        if type(action) is Give:
             if type(action.card) is Card:
                 chosen = give(action.card)
                 return chosen if chosen in legal else None
@@ -573,20 +599,20 @@ class Round(General):
                     return
                 self._end_turn(seat, got)
                 return
-            self._play(seat, action)
+            self._play(seat, action)  # type: ignore[arg-type]  # not a Draw, so a Play
         elif phase == DRAWN:
             self.drawn = None
             if type(action) is Pass:
                 self._record("pass", seat)
                 self._end_turn(seat, 1)
                 return
-            self._play(seat, action)
+            self._play(seat, action)  # type: ignore[arg-type]  # not a Pass, so a Play
         elif phase == NAME_SUIT:
-            self.suit = action.suit
-            self._record("name_suit", seat, suit=action.suit)
+            self.suit = action.suit  # type: ignore[union-attr]  # phase name_suit: a NameSuit
+            self._record("name_suit", seat, suit=self.suit)
             self.phase, self.current = PLAY, self._after_naming()
         elif phase == CHALLENGING:
-            offender, _ = self.missed
+            offender, _ = self.missed  # type: ignore[misc]  # phase challenge: missed is set
             self.missed = None
             if type(action) is Challenge:
                 self._record("challenge", seat, count=offender)
@@ -629,7 +655,7 @@ class Round(General):
         missed = due is not None and action.announce != due
         if missed:
             if rules.challenge:
-                self.missed = (seat, due)
+                self.missed = (seat, due)  # type: ignore[assignment]  # missed: due is set
             else:
                 self._draw(seat, self._penalty_for(seat), PENALTY)
         if not hand and not (missed and rules.challenge):  # a penalty with nothing to draw is forgiven: out
@@ -764,7 +790,7 @@ class Round(General):
         if log is None:
             return
         if kind == events.NAME_SUIT:
-            log.append(events.name_suit(seat, suit))
+            log.append(events.name_suit(seat, suit))  # type: ignore[arg-type]  # a name_suit names a suit
         elif kind == events.CHALLENGE:
             log.append(events.challenge(seat, count))
         elif kind == events.PASS:

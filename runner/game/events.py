@@ -15,7 +15,15 @@ from .cards import Card
 # Event types.
 MATCH_START, MATCH_END = "match_start", "match_end"
 ROUND_START, ROUND_END = "round_start", "round_end"
-PLAY, NAME_SUIT, DRAW, PASS, SKIP, RESHUFFLE, CHALLENGE = "play", "name_suit", "draw", "pass", "skip", "reshuffle", "challenge"
+PLAY, NAME_SUIT, DRAW, PASS, SKIP, RESHUFFLE, CHALLENGE = (
+    "play",
+    "name_suit",
+    "draw",
+    "pass",
+    "skip",
+    "reshuffle",
+    "challenge",
+)
 FAULT, FORFEIT = "fault", "forfeit"
 ELIMINATED, JOIN, LEAVE = "eliminated", "join", "leave"
 # Event types of the rules of issue 14, written only where a ruleset uses them (README: Game logs).
@@ -57,7 +65,7 @@ def play(seat: int, card: Card, suit: str | None, announce: str | None) -> dict:
 
 def play_more(seat: int, card: Card, suit: str | None, announce: str | None, more: Sequence[Card] = (),
               rank: str | None = None, jump_in: bool = False) -> dict:
-    """A play with the fields of the house rules, each only where used: the further cards, the rank wished, a jump-in."""
+    """A play with the fields of the house rules, each only where used: further cards, the rank wished, a jump-in."""
     event = {"type": PLAY, "seat": seat, "card": card.text, "suit": suit, "announce": announce}
     if more:
         event["more"] = _texts(more)

@@ -12,19 +12,19 @@ give, a chance to jump in), the state holds a `Resume` and the round waits in th
 
 from __future__ import annotations
 
-import random
 from typing import TYPE_CHECKING, Sequence
 
+from . import events
 from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, Pass, Play, give, name_suit, play, swap
 from .cards import SUITS, Card
-from . import events
-from .events import ACE, AGAIN, CHOICE, FALSE_CALL, OTHERS, PENALTY, SELF, SEVEN, STUCK
 from .compiled import RANK_INDEX
+from .events import ACE, AGAIN, CHOICE, FALSE_CALL, OTHERS, PENALTY, SELF, SEVEN, STUCK
 from .multiple import sequences
+from .state import RoundState
 from .view import Event, Resume, View
 
 if TYPE_CHECKING:
-    from .compiled import Game
+    pass
 
 PLAY, DRAWN, NAME_SUIT, CHALLENGING, OVER = "play", "drawn", "name_suit", "challenge", "over"
 SWAPPING, GIVING, JUMP_IN = "swap", "give", "jump_in"
@@ -41,54 +41,12 @@ _NAMING_NOTHING = ((None, None),)
 _SUIT_NAMINGS = tuple((suit, None) for suit in SUITS)
 
 
-class General:
-    """The general path of Round: its slots are Round's (runner/game/engine.py)."""
+class General(RoundState):
+    """The general path of Round (runner/game/engine.py), on the state of runner/game/state.py."""
 
     __slots__ = ()
 
-    if TYPE_CHECKING:  # the state, declared in Round.__slots__
-        rules: Game
-        rng: random.Random
-        n_seats: int
-        active: list[int]
-        hands: list[list[Card]]
-        stock: list[Card]
-        discard: list[Card]
-        suit: str | None
-        current: int
-        phase: str
-        pending: int
-        chain: int
-        direction: int
-        again: bool
-        drawn: Card | None
-        missed: tuple[int, str] | None
-        idle: int
-        turns: int
-        winner: int | None
-        dealer: int
-        history: list[Event]
-        log: list | None
-        _legal: tuple[Action, ...] | None
-        out: set[int]
-        _after: dict | None
-        pending_card: Card | None
-        pending_from: int
-        skip_pending: int
-        skip_card: Card | None
-        waits: tuple[int, ...]
-        deferred: int
-        wish: str | None
-        wish_left: int
-        next_rank: tuple[str, str] | None
-        shown: tuple[tuple[int, tuple[Card, ...]], ...]
-        finished: tuple[int, ...]
-        resume: Resume | None
-        again_card: Card | None
-        out_card: Card | None
-        totals: tuple[int, ...]
-        rounds_won: tuple[int, ...]
-        number: int
+    if TYPE_CHECKING:  # Round's methods the general path shares (runner/game/engine.py)
 
         def in_play(self) -> list[int]: ...
         def _step(self, seat: int) -> int: ...
@@ -105,7 +63,7 @@ class General:
     # ------------------------------------------------------------------ the upcard
 
     def _upcard(self, top: Card) -> None:
-        """An action upcard acts as the dealer's play (upcard.effects); then, after a wild one, the dealer names the suit."""
+        """An action upcard acts as the dealer's play (upcard.effects); after a wild one, the dealer names the suit."""
         rules = self.rules
         if rules.upcard_acts and top in rules.action:
             self._effects(Resume(self.dealer, (top,), played=False))
@@ -128,7 +86,7 @@ class General:
             hand = self.hands[seat]
             if self.rules.drawn_card == "go_on":
                 return tuple(self._plays_alone(seat, hand)) + (PASS,)
-            plays = self._plays_from(seat, self.drawn, hand)
+            plays = self._plays_from(seat, self.drawn, hand)  # type: ignore[arg-type]  # drawn: a Card
             if self.rules.drawn_card == "must_play" and plays:
                 return tuple(plays)
             return tuple(plays) + (PASS,)
@@ -245,7 +203,8 @@ class General:
 
     def _answer(self, card: Card) -> str | None:
         """How `card` answers the pending draw penalty: stack (pass it on), cancel, return; None: it may not."""
-        rules, source = self.rules, self.pending_card
+        rules = self.rules
+        source: Card = self.pending_card  # type: ignore[assignment]  # set while a penalty is pending
         cancels = rules.cancels.get(card)
         if cancels is not None and source in cancels:
             return CANCEL
@@ -262,7 +221,7 @@ class General:
         return None
 
     def _answers_skip(self, card: Card) -> bool:
-        source = self.skip_card
+        source: Card = self.skip_card  # type: ignore[assignment]  # set while a skip is pending
         return card.rank == source.rank or card in self.rules.skip_with.get(source, _NONE)
 
     def _holds_play(self, seat: int) -> bool:
@@ -270,7 +229,8 @@ class General:
         hand = self.hands[seat]
         rules = self.rules
         for card in hand:
-            if self._alone(card, hand) and not (len(hand) == 1 and rules.going_out_rules and not self._may_go_out(card)):
+            last = len(hand) == 1 and rules.going_out_rules
+            if self._alone(card, hand) and not (last and not self._may_go_out(card)):
                 return True
         return False
 
@@ -313,10 +273,12 @@ class General:
             self._challenge_answer(seat, kind is Challenge)
         elif phase == SWAPPING:
             fx = self.resume
+            assert fx is not None  # a swap decision waits inside a play
             self._swap(seat, action.seat)  # type: ignore[union-attr]
             self._effects(fx._replace(stage=2, give_left=-1))
         elif phase == GIVING:
             fx = self.resume
+            assert fx is not None
             self._give(seat, action.card)  # type: ignore[union-attr]
             if self.phase == OVER:
                 return
@@ -327,6 +289,7 @@ class General:
                 self._effects(fx._replace(stage=3, give_left=0))
         elif phase == JUMP_IN:
             fx = self.resume
+            assert fx is not None
             if kind is Pass:  # written to the log, left out of the history: it would show who holds the card
                 if self.log is not None:
                     self.log.append(events.pass_(seat))
@@ -438,7 +401,7 @@ class General:
         missed = due is not None and action.announce != due
         if missed:
             if rules.challenge:
-                self.missed = (seat, due)
+                self.missed = (seat, due)  # type: ignore[assignment]  # missed: due is set
             else:
                 self._gdraw(seat, self._penalty_for(seat), PENALTY)
         announce = action.announce
@@ -501,9 +464,9 @@ class General:
     # ------------------------------------------------------------------ powers
 
     def _effects(self, fx: Resume) -> None:
-        """Carry out the powers of `fx.cards` from `fx.index` / `fx.stage` on; wait at a decision; then hand the turn on."""
+        """Carry out the powers of `fx.cards` from `fx.index` / `fx.stage` on; wait at a decision; hand the turn on."""
         rules = self.rules
-        seat, cards, index, stage = fx.seat, fx.cards, fx.index, fx.stage
+        seat, cards, index, stage = fx.seat, fx.cards, fx.position, fx.stage
         skips, skip_card, again, victim, show, answer = fx.skips, fx.skip_card, fx.again, fx.victim, fx.show, fx.answer
         give_left = fx.give_left
         if index == 0 and stage == 0 and answer == STACK:
@@ -596,7 +559,7 @@ class General:
             self.deferred = 0
             nxt = self._step(seat)
             if answer == SKIP:  # the play answered a pending skip: it passes on, or grows
-                source = self.skip_card
+                source: Card = self.skip_card  # type: ignore[assignment]  # set while a skip is pending
                 if rules.skip_stack.get(source) == "add":
                     self.skip_pending += skips or rules.skip.get(source, 1)
             elif skip_card is not None:

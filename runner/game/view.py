@@ -18,7 +18,8 @@ class Event(NamedTuple):
     seat: int
     card: Card | None = None  # a give: None for the seats that did not see the card
     suit: str | None = None
-    count: int = 0  # cards drawn, shown or given; the seat challenged; pass_hands: the direction; out: the place
+    # cards drawn, shown or given; the seat challenged; pass_hands: the direction; out: the place
+    count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count (public since the first View)
     reason: str | None = None  # draw reason, announcement made, or fault kind
     more: tuple[Card, ...] = ()  # a play of several cards: the cards after `card`, in play order
     rank: str | None = None  # a play of a rank-wish card: the rank wished
@@ -29,7 +30,7 @@ class Resume(NamedTuple):
     """A play whose powers are being carried out while a seat decides (phases swap, give, jump_in, name_suit).
 
     Public, so that a state can be rebuilt from a View: `seat` played `cards` (whose powers apply,
-    in order) and the engine stands at `cards[index]`, step `stage`, with what the powers so far
+    in order) and the engine stands at `cards[position]`, step `stage`, with what the powers so far
     left to do once the turn passes on (`skips`, `skip_card`, `again`, `victim`, `show`). In phase
     `give`, `give_left` cards are still to be given; in phases `jump_in` and `name_suit`, `nxt` is
     the seat whose turn comes next (and `again`, if set, gives `seat` its extra turn).
@@ -37,7 +38,7 @@ class Resume(NamedTuple):
 
     seat: int
     cards: tuple[Card, ...] = ()
-    index: int = 0
+    position: int = 0  # the index in `cards` of the card being carried out
     stage: int = 0
     skips: int = 0
     skip_card: Card | None = None

@@ -1,4 +1,4 @@
-"""A match: rounds under the ruleset's format (single round, penalty limit, elimination, target, rounds, wins) and its tie-breaks."""
+"""A match: rounds under the ruleset's format (single, limit, elimination, target, rounds, wins) and its tie-breaks."""
 
 from __future__ import annotations
 
@@ -9,10 +9,10 @@ from typing import Callable, Sequence
 from runner.game import events
 from runner.game.cards import Card, parse_card
 from runner.game.engine import OVER, Round, shuffle
+from runner.game.ruleset import Ruleset
 from runner.seats.seat import as_seat
 
 from .referee import Fault, Forfeit, Referee
-from runner.game.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -52,7 +52,7 @@ class MatchResult:
     decisions: int = 0
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Table:
     """Who sits where, and how each seat stands, during a match."""
 
@@ -98,7 +98,7 @@ class Match:
         self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
         self.referee = referee or Referee(seed=seed)
         self.rng = random.Random(f"{seed}:deal")
-        self.table = _Table(list(players), [0] * len(players), [0] * len(players))
+        self.table = _Table(players=list(players), totals=[0] * len(players), rounds_won=[0] * len(players))
         self.bots = [make_bot(player, seat, bot_rng(seed, seat)) for seat, player in enumerate(players)]
         self.seats = [as_seat(bot) for bot in self.bots]  # what the referee asks: one interface for every bot
         self.rounds: list[RoundSummary] = []
@@ -209,7 +209,7 @@ class Match:
         return (self.dealer + self.ruleset.deal.dealer_rotation) % len(self.table.players)
 
     def _choose_dealer(self, rnd: Round) -> None:
-        """deal.next_dealer: the round's winner, or its loser (most points; a tie: the first clockwise from the dealer)."""
+        """deal.next_dealer: the round's winner, or its loser (most points; a tie: first clockwise from the dealer)."""
         how = self.ruleset.deal.next_dealer
         if how == "winner":
             self.chosen_dealer = rnd.winner
