@@ -109,7 +109,9 @@ class General(RoundState):
             for card in dict.fromkeys(hand):
                 if self._answer(card) is not None:
                     actions += self._plays_from(seat, card, hand)
-            actions.append(DRAW)
+            # a skip pending beside the penalty (a card that draws and skips) comes first: taking it
+            # lets the penalty go on to the next player, as an unanswerable skip does
+            actions.append(PASS if self.skip_pending else DRAW)
         elif self.skip_pending:
             for card in dict.fromkeys(hand):
                 if self._answers_skip(card):
@@ -225,14 +227,15 @@ class General(RoundState):
         return card.rank == source.rank or card in self.rules.skip_with.get(source, _NONE)
 
     def _holds_play(self, seat: int) -> bool:
-        """Whether `seat` holds a play (a first card legal on its own, that may be its last if it is)."""
+        """Whether `seat` holds a play (a first card legal on its own, and as its last card if it is one)."""
         hand = self.hands[seat]
-        rules = self.rules
-        for card in hand:
-            last = len(hand) == 1 and rules.going_out_rules
-            if self._alone(card, hand) and not (last and not self._may_go_out(card)):
-                return True
-        return False
+        return any(self._legal_alone(card, hand) for card in hand)
+
+    def _legal_alone(self, card: Card, hand: list[Card]) -> bool:
+        """`_alone`, and, for the last card of the hand, the going_out rules."""
+        if len(hand) == 1 and self.rules.going_out_rules and not self._may_go_out(card):
+            return False
+        return self._alone(card, hand)
 
     def _jump_plays(self, seat: int) -> list[Action]:
         """The plays of a card identical to (or of the rank of) the top card, out of turn."""
@@ -329,7 +332,7 @@ class General(RoundState):
             if got:
                 self.drawn, self.phase = None, DRAWN
                 return
-        elif got and rules.drawn_card != "keep" and self._alone(hand[-1], hand):
+        elif got and rules.drawn_card != "keep" and self._legal_alone(hand[-1], hand):
             self.drawn, self.phase = hand[-1], DRAWN
             return
         self._gend_turn(seat, got)
@@ -386,11 +389,12 @@ class General(RoundState):
             else:  # a wild card that names nothing ends a wish
                 self.suit, self.wish, self.wish_left = rules.suit_of[last], None, 0
         else:
-            self.suit = rules.suit_of[last]
             if self.wish_left:  # the play follows the wish: one card fewer bound
                 self.wish_left -= 1
                 if not self.wish_left:
                     self.wish = None
+            if not self.wish_left or self.wish is not None:  # a suit wish still binding keeps its suit
+                self.suit = rules.suit_of[last]
         self.next_rank = None
         self.again, self.again_card, self.drawn, self.idle = False, None, None, 0
         self.history.append(_new(Event, ("play", seat, first, action.suit, 0, action.announce, more, action.rank, -1)))
