@@ -69,6 +69,27 @@ class Moves:
         finally:
             self.next_rank = held
 
+    def refusal(self, card: Card) -> str:
+        """Why `card` may not go on the pile (it is not playable)."""
+        top, power = self.discard[-1], self.table.of(card)
+        if power.wild:
+            if self.table.of(top).wild and not power.wild_on_wild:
+                return f"the wild {card} may not be played on the wild {top} (wild_on_wild)"
+            if power.wild_follows_suit and not self._matches_ignoring_next_rank(card):
+                return f"the wild {card} must itself match {top} or the suit {self.suit} (wild_follows_suit)"
+            return f"the wild {card} may be played only when no other card can (wild_last_resort)"
+        if self.wish is not None:
+            kind, value = self.wish
+            if kind == "rank":
+                return f"{card} is not of the rank {value} wished, nor a wild card"
+            if not self.table.of(top).wild:
+                return f"{card} is not of the suit {value} the wish still binds (wish_binds)"
+        if self.next_rank is not None and not self.within_next_rank(card):
+            mode, bound = self.next_rank
+            limit = RANKS[bound]
+            return f"{card} is not of the rank {limit} or {'lower' if mode == 'at_most' else 'higher'} (next_rank)"
+        return f"{card} matches neither the rank of {top} nor the active suit {self.suit}"
+
     def answer(self, card: Card) -> str | None:
         """How `card` answers the pending draw penalty: "stack", "cancel", "return", or None (it may not be played)."""
         source = self.pending_card
@@ -152,10 +173,7 @@ class Moves:
                     self.fail(f"{card} does not answer the pending skip of {self.skip_card}")
                 kind = "skip"
             elif not self.playable(card, seat):
-                top = self.discard[-1]
-                if self.table.of(card).wild:
-                    self.fail(f"the wild {card} may not be played on {top} here")
-                self.fail(f"{card} matches neither the rank of {top} nor the active suit {self.suit}")
+                self.fail(self.refusal(card))
             if more:
                 self.check_several(cards, hand)
         last = cards[-1]
