@@ -189,3 +189,14 @@ def rejected(events: list[dict], at: int, fragment: str = "") -> str:
     assert message.startswith(f"event {at + 1} "), message
     assert fragment in message, message
     return message
+
+
+def unfinished(events: list[dict]) -> bool:
+    """Whether `events`, a log cut off mid-round, fail only because the log ends: everything written was right."""
+    import pytest
+
+    from runner.logs.verify import LogError, verify
+
+    with pytest.raises(LogError, match="^the log ends after event"):
+        verify(events)
+    return True

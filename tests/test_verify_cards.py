@@ -223,7 +223,7 @@ def loser_deals_match(second_dealer: int) -> Log:
 def test_the_loser_deals_next_the_first_of_a_tie_clockwise_from_the_dealer():
     accepted(loser_deals_match(1).events)
     start = next(i for i, e in enumerate(loser_deals_match(0).events) if e["type"] == "round_start" and e["round"] == 2)
-    rejected(loser_deals_match(0).events, start, "the loser of the last round deals: seat 1")
+    rejected(loser_deals_match(0).events, start, "seat 1 deals (the loser of the last round), not seat 0")
 
 
 def test_the_winner_deals_next():
@@ -237,4 +237,4 @@ def test_the_winner_deals_next():
     log.round_end(1, [23, 0, 23], [23, 23, 46])
     log.match_end([0, 1, 2], [0, 1], [23, 23, 46], [1, 1, 0])
     accepted(log.events)
-    rejected(log.changed(start, dealer=1, first=2), start, "the winner of the last round deals: seat 0")
+    rejected(log.changed(start, dealer=1, first=2), start, "seat 0 deals (the winner of the last round), not seat 1")

@@ -338,8 +338,8 @@ class _Checker:
             chosen = self.next_dealer if self.next_dealer is not None else (self.dealer + rules.rotation) % n
             expected = _first_at_or_after(chosen, active, n)
             if dealer != expected:
-                how = f"the {rules.next_dealer} of the last round" if self.next_dealer is not None else "the deal rotates to"
-                self.fail(f"{how} deals: seat {expected}, not seat {dealer}")
+                how = f"the {rules.next_dealer} of the last round" if self.next_dealer is not None else "the deal rotates"
+                self.fail(f"seat {expected} deals ({how}), not seat {dealer}")
         elif dealer not in active:
             self.fail(f"dealer {dealer} is not at the table")
         self.dealer = dealer

@@ -316,7 +316,7 @@ class RoundCheck(Moves):
         if rules.play_on:
             self.finished.append(seat)
             self.out_event(seat)
-        self.finish(seat)
+        self.finish(self.finished[0] if self.finished else seat)
         return True
 
     def going_out(self, seat: int) -> bool:
@@ -329,7 +329,7 @@ class RoundCheck(Moves):
         if self.rules.play_on:
             self.finished.append(seat)
             self.out_event(seat)
-        self.finish(seat)
+        self.finish(self.finished[0] if self.finished else seat)
         return True
 
     def out_event(self, seat: int) -> None:
@@ -642,6 +642,9 @@ class RoundCheck(Moves):
             if not remaining:
                 break
             if stock:
+                if until is not None:
+                    self.fail(f"seat {seat} stops drawing at {taken[-1] if taken else 'no card'}, which it cannot play, "
+                              "while the stock has more")
                 self.fail(f"seat {seat} draws {len(taken)} of {remaining + len(taken)} cards while the stock has more")
             if not reshuffles or len(self.discard) < 2:  # nothing left to draw: the rest is forgiven
                 break
