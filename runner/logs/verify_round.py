@@ -16,6 +16,7 @@ from __future__ import annotations
 from collections import Counter
 from typing import Iterator
 
+from runner.game import events as ev
 from runner.game.cards import SUITS, Card
 
 from .verify_moves import Moves
@@ -114,13 +115,13 @@ class RoundCheck(Moves):
         c = self.c
         while not self.over:
             event = c.peek()
-            if event is not None and event["type"] == "fault":
-                c.take("fault")
+            if event is not None and event["type"] == ev.FAULT:
+                c.take(ev.FAULT)
                 c.seat_of(event, self.current, "commits a fault")
                 if event["kind"] not in ("illegal", "exception", "timeout"):
                     self.fail(f"unknown fault kind {event['kind']!r}")
-                if (after := c.peek()) is not None and after["type"] == "forfeit":
-                    c.take("forfeit")
+                if (after := c.peek()) is not None and after["type"] == ev.FORFEIT:
+                    c.take(ev.FORFEIT)
                     c.seat_of(after, self.current, "forfeits")
                     self.forfeit(self.current)
                 continue
@@ -142,7 +143,7 @@ class RoundCheck(Moves):
     def decision(self) -> None:
         c, seat, phase = self.c, self.current, self.phase
         if phase == "name_suit":
-            event = c.take("name_suit")
+            event = c.take(ev.NAME_SUIT)
             c.seat_of(event, seat, "names a suit")
             if event["suit"] not in SUITS:
                 self.fail(f"{event['suit']!r} is not a suit")
@@ -155,8 +156,8 @@ class RoundCheck(Moves):
             self.challenge_decision(seat)
             return
         if self.skip_pending:
-            event = c.take("play", "skip", why=f"seat {seat} answers the pending skip or takes it")
-            if event["type"] == "skip":
+            event = c.take(ev.PLAY, ev.SKIP, why=f"seat {seat} answers the pending skip or takes it")
+            if event["type"] == ev.SKIP:
                 c.seat_of(event, seat, "takes the skip")
                 if self.skip_pending > 1:
                     self.waits[seat] = self.waits.get(seat, 0) + self.skip_pending - 1
@@ -164,8 +165,8 @@ class RoundCheck(Moves):
                 self.pass_on(seat)
                 return
         elif phase == "drawn":
-            event = c.take("play", "pass", why=f"seat {seat} plays after drawing or passes")
-            if event["type"] == "pass":
+            event = c.take(ev.PLAY, ev.PASS, why=f"seat {seat} plays after drawing or passes")
+            if event["type"] == ev.PASS:
                 c.seat_of(event, seat, "passes")
                 if self.rules.drawn_card == "must_play":
                     self.fail(f"the drawn {self.drawn} can be played, and the rules say it must be (drawing.drawn_card)")
@@ -173,7 +174,7 @@ class RoundCheck(Moves):
                 self.end_turn(seat, 1)
                 return
         else:
-            event = c.take("play", "draw", "reshuffle")
+            event = c.take(ev.PLAY, ev.DRAW, ev.RESHUFFLE)
             if event["type"] != "play":
                 c.i -= 1  # the draw (or the reshuffle before it) is read by draw()
                 self.voluntary_draw(seat)
@@ -183,17 +184,17 @@ class RoundCheck(Moves):
 
     def challenge_decision(self, seat: int) -> None:
         c = self.c
-        event = c.take("challenge", "pass")
+        event = c.take(ev.CHALLENGE, ev.PASS)
         c.seat_of(event, seat, "acts")
         offender, self.missed = self.missed, None
-        if event["type"] == "challenge":
+        if event["type"] == ev.CHALLENGE:
             if event["target"] != offender:
                 self.fail(f"the missed announcement was seat {offender}'s, not seat {event['target']}'s")
             due = "maumau" if not self.hands_left(offender) else "mau"
-            self.draw(offender, self.rules.penalty.get(due, 0), "penalty")
+            self.draw(offender, self.rules.penalty.get(due, 0), ev.PENALTY)
         elif not self.hands_left(offender):
             if self.pending and self.rules.last_card_draws:
-                self.draw(seat, self.pending, "seven")
+                self.draw(seat, self.pending, ev.SEVEN)
             if self.going_out(offender):
                 return
         if not self.over:
@@ -203,7 +204,7 @@ class RoundCheck(Moves):
         """The seat to act draws: a pending penalty, or one card when stuck (or by choice, or in an extra turn)."""
         rules = self.rules
         if self.pending:
-            got = self.draw(seat, self.pending, "seven")
+            got = self.draw(seat, self.pending, ev.SEVEN)
             ends = self.table.of(self.pending_card).ends_turn
             self.pending = self.chain = 0
             self.pending_card = None
@@ -219,9 +220,9 @@ class RoundCheck(Moves):
             self.c.i += 1  # the error is the draw (or the reshuffle before it)
             self.fail(f"seat {seat} draws but could play (the rules allow drawing only when stuck)")
         if self.again is not None:
-            reasons: tuple[str, ...] = ("ace",) if self.again.rank == "A" else ("again",)
+            reasons: tuple[str, ...] = (ev.ACE,) if self.again.rank == "A" else (ev.AGAIN,)
         else:
-            reasons = ("stuck", "choice") if can_play else ("stuck",)
+            reasons = (ev.STUCK, ev.CHOICE) if can_play else (ev.STUCK,)
         if rules.until_playable:
             got = self.draw(seat, rules.draw_max or 10**9, reasons, until=lambda card: self.playable(card, seat))
         else:
@@ -285,9 +286,9 @@ class RoundCheck(Moves):
             if rules.challenge:
                 self.missed = seat
             else:  # a penalty for a missing announcement is drawn at once, before anything else
-                self.draw(seat, rules.penalty[due], "penalty")
+                self.draw(seat, rules.penalty[due], ev.PENALTY)
         if announce is not None and announce != due and rules.false_penalty[announce] and not self.over:
-            self.draw(seat, rules.false_penalty[announce], "false_call")
+            self.draw(seat, rules.false_penalty[announce], ev.FALSE_CALL)
         return missed
 
     def last_card(self, seat: int, cards: list[Card], answer: str | None) -> bool:
@@ -307,12 +308,12 @@ class RoundCheck(Moves):
                 self.pending = 0
             if drawn or (self.pending and answer == "return"):
                 target = self.pending_from if answer == "return" else self.step(seat)
-                self.draw(target, self.pending + drawn, "seven")
+                self.draw(target, self.pending + drawn, ev.SEVEN)
                 self.pending = 0
             for card in acting:
                 others_draw = self.table.of(card).others_draw
                 for other in self.others(seat) if others_draw else ():
-                    self.draw(other, others_draw, "others")
+                    self.draw(other, others_draw, ev.OTHERS)
         if rules.play_on:
             self.finished.append(seat)
             self.out_event(seat)
@@ -333,7 +334,7 @@ class RoundCheck(Moves):
         return True
 
     def out_event(self, seat: int) -> None:
-        event = self.c.take("out", why=f"seat {seat} is out of the round")
+        event = self.c.take(ev.OUT, why=f"seat {seat} is out of the round")
         self.c.seat_of(event, seat, "goes out")
         if event["place"] != len(self.finished):
             self.fail(f"seat {seat} goes out in place {len(self.finished)}, not {event['place']}")
@@ -350,7 +351,7 @@ class RoundCheck(Moves):
             if not power.is_action and not (index == 0 and answer):
                 continue
             if power.self_draw:
-                self.draw(seat, power.self_draw, "self")
+                self.draw(seat, power.self_draw, ev.SELF)
                 if self.over:
                     return
             if power.draw:
@@ -367,7 +368,7 @@ class RoundCheck(Moves):
             if power.reverse:  # before others_draw, as the first logs have it
                 self.direction = -self.direction
             for other in self.others(seat) if power.others_draw else ():
-                self.draw(other, power.others_draw, "others")
+                self.draw(other, power.others_draw, ev.OTHERS)
                 if self.over:
                     return
             if power.pass_hands:
@@ -442,9 +443,9 @@ class RoundCheck(Moves):
             if asked in self.out:  # forfeited when asked
                 self.current, self.phase = held
                 continue
-            event = self.c.take("play", "pass", why=f"seat {asked} may jump in with {top}")
+            event = self.c.take(ev.PLAY, ev.PASS, why=f"seat {asked} may jump in with {top}")
             self.c.seat_of(event, asked, "acts")
-            if event["type"] == "pass":
+            if event["type"] == ev.PASS:
                 self.current, self.phase = held
                 continue
             yield from self.play_flow(asked, event)
@@ -455,7 +456,7 @@ class RoundCheck(Moves):
         if kind == "choose":
             self.current, self.phase = seat, "swap"
             yield
-        event = self.c.take("swap", why=f"seat {seat} swaps hands")
+        event = self.c.take(ev.SWAP, why=f"seat {seat} swaps hands")
         self.c.seat_of(event, seat, "swaps")
         partner = event["with"]
         if kind == "next":
@@ -471,7 +472,7 @@ class RoundCheck(Moves):
         for _ in range(min(count, self.hands_left(seat))):
             self.current, self.phase = seat, "give"
             yield
-            event = self.c.take("give", why=f"seat {seat} gives a card to seat {to}")
+            event = self.c.take(ev.GIVE, why=f"seat {seat} gives a card to seat {to}")
             self.c.seat_of(event, seat, "gives")
             if event["to"] != to:
                 self.fail(f"seat {seat} gives to the next player, seat {to}, not {event['to']}")
@@ -486,7 +487,7 @@ class RoundCheck(Moves):
         self.phase = "play"
 
     def pass_hands(self) -> None:
-        event = self.c.take("pass_hands", why="every hand passes to the next player")
+        event = self.c.take(ev.PASS_HANDS, why="every hand passes to the next player")
         if event["direction"] != self.direction:
             self.fail(f"hands pass in the direction of play, {self.direction}, not {event['direction']}")
         seats = self.in_play()
@@ -495,7 +496,7 @@ class RoundCheck(Moves):
             self.hands[seat] = hand
 
     def show(self, seat: int) -> None:
-        event = self.c.take("show", why=f"seat {seat} shows its hand")
+        event = self.c.take(ev.SHOW, why=f"seat {seat} shows its hand")
         if event["seat"] != seat:
             self.fail(f"seat {seat} shows its hand here, not seat {event['seat']}")
         shown = Counter(self.c.card(text) for text in event["cards"])
@@ -595,7 +596,7 @@ class RoundCheck(Moves):
     # ------------------------------------------------------------------ moving cards
 
     def skip(self, seat: int) -> None:
-        event = self.c.take("skip", why=f"seat {seat} is skipped")
+        event = self.c.take(ev.SKIP, why=f"seat {seat} is skipped")
         if event["seat"] != seat:
             self.fail(f"seat {seat} is skipped here, not seat {event['seat']}")
 
@@ -612,11 +613,11 @@ class RoundCheck(Moves):
             if not stock and reshuffles and len(self.discard) >= 2:
                 self.reshuffle()
                 stock = self.stock
-            elif (upcoming := c.peek()) is not None and upcoming["type"] == "reshuffle":
-                c.take("reshuffle")
+            elif (upcoming := c.peek()) is not None and upcoming["type"] == ev.RESHUFFLE:
+                c.take(ev.RESHUFFLE)
                 self.fail("a reshuffle while the stock still has cards (or no discard pile to turn over)"
                           if reshuffles else "a reshuffle, but the rules never turn the pile over (drawing.reshuffle)")
-            event = c.take("draw", why=why)
+            event = c.take(ev.DRAW, why=why)
             if event["seat"] != seat:
                 self.fail(f"a draw by seat {event['seat']}, but {why}")
             if event["reason"] not in reasons:
@@ -653,7 +654,7 @@ class RoundCheck(Moves):
         return count - remaining
 
     def reshuffle(self) -> None:
-        event = self.c.take("reshuffle")
+        event = self.c.take(ev.RESHUFFLE)
         stock = [self.c.card(text) for text in event["stock"]]
         under = Counter(self.discard[:-1])
         if Counter(stock) != under:

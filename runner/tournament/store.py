@@ -19,7 +19,7 @@ from typing import Iterator, Mapping, Sequence
 
 from runner.errors import MaumauError
 from .integrity import check_rows, digest, plain_digest
-from .logfiles import LOGS, write_log
+from .logfiles import LOGS, store_log
 from .schedule import Slot
 from runner.table.referee import Fault
 from .work import MatchOutcome, SeatOutcome
@@ -159,7 +159,7 @@ class Store:
                     yield block, seats
                 current, block, seats = match_id, f"t{tbl}-d{deal}", []
             fields[-1] = bool(fields[-1])
-            seats.append(SeatOutcome(*fields))
+            seats.append(SeatOutcome.from_row(fields))
         if seats:
             yield block, seats
 
@@ -204,7 +204,7 @@ class Store:
             slot = slots[outcome.match_id]
             log_name, log_hash = outcome.log_name, outcome.log_sha256
             if outcome.log is not None:
-                log_name, log_hash = write_log(self.directory, outcome.match_id, outcome.log)
+                log_name, log_hash = store_log(self.directory, outcome.match_id, outcome.log)
             row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
                    outcome.decisions, log_name, log_hash)
             seat_rows = [seat_row(s) for s in outcome.seats]
@@ -225,7 +225,8 @@ class Store:
 
     def faults(self) -> list[tuple[str, Fault]]:
         rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")
-        return [(match_id, Fault(*rest)) for match_id, *rest in rows]
+        return [(match_id, Fault(seat=seat, player=bot, kind=kind, detail=detail, round=round_))
+                for match_id, seat, bot, kind, detail, round_ in rows]
 
 
 def seat_row(s: SeatOutcome) -> tuple:
