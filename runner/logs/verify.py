@@ -52,6 +52,7 @@ class _Checker:
 
     def __init__(self, events: list[dict]):
         self.events, self.i, self.rounds = events, 0, 0
+        self.known: dict[str, Card] = {}  # card notation read so far
 
     # ------------------------------------------------------------------ reading
 
@@ -63,26 +64,32 @@ class _Checker:
     def peek(self) -> dict | None:
         return self.events[self.i] if self.i < len(self.events) else None
 
-    def take(self, *types: str, why: str = "") -> dict:
-        event = self.peek()
+    def take(self, *types: str, why: Any = "") -> dict:
+        """The next event, which must be of one of `types`; `why` (a text, or a function giving it) says what is due."""
+        i = self.i
+        self.i = i + 1
+        if i < len(self.events):
+            event = self.events[i]
+            if event["type"] in types:
+                return event
+        why = why() if callable(why) else why
         because = f" ({why})" if why else ""
-        if event is None:
-            self.i += 1
+        if i >= len(self.events):
             raise LogError(f"the log ends after event {len(self.events)}; expected {' or '.join(types)}{because}")
-        self.i += 1
-        if event["type"] not in types:
-            self.fail(f"expected {' or '.join(types)} here{because}")
-        return event
+        self.fail(f"expected {' or '.join(types)} here{because}")
 
     def seat_of(self, event: dict, seat: int, what: str) -> None:
         if event["seat"] != seat:
             self.fail(f"seat {event['seat']} {what}, but it is seat {seat}'s turn")
 
     def card(self, text: Any) -> Card:
-        try:
-            return parse_card(text)
-        except (ValueError, AttributeError):
-            self.fail(f"{text!r} is not a card")
+        card = self.known.get(text)
+        if card is None:
+            try:
+                card = self.known[text] = parse_card(text)
+            except (ValueError, AttributeError, TypeError):
+                self.fail(f"{text!r} is not a card")
+        return card
 
     # ------------------------------------------------------------------ the match
 

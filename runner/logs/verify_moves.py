@@ -27,11 +27,11 @@ class Moves:
             kind, value = wish
             if kind == "rank":
                 ok = card.rank == value
-            elif self.table.of(top).wild:  # the first card after the wish: as usual
+            elif self.power[top].wild:  # the first card after the wish: as usual
                 ok = card.rank == top.rank or card.suit == value
             else:  # a wish that binds further cards: of the suit named
                 ok = card.suit == value
-        elif self.table.of(top).free:
+        elif self.power[top].free:
             ok = True
         else:
             ok = card.rank == top.rank or card.suit == self.suit
@@ -48,17 +48,18 @@ class Moves:
 
     def playable(self, card: Card, seat: int) -> bool:
         """Whether `card` from `seat`'s hand may go on the pile, nothing pending (RULES.md, and the power keys)."""
-        table = self.table
-        power = table.of(card)
+        power = self.power[card]
         if not power.wild:
+            if self.wish is None and self.next_rank is None and not self.top_free:  # RULES.md: rank or suit
+                return card.rank == self.discard[-1].rank or card.suit == self.suit
             return self.matches(card)
-        if table.of(self.discard[-1]).wild and not power.wild_on_wild:
+        if self.power[self.discard[-1]].wild and not power.wild_on_wild:
             return False
         if power.wild_follows_suit and not self._matches_ignoring_next_rank(card):
             return False
         if power.wild_last_resort:
             for other, count in self.hands[seat].items():
-                if count and not table.of(other).wild and self.matches(other):
+                if count and not self.power[other].wild and self.matches(other):
                     return False
         return True
 
@@ -71,9 +72,9 @@ class Moves:
 
     def refusal(self, card: Card) -> str:
         """Why `card` may not go on the pile (it is not playable)."""
-        top, power = self.discard[-1], self.table.of(card)
+        top, power = self.discard[-1], self.power[card]
         if power.wild:
-            if self.table.of(top).wild and not power.wild_on_wild:
+            if self.power[top].wild and not power.wild_on_wild:
                 return f"the wild {card} may not be played on the wild {top} (wild_on_wild)"
             if power.wild_follows_suit and not self._matches_ignoring_next_rank(card):
                 return f"the wild {card} must itself match {top} or the suit {self.suit} (wild_follows_suit)"
@@ -82,7 +83,7 @@ class Moves:
             kind, value = self.wish
             if kind == "rank":
                 return f"{card} is not of the rank {value} wished, nor a wild card"
-            if not self.table.of(top).wild:
+            if not self.power[top].wild:
                 return f"{card} is not of the suit {value} the wish still binds (wish_binds)"
         if self.next_rank is not None and not self.within_next_rank(card):
             mode, bound = self.next_rank
@@ -93,7 +94,7 @@ class Moves:
     def answer(self, card: Card) -> str | None:
         """How `card` answers the pending draw penalty: "stack", "cancel", "return", or None (it may not be played)."""
         source = self.pending_card
-        power, source_power = self.table.of(card), self.table.of(source)
+        power, source_power = self.power[card], self.power[source]
         if source in power.cancels:
             return "cancel"
         if source in power.returns:
@@ -108,7 +109,7 @@ class Moves:
 
     def answers_skip(self, card: Card) -> bool:
         source = self.skip_card
-        return card.rank == source.rank or card in self.table.of(source).skip_with
+        return card.rank == source.rank or card in self.power[source].skip_with
 
     def may_go_out(self, card: Card, suit_before: str | None) -> str | None:
         """Why `card` may not be the last card of the hand (going_out), or None."""
@@ -117,7 +118,7 @@ class Moves:
             return f"{card} may not be the last card (going_out.forbidden)"
         if rules.out_only and card not in rules.out_only:
             return f"{card} may not be the last card (going_out.only)"
-        if rules.out_follow_suit and (card.suit != suit_before or self.table.of(card).wild):
+        if rules.out_follow_suit and (card.suit != suit_before or self.power[card].wild):
             return f"the last card must follow the suit {suit_before} (going_out.follow_suit)"
         return None
 
@@ -131,14 +132,20 @@ class Moves:
 
     def can_play(self, seat: int) -> bool:
         """Whether `seat` holds a legal play (a first card legal on its own is one), nothing pending."""
-        return any(count and self.legal_alone(card, seat) for card, count in self.hands[seat].items())
+        hand = self.hands[seat]
+        legal = self.legal_alone if self.rules.going_out_rules else self.playable
+        for card, count in hand.items():
+            if count and legal(card, seat):
+                return True
+        return False
 
     # ------------------------------------------------------------------ the play event
 
     def read_play(self, seat: int, event: dict) -> tuple[list[Card], str | None]:
         """The cards of a play event, checked against the hand and the rules; with how the first answers a penalty."""
         c, rules, hand = self.c, self.rules, self.hands[seat]
-        c.seat_of(event, seat, "plays")
+        if event["seat"] != seat:
+            c.seat_of(event, seat, "plays")
         card = c.card(event["card"])
         more = event.get("more")
         cards = [card] + [c.card(text) for text in more] if more else [card]
@@ -152,7 +159,7 @@ class Moves:
         elif hand[card] < 1:
             self.fail(f"seat {seat} plays {card}, which is not in its hand")
         phase = self.phase
-        if bool(event.get("jump_in")) != (phase == "jump_in"):
+        if (phase == "jump_in") != bool(event.get("jump_in")):
             self.fail("a jump-in play outside the chance to jump in" if event.get("jump_in")
                       else f"seat {seat} plays out of turn without jump_in")
         kind = None
@@ -181,7 +188,8 @@ class Moves:
             why = self.may_go_out(last, self.suit)
             if why:
                 self.fail(why)
-        self.check_naming(last, event)
+        if self.power[last].wild or event["suit"] is not None or event.get("rank") is not None:
+            self.check_naming(last, event)
         if event["announce"] not in (None, "mau", "maumau"):
             self.fail(f"announce {event['announce']!r} is none of null, mau, maumau")
         return cards, kind
@@ -212,7 +220,7 @@ class Moves:
 
     def check_naming(self, last: Card, event: dict) -> None:
         """A wild last card names what its wish says (a suit, a rank, nothing); any other play names nothing."""
-        power: Power = self.table.of(last)
+        power: Power = self.power[last]
         suit, rank = event["suit"], event.get("rank")
         wish = power.wish
         if wish == "suit":

@@ -7,7 +7,7 @@ comes from the hand and is legal (runner/logs/verify_moves.py), a draw takes the
 a power brings the draws, skips and hand moves it causes, in order.
 
 A play and what follows it (its powers, the decisions they ask for, the chance to jump in) is read
-by a generator, `play_flow`: it pauses where a seat must decide (a swap, a card to give, a jump-in)
+by a generator (`play_card` starts it): it pauses where a seat must decide (a swap, a card to give, a jump-in)
 so that the main loop reads faults and counts turns there as at any other decision.
 """
 
@@ -33,6 +33,7 @@ class RoundCheck(Moves):
     def __init__(self, checker, number: int, active: list[int], dealer: int, direction: int):
         self.c, self.rules = checker, checker.rules
         self.table: TableRules = self.rules.at(len(active))
+        self.power = self.table.power  # each card of the deck: its power (NO_POWER for none)
         self.number, self.active, self.dealer, self.direction = number, active, dealer, direction
         self.out: set[int] = set()  # forfeited
         self.finished: list[int] = []  # out of the round by playing their last card (round.play_on), in order
@@ -90,6 +91,7 @@ class RoundCheck(Moves):
         self.discard = upcards
         top = upcards[-1]
         self.suit = _suit(top)
+        self.top_free = self.power[top].free  # any card goes on the top card
         order = _clockwise_after(self.dealer, self.active)
         self.lead = order[(rules.first_player - 1) % len(order)]
         self.current = self.lead
@@ -103,7 +105,7 @@ class RoundCheck(Moves):
         if rules.upcard_acts and top in table.action:
             yield from self.power_flow(self.dealer, [top], None)
             chosen = self.current  # the seat the upcard's effects hand the turn to keeps it after the naming
-        power = table.of(top)
+        power = self.power[top]
         if power.wild and power.wish == "suit" and rules.dealer_names_suit and not self.over:
             self.after_naming = chosen
             self.phase, self.current = "name_suit", self.dealer
@@ -148,7 +150,7 @@ class RoundCheck(Moves):
             if event["suit"] not in SUITS:
                 self.fail(f"{event['suit']!r} is not a suit")
             self.suit, self.phase, self.current = event["suit"], "play", self.after_naming
-            binds = self.table.of(self.discard[-1]).wish_binds
+            binds = self.power[self.discard[-1]].wish_binds
             if binds > 1:
                 self.wish, self.wish_left = ("suit", event["suit"]), binds
             return
@@ -156,7 +158,7 @@ class RoundCheck(Moves):
             self.challenge_decision(seat)
             return
         if self.skip_pending:
-            event = c.take(ev.PLAY, ev.SKIP, why=f"seat {seat} answers the pending skip or takes it")
+            event = c.take(ev.PLAY, ev.SKIP, why=lambda: f"seat {seat} answers the pending skip or takes it")
             if event["type"] == ev.SKIP:
                 c.seat_of(event, seat, "takes the skip")
                 if self.skip_pending > 1:
@@ -165,7 +167,7 @@ class RoundCheck(Moves):
                 self.pass_on(seat)
                 return
         elif phase == "drawn":
-            event = c.take(ev.PLAY, ev.PASS, why=f"seat {seat} plays after drawing or passes")
+            event = c.take(ev.PLAY, ev.PASS, why=lambda: f"seat {seat} plays after drawing or passes")
             if event["type"] == ev.PASS:
                 c.seat_of(event, seat, "passes")
                 if self.rules.drawn_card == "must_play":
@@ -175,12 +177,14 @@ class RoundCheck(Moves):
                 return
         else:
             event = c.take(ev.PLAY, ev.DRAW, ev.RESHUFFLE)
-            if event["type"] != "play":
+            if event["type"] != ev.PLAY:
                 c.i -= 1  # the draw (or the reshuffle before it) is read by draw()
                 self.voluntary_draw(seat)
                 return
-        self.flow = self.play_flow(seat, event)
-        self.resume()
+        flow = self.play_card(seat, event)
+        if flow is not None:
+            self.flow = flow
+            self.resume()
 
     def challenge_decision(self, seat: int) -> None:
         c = self.c
@@ -205,7 +209,7 @@ class RoundCheck(Moves):
         rules = self.rules
         if self.pending:
             got = self.draw(seat, self.pending, ev.SEVEN)
-            ends = self.table.of(self.pending_card).ends_turn
+            ends = self.power[self.pending_card].ends_turn
             self.pending = self.chain = 0
             self.pending_card = None
             if self.over:
@@ -241,8 +245,8 @@ class RoundCheck(Moves):
 
     # ------------------------------------------------------------------ a play and what follows it
 
-    def play_flow(self, seat: int, event: dict) -> Flow:
-        """Read a play, its penalties, its powers and the chance to jump in; hand the turn on."""
+    def play_card(self, seat: int, event: dict) -> Flow | None:
+        """Read a play and its penalties; hand the turn on after a plain card, else return the flow of its powers."""
         rules = self.rules
         cards, answer = self.read_play(seat, event)
         hand = self.hands[seat]
@@ -250,7 +254,8 @@ class RoundCheck(Moves):
             hand[card] -= 1
         self.discard.extend(cards)
         last = cards[-1]
-        power = self.table.of(last)
+        power = self.power[last]
+        self.top_free = power.free
         if power.wild and power.wish == "suit":
             self.suit = event["suit"]
             self.wish = ("suit", self.suit) if power.wish_binds > 1 else None
@@ -268,18 +273,22 @@ class RoundCheck(Moves):
         self.next_rank = None
         self.again = None
         self.drawn, self.phase, self.idle = None, "play", 0
-        missed = self.announcements(seat, event["announce"])
+        left = sum(hand.values())
+        missed = self.announcements(seat, event["announce"], left) if left < 2 or event["announce"] else False
         if self.over:
-            return
+            return None
         if not self.hands_left(seat) and not (missed and rules.challenge):
             if self.last_card(seat, cards, answer):
-                return
-        yield from self.power_flow(seat, cards if rules.power_each else [last], answer, played=True)
+                return None
+        acting = cards if rules.power_each else [last]
+        if answer is None and rules.jump_in == "none" and not any(self.power[card].is_action for card in acting):
+            self.pass_on(seat)  # a plain card: the turn simply passes on
+            return None
+        return self.power_flow(seat, acting, answer, played=True)
 
-    def announcements(self, seat: int, announce: str | None) -> bool:
+    def announcements(self, seat: int, announce: str | None, left: int) -> bool:
         """Mau and Mau Mau, judged on the cards left: a missing one's penalty, a false one's; True if one was missed."""
         rules = self.rules
-        left = self.hands_left(seat)
         due = "mau" if left == 1 else "maumau" if left == 0 else None
         missed = due in rules.penalty and announce != due
         if missed:
@@ -303,7 +312,7 @@ class RoundCheck(Moves):
             return False
         if rules.last_card_draws:
             acting = cards if rules.power_each else cards[-1:]
-            drawn = sum(self.table.of(card).draw for card in acting)
+            drawn = sum(self.power[card].draw for card in acting)
             if answer == "cancel":
                 self.pending = 0
             if drawn or (self.pending and answer == "return"):
@@ -311,7 +320,7 @@ class RoundCheck(Moves):
                 self.draw(target, self.pending + drawn, ev.SEVEN)
                 self.pending = 0
             for card in acting:
-                others_draw = self.table.of(card).others_draw
+                others_draw = self.power[card].others_draw
                 for other in self.others(seat) if others_draw else ():
                     self.draw(other, others_draw, ev.OTHERS)
         if rules.play_on:
@@ -334,7 +343,7 @@ class RoundCheck(Moves):
         return True
 
     def out_event(self, seat: int) -> None:
-        event = self.c.take(ev.OUT, why=f"seat {seat} is out of the round")
+        event = self.c.take(ev.OUT, why=lambda: f"seat {seat} is out of the round")
         self.c.seat_of(event, seat, "goes out")
         if event["place"] != len(self.finished):
             self.fail(f"seat {seat} goes out in place {len(self.finished)}, not {event['place']}")
@@ -347,7 +356,7 @@ class RoundCheck(Moves):
         if answer == "stack":
             self.chain += 1
         for index, card in enumerate(cards):
-            power = table.of(card)
+            power = self.power[card]
             if not power.is_action and not (index == 0 and answer):
                 continue
             if power.self_draw:
@@ -408,9 +417,9 @@ class RoundCheck(Moves):
             self.deferred = 0
             nxt = self.step(seat)
             if answer == "skip":
-                mode = self.table.of(self.skip_card).skip_stack
+                mode = self.power[self.skip_card].skip_stack
                 if mode == "add":
-                    self.skip_pending += skips or self.table.of(self.skip_card).skip
+                    self.skip_pending += skips or self.power[self.skip_card].skip
             elif skip_card is not None:
                 self.skip_pending, self.skip_card = skips, skip_card
             else:
@@ -443,12 +452,14 @@ class RoundCheck(Moves):
             if asked in self.out:  # forfeited when asked
                 self.current, self.phase = held
                 continue
-            event = self.c.take(ev.PLAY, ev.PASS, why=f"seat {asked} may jump in with {top}")
+            event = self.c.take(ev.PLAY, ev.PASS, why=lambda: f"seat {asked} may jump in with {top}")
             self.c.seat_of(event, asked, "acts")
             if event["type"] == ev.PASS:
                 self.current, self.phase = held
                 continue
-            yield from self.play_flow(asked, event)
+            flow = self.play_card(asked, event)
+            if flow is not None:
+                yield from flow
             return True
         return False
 
@@ -456,7 +467,7 @@ class RoundCheck(Moves):
         if kind == "choose":
             self.current, self.phase = seat, "swap"
             yield
-        event = self.c.take(ev.SWAP, why=f"seat {seat} swaps hands")
+        event = self.c.take(ev.SWAP, why=lambda: f"seat {seat} swaps hands")
         self.c.seat_of(event, seat, "swaps")
         partner = event["with"]
         if kind == "next":
@@ -472,7 +483,7 @@ class RoundCheck(Moves):
         for _ in range(min(count, self.hands_left(seat))):
             self.current, self.phase = seat, "give"
             yield
-            event = self.c.take(ev.GIVE, why=f"seat {seat} gives a card to seat {to}")
+            event = self.c.take(ev.GIVE, why=lambda: f"seat {seat} gives a card to seat {to}")
             self.c.seat_of(event, seat, "gives")
             if event["to"] != to:
                 self.fail(f"seat {seat} gives to the next player, seat {to}, not {event['to']}")
@@ -496,7 +507,7 @@ class RoundCheck(Moves):
             self.hands[seat] = hand
 
     def show(self, seat: int) -> None:
-        event = self.c.take(ev.SHOW, why=f"seat {seat} shows its hand")
+        event = self.c.take(ev.SHOW, why=lambda: f"seat {seat} shows its hand")
         if event["seat"] != seat:
             self.fail(f"seat {seat} shows its hand here, not seat {event['seat']}")
         shown = Counter(self.c.card(text) for text in event["cards"])
@@ -570,17 +581,15 @@ class RoundCheck(Moves):
         if seats is None:
             gone = self.out.union(self.finished)
             seats = self._seats = [seat for seat in self.active if seat not in gone]
+            n = len(self.c.players)
+            self._after = {direction: [_next_of(seat, direction, seats, n) for seat in range(n)] for direction in (1, -1)}
         return seats
 
     def step(self, seat: int, direction: int | None = None) -> int:
-        """The next seat in play after `seat`, in the direction of play (or `direction`)."""
-        n, in_play = len(self.c.players), self.in_play()
-        direction = self.direction if direction is None else direction
-        for k in range(1, n + 1):
-            candidate = (seat + k * direction) % n
-            if candidate in in_play:
-                return candidate
-        return seat
+        """The next seat in play after `seat` (which may be out of play), in the direction of play (or `direction`)."""
+        if self._seats is None:
+            self.in_play()
+        return self._after[self.direction if direction is None else direction][seat]
 
     def others(self, seat: int) -> list[int]:
         """Every other seat in play, in turn order from `seat`."""
@@ -596,7 +605,7 @@ class RoundCheck(Moves):
     # ------------------------------------------------------------------ moving cards
 
     def skip(self, seat: int) -> None:
-        event = self.c.take(ev.SKIP, why=f"seat {seat} is skipped")
+        event = self.c.take(ev.SKIP, why=lambda: f"seat {seat} is skipped")
         if event["seat"] != seat:
             self.fail(f"seat {seat} is skipped here, not seat {event['seat']}")
 
@@ -607,19 +616,18 @@ class RoundCheck(Moves):
         if not count:
             return 0
         c, reasons = self.c, (reasons,) if isinstance(reasons, str) else reasons
-        why = f"seat {seat} draws {count if until is None else 'until it can play'} ({reasons[0]})"
+        why = lambda: f"seat {seat} draws {count if until is None else 'until it can play'} ({reasons[0]})"  # noqa: E731
         remaining, stock, reshuffles = count, self.stock, self.rules.reshuffles
         while True:
             if not stock and reshuffles and len(self.discard) >= 2:
                 self.reshuffle()
                 stock = self.stock
-            elif (upcoming := c.peek()) is not None and upcoming["type"] == ev.RESHUFFLE:
-                c.take(ev.RESHUFFLE)
+            event = c.take(ev.DRAW, ev.RESHUFFLE, why=why)
+            if event["type"] == ev.RESHUFFLE:
                 self.fail("a reshuffle while the stock still has cards (or no discard pile to turn over)"
                           if reshuffles else "a reshuffle, but the rules never turn the pile over (drawing.reshuffle)")
-            event = c.take(ev.DRAW, why=why)
             if event["seat"] != seat:
-                self.fail(f"a draw by seat {event['seat']}, but {why}")
+                self.fail(f"a draw by seat {event['seat']}, but {why()}")
             if event["reason"] not in reasons:
                 self.fail(f"draw reason {event['reason']!r}, expected {' or '.join(reasons)}")
             taken = [c.card(text) for text in event["cards"]]
@@ -630,7 +638,8 @@ class RoundCheck(Moves):
                 self.fail(f"drawn {_cards(Counter(taken))}, but the stock's top is {' '.join(map(str, top)) or 'empty'}")
             del stock[len(stock) - len(taken):]
             hand = self.hands[seat]
-            hand.update(taken)
+            for card in taken:
+                hand[card] += 1
             if taken:
                 self.last_drawn = taken[-1]
             remaining -= len(taken)
@@ -661,6 +670,14 @@ class RoundCheck(Moves):
             self.fail("the new stock is not the discard pile without its top card")
         self.stock = list(reversed(stock))
         self.discard = self.discard[-1:]
+
+
+def _next_of(seat: int, direction: int, in_play: list[int], n: int) -> int:
+    for k in range(1, n + 1):
+        candidate = (seat + k * direction) % n
+        if candidate in in_play:
+            return candidate
+    return seat
 
 
 def _suit(card: Card) -> str | None:

@@ -3,7 +3,8 @@
 The verifier's own reading of the resolved ruleset mapping (README.md, Rulesets), independent of the
 ruleset model: a key a log lacks (a log written before the key existed, or a key left out while it
 holds its default) reads as its default. Powers are resolved per card, the most specific selector
-winning (a single card, then a card named among several, then its rank), once per table size.
+winning (a key that is that one card, then a key naming it among others, then its rank), once per
+table size.
 """
 
 from __future__ import annotations
@@ -43,13 +44,6 @@ def _is_card_term(term: str) -> bool:
     return rank in RANKS and suit in SUITS or rank == JOKER and suit in JOKER_COLOURS
 
 
-def specificity(terms: list[str], card: Card) -> int:
-    """3: the key is this one card; 2: it names this card among others; 1: it names its rank; 0: not at all."""
-    if card.text in terms:
-        return 3 if len(terms) == 1 else 2
-    return 1 if card.rank in terms else 0
-
-
 class CardSet:
     """The cards a list of selectors names (or, for `true`, every card)."""
 
@@ -72,14 +66,28 @@ class CardSet:
         return self.everything or bool(self.cards or self.ranks)
 
 
-def most_specific(mapping: dict, card: Card) -> Any:
-    """The value of the most specific key of `mapping` (selector keys, terms parsed) that names `card`, or None."""
-    best, level = None, 0
-    for terms, value in mapping.items():
-        found = specificity(list(terms), card)
-        if found > level:
-            best, level = value, found
-    return best
+class Specific:
+    """A mapping keyed by selectors (their terms), looked up by card: the most specific key naming it wins."""
+
+    def __init__(self, mapping: dict[tuple[str, ...], Any]):
+        self.alone: dict[str, Any] = {}  # a key that is this one card
+        self.among: dict[str, Any] = {}  # a key naming this card among others
+        self.rank: dict[str, Any] = {}  # a key naming its rank
+        for terms, value in mapping.items():
+            for term in terms:
+                if term in RANKS or term == JOKER:
+                    self.rank[term] = value
+                elif len(terms) == 1:
+                    self.alone[term] = value
+                else:
+                    self.among[term] = value
+
+    def of(self, card: Card, default: Any = None) -> Any:
+        for level, key in ((self.alone, card.text), (self.among, card.text), (self.rank, card.rank)):
+            value = level.get(key)
+            if value is not None:
+                return value
+        return default
 
 
 # ---------------------------------------------------------------------- powers
@@ -213,7 +221,7 @@ class LogRules:
         self.going_out_rules = bool(self.out_forbidden or self.out_only or self.out_follow_suit)
         scoring = data.get("scoring") or {}
         self.count = scoring.get("count", "points")
-        self.multiplier = _selector_map(scoring.get("multiplier"))
+        self.multiplier = Specific(_selector_map(scoring.get("multiplier")))
         self.round_to, self.minimum = int(scoring.get("round_to", 1)), int(scoring.get("minimum", 0))
         self.winner_collects = bool(scoring.get("winner_collects"))
         round_rules = data.get("round") or {}
@@ -260,9 +268,9 @@ class LogRules:
 
     def factor(self, card: Card | None) -> int:
         """The multiplier of the round's points when the winner went out on `card`."""
-        if card is None or not self.multiplier:
+        if card is None:
             return 1
-        return int(most_specific(self.multiplier, card) or 1)
+        return int(self.multiplier.of(card, 1))
 
 
 class TableRules:
@@ -280,14 +288,13 @@ class TableRules:
         self.deck = deck
         keys = dict(rules.raw_powers)
         keys.update(rules.powers_by_players.get(players, {}))  # whole keys replaced, at exactly this many players
-        parsed = {terms: Power(data or {}) for terms, data in keys.items()}
+        powers = Specific({terms: Power(data or {}) for terms, data in keys.items()})
+        points = Specific(rules.points)
         self.power: dict[Card, Power] = {}
         self.points: dict[Card, int] = {}
         for card in deck:
-            power = most_specific(parsed, card)
-            if power is not None:
-                self.power[card] = power
-            value = most_specific(rules.points, card)
+            self.power[card] = powers.of(card, NO_POWER)
+            value = points.of(card)
             if value is None:
                 raise RulesError(f"points gives no value for {card}")
             self.points[card] = int(value)
