@@ -19,7 +19,8 @@ EXPECTED = {
     "unknown_nested_key": "powers.8.skipp: unknown key 'skipp' (hint: did you mean 'skip'?)",
     "wrong_type": "hand_size: Input should be a valid integer, unable to parse string as an integer, got 'five' (str)",
     "bad_rank": "deck.ranks.0: Input should be '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K' or 'A', got '1'",
-    "bad_power_rank": "powers.Z: Input should be '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K' or 'A', got 'Z'",
+    "bad_power_rank": "powers.Z: 'Z' is not a rank or card (ranks 2-10 J Q K A, X (the jokers); cards like KH, 10C, XR; "
+                      "several like \"JC JS\") (hint: name cards of the deck)",
     "deck_too_small": "hand_size: 5 players × 7 cards + 1 upcard need 36 cards, the deck has 32 "
                       "(hint: lower hand_size or players.max, or add deck copies)",
     "players_min_above_max": "players.min: 5 is above players.max (3) (hint: make players.min at most players.max)",

@@ -1,12 +1,15 @@
 """The engine as a simulator for search bots: sample a full Round consistent with a View, and play it out.
 
-A supported API for third-party bots (see docs/bots.md):
+A supported API for third-party bots (see docs/bots.md), as `runner.simulate`:
 
     rnd = determinize(view, rng)        # hidden hands and stock sampled, everything public kept
                                         # (or: sampler = Sampler(view); rnd = sampler.sample(rng))
     rnd.apply(action)                   # try one of view.legal
     playout(rnd, rng)                   # every seat plays `quick_policy` to the end of the round
     rnd.points()                        # each seat's points for the round
+
+The engine rebuilds the state (`Round.from_view`: the view's counters, pile and history kept);
+what this module adds is belief: which hidden cards a seat can hold, given what it did.
 """
 
 from __future__ import annotations
@@ -17,24 +20,12 @@ from typing import Callable
 
 from runner.game.actions import CHALLENGE, PASS, Action, Play
 from runner.game.cards import SUITS, Card, make_deck
-from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round, Rules
+from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Game, Round, hidden_cards, unseen_cards
 from runner.game.view import View
 
 Policy = Callable[[Round, random.Random], Action]
 
-_DECISIONS = frozenset(("play", "draw", "pass", "name_suit", "challenge"))
 TRIES = 20  # deals tried for one sample before the named suits' belief is given up
-
-
-def unseen_cards(view: View) -> list[Card]:
-    """The cards `view.seat` cannot see (other hands and the stock): the deck minus its hand and the discard pile."""
-    ruleset = view.ruleset
-    deck = Counter(make_deck(ruleset.deck.ranks, ruleset.deck.copies_for(len(view.active))))
-    deck.subtract(view.hand)
-    deck.subtract(view.discard)
-    if any(count < 0 for count in deck.values()):
-        raise ValueError("the view holds cards its ruleset's deck does not have")
-    return sorted(deck.elements())  # sorted: the sample then depends on the rng alone
 
 
 def determinize(view: View, rng: random.Random) -> Round:
@@ -55,40 +46,24 @@ class Sampler:
     not a fact: a random player breaks it): a seat that took a draw penalty it could have passed
     on holds no card that passes it; one that played a wild card had no other card to play; the
     suit it named with its last play, a wild card, is the suit it holds most of (deals that break
-    this are redealt, up to TRIES times). The discard pile, active suit, pending draw, direction,
-    phase, seat to act, totals and history come from the view; reshuffles in the sampled round
-    are driven by the rng.
+    this are redealt, up to TRIES times). Everything else comes from the view (`Round.from_view`);
+    reshuffles in the sampled round are driven by the rng.
     """
 
     def __init__(self, view: View, infer: bool = True, sensible: bool = False):
         self.view = view
-        self.hidden = unseen_cards(view)
-        hidden_count = sum(size for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
-        if hidden_count + view.stock_size != len(self.hidden):
-            raise ValueError(
-                f"view of seat {view.seat} is inconsistent: {len(self.hidden)} unseen cards for "
-                f"{hidden_count} in other hands and {view.stock_size} in the stock"
-            )
-        self.rules = rules = Rules.of(view.ruleset)
+        self.hidden = hidden_cards(view)
+        self.rules = rules = Game.of(view.ruleset)
         self.voids = known_voids(view, rules, sensible) if infer else {}
         self.named = named_suits(view, rules) if infer and sensible else {}
-        self.parts = dict(
-            active=view.active, chain=_chain(view, rules), again=view.again, missed=_missed(view),
-            dealer=view.seat if view.phase == NAME_SUIT else None, number=view.round, totals=view.totals,
-            rounds_won=view.rounds_won, history=view.history, turns=_turns(view), idle=_idle(view),
-        )
 
     def sample(self, rng: random.Random) -> Round:
         """One Round consistent with the view, drawn with `rng` (which also drives its reshuffles)."""
-        view = self.view
         for _ in range(TRIES):
             hands, stock = self._deal(rng)
             if all(_most_held(hands[seat], suit) for seat, suit in self.named.items()):
                 break
-        return Round.from_parts(
-            view.ruleset, rng, hands, stock, view.discard, view.suit, view.seat, view.phase,
-            view.pending, view.direction, **self.parts,
-        )
+        return Round.from_view(self.view, rng, hands, stock)
 
     def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
         """Hidden hands and the stock, dealt at random within the known voids."""
@@ -124,7 +99,7 @@ def _most_held(hand: list[Card], suit: str) -> bool:
     return counts[suit] >= max(counts.values(), default=0)
 
 
-def named_suits(view: View, rules: Rules) -> dict[int, str]:
+def named_suits(view: View, rules: Game) -> dict[int, str]:
     """The suit each other seat named with its last play, a wild card, if it has neither played nor drawn since."""
     named, done = {}, {view.seat}
     for event in reversed(view.history):
@@ -136,7 +111,7 @@ def named_suits(view: View, rules: Rules) -> dict[int, str]:
     return named
 
 
-def known_voids(view: View, rules: Rules, sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
+def known_voids(view: View, rules: Game, sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
     """What each other seat is known not to hold, from its draws for want of a playable card.
 
     A seat that drew because it could not play held none of the cards it could have played
@@ -210,45 +185,6 @@ def _kept(history, index: int, seat: int) -> bool:
     """Whether `seat`, having drawn at `index`, kept the (playable) drawn card instead of playing it."""
     following = history[index + 1] if index + 1 < len(history) else None
     return following is not None and following.seat == seat and following.kind == "pass"
-
-
-def _chain(view: View, rules: Rules) -> int:
-    """How many times the pending draw penalty has been passed on (for a ruleset's chain limit)."""
-    if not view.pending:
-        return 0
-    stacked = 0
-    for event in reversed(view.history):
-        if event.kind == "play":
-            if event.card.rank not in rules.draw:
-                break
-            stacked += 1
-        elif event.kind == "draw" and event.reason == "seven":
-            break
-    return max(stacked - 1, 0)
-
-
-def _missed(view: View) -> tuple[int, str] | None:
-    """In phase `challenge`: the seat that just missed its announcement, and which one."""
-    if view.phase != CHALLENGING:
-        return None
-    offender = next(event.seat for event in reversed(view.history) if event.kind == "play")
-    return offender, ("maumau" if view.hand_sizes[offender] == 0 else "mau")
-
-
-def _turns(view: View) -> int:
-    """Decisions taken so far this round (the ruleset's turn limit counts them)."""
-    return sum(1 for event in view.history if event.kind in _DECISIONS)
-
-
-def _idle(view: View) -> int:
-    """Turns in a row that ended without a card gained or played (a blocked round counts them)."""
-    idle = 0
-    for event in reversed(view.history):
-        if event.kind == "draw" and event.count == 0:
-            idle += 1
-        elif event.kind in ("play", "draw", "pass"):
-            break
-    return idle
 
 
 def quick_policy(rnd: Round, rng: random.Random) -> Action:

@@ -61,13 +61,15 @@ def rulesets_show(name: Annotated[str, typer.Argument(help="Ruleset name or YAML
 
 @rulesets_app.command("check")
 def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML files.")]) -> None:
-    """Validate ruleset files; each error names the file, the key and the fix."""
+    """Validate ruleset files; each error names the file, the key and the fix; notes point out what may surprise."""
     reg = registry()
     failed = 0
     for file in files:
         try:
-            ruleset = reg.load_ruleset(file)
+            ruleset, notes = reg.check_ruleset(file)
             typer.echo(f"ok: {file} ({ruleset.name})")
+            for note in notes:
+                typer.echo(f"note: {note}")
         except MaumauError as exc:
             failed += 1
             typer.echo(f"Error: {exc}", err=True)

@@ -8,7 +8,7 @@ from typing import Any, Mapping
 import yaml
 
 from runner.errors import RulesetError
-from runner.game.cards import RANKS
+from runner.game import selectors
 
 from .files import MAX_DEPTH
 
@@ -33,7 +33,7 @@ def apply_overrides(data: dict, overrides: Mapping[str, Any]) -> dict:
     data = copy.deepcopy(data)
     for dotted, value in overrides.items():
         node = data
-        parts = [part.upper() if part.upper() in RANKS else part for part in dotted.split(".")]
+        parts = [_key(part) for part in dotted.split(".")]
         for part in parts[:-1]:
             child = node.get(part)
             if not isinstance(child, dict):
@@ -41,3 +41,11 @@ def apply_overrides(data: dict, overrides: Mapping[str, Any]) -> dict:
             node = child
         node[parts[-1]] = value
     return data
+
+
+def _key(part: str) -> str:
+    """A dotted key's part as files spell it once read: a selector (`kh`, `7`) in canonical form, else as given."""
+    try:
+        return selectors.normalize(part)
+    except ValueError:
+        return part
