@@ -351,7 +351,7 @@ class RoundCheck(Moves):
     def power_flow(self, seat: int, cards: list[Card], answer: str | None, played: bool = False) -> Flow:
         """What the cards played (or turned up) by `seat` do, in the order of the rules; then whose turn it is."""
         table, rules = self.table, self.rules
-        skips, again, victim, show = 0, None, None, False
+        skips, again, victim, show, skip_all = 0, None, None, False, False
         skip_card = None
         if answer == "stack":
             self.chain += 1
@@ -396,15 +396,13 @@ class RoundCheck(Moves):
                 skips += power.skip
                 if power.skip_stack != "none":
                     skip_card = card
-            if power.skip_others and self.hands_left(seat):
-                for other in self.others(seat):
-                    self.skip(other)
+            skip_all = skip_all or (power.skip_others and self.hands_left(seat) > 0)
             if power.again:
                 again = card
-        yield from self.hand_on(seat, skips, skip_card, again, victim, show, answer, played)
+        yield from self.hand_on(seat, skips, skip_card, again, victim, show, skip_all, answer, played)
 
     def hand_on(self, seat: int, skips: int, skip_card: Card | None, again: Card | None, victim: int | None,
-                show: bool, answer: str | None, played: bool) -> Flow:
+                show: bool, skip_all: bool, answer: str | None, played: bool) -> Flow:
         """Whose turn it is after a play: its target, the seat itself again, or the next after the skips."""
         skipped: list[int] = []
         if victim is not None:  # a penalty sent to a given seat: the turn goes to it
@@ -429,6 +427,8 @@ class RoundCheck(Moves):
         if show:
             shown = nxt if nxt != seat else self.step(seat)
             self.show(shown)
+        for other in self.others(seat) if skip_all else ():  # skip_others: every other seat once
+            self.skip(other)
         for other in skipped:
             self.skip(other)
         if played and self.rules.jump_in != "none":
