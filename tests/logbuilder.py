@@ -7,7 +7,7 @@
 
 The rules start from a small, plain ruleset (PLAIN: a Skat deck of 32 cards, no powers, no
 announcements required, one round) with the changes given as dotted keys (`"drawing.max": 3`; None
-removes a key). The stock given to `deal` is its top; the rest of the deck follows in a fixed order,
+removes a key); the ruleset model must accept them, so that every log is of a ruleset one can write. The stock given to `deal` is its top; the rest of the deck follows in a fixed order,
 so that every deal is the whole deck. `finish` writes round_end and match_end from the points given.
 """
 
@@ -16,6 +16,7 @@ from __future__ import annotations
 import copy
 
 from runner.game.cards import SUITS
+from runner.rules import ruleset_of
 
 SKAT = ["7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -85,6 +86,7 @@ class Log:
 
     def __init__(self, changes: dict | None = None, players: int = 2, base: dict = PLAIN, limit=None):
         self.rules = rules(changes, base)
+        ruleset_of(copy.deepcopy(self.rules), "the test's rules")  # a ruleset the model accepts, so a real one
         self.players = players
         self.events: list[dict] = [{
             "type": "match_start", "match": "test", "ruleset": self.rules["name"], "overrides": {},

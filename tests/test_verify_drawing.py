@@ -75,7 +75,7 @@ def stock_of_one(changes: dict) -> Log:
     seat0 = [rank + suit for suit in "CDS" for rank in ("8", "9", "10", "J", "Q")]
     seat1 = [rank + "H" for rank in ("8", "9", "10", "J", "Q", "K", "A")] + ["7C", "7D", "7S", "KC", "KD", "KS",
                                                                              "AC", "AD"]
-    log = Log({"hand_size": 15, "turn_limit": 10, **changes})
+    log = Log({"hand_size": 15, "players.max": 2, "turn_limit": 10, **changes})
     log.deal([" ".join(seat0), " ".join(seat1)], up="7H", stock="AS")
     log.draw(0, "AS")  # the last card of the stock
     log.play(1, "KH")

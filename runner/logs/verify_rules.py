@@ -175,12 +175,16 @@ def _selector_map(data: Any) -> dict[tuple[str, ...], Any]:
     return {tuple(selector_terms(key)): value for key, value in (data or {}).items()}
 
 
+def _power_map(data: Any) -> dict[tuple[str, ...], Power]:
+    return {terms: Power(value or {}) for terms, value in _selector_map(data).items()}
+
+
 class LogRules:
     """The resolved ruleset mapping of a log's match_start, every key read once with its default."""
 
     def __init__(self, data: dict):
-        self.raw_powers = _selector_map(data["powers"])
-        self.powers_by_players = _player_table(data.get("powers_by_players"), _selector_map)
+        self.powers = _power_map(data["powers"])
+        self.powers_by_players = _player_table(data.get("powers_by_players"), _power_map)
         deck = data["deck"]
         self.ranks = _ranks(deck["ranks"])
         self.ranks_by_players = _player_table(deck.get("ranks_by_players"), _ranks)
@@ -286,9 +290,9 @@ class TableRules:
             joker = Card(JOKER, JOKER_COLOURS[index % 2])
             deck[joker] = deck.get(joker, 0) + 1
         self.deck = deck
-        keys = dict(rules.raw_powers)
+        keys = dict(rules.powers)
         keys.update(rules.powers_by_players.get(players, {}))  # whole keys replaced, at exactly this many players
-        powers = Specific({terms: Power(data or {}) for terms, data in keys.items()})
+        powers = Specific(keys)
         points = Specific(rules.points)
         self.power: dict[Card, Power] = {}
         self.points: dict[Card, int] = {}
