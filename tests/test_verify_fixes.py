@@ -4,7 +4,13 @@ names the suit, and a draw in an extra turn has the reason `ace` only after an A
 
 from __future__ import annotations
 
-from logbuilder import Log, accepted, rejected, unfinished
+import pytest
+
+from logbuilder import Log, rejected, unfinished
+
+# runner/logs/verify_round.py: OLD_FORMS. The logs of the engine before the fixes verify too, until it
+# writes the fixed form; then these tests pass, and strict=True makes that a failure to clean up.
+OLD_FORM = pytest.mark.xfail(strict=True, reason="transition: the old form verifies until the engine is fixed")
 
 
 def eight_again_log(skip_written: bool) -> Log:
@@ -20,6 +26,10 @@ def eight_again_log(skip_written: bool) -> Log:
 
 def test_a_skip_beside_play_again_applies_when_the_turn_passes_on():
     assert unfinished(eight_again_log(skip_written=True).events)
+
+
+@OLD_FORM
+def test_a_skip_beside_play_again_is_not_dropped():
     rejected(eight_again_log(skip_written=False).events, 4, "expected skip")
 
 
@@ -34,12 +44,22 @@ def test_a_skip_beside_play_again_applies_after_a_draw_in_the_extra_turn():
 
 
 def test_a_wild_upcard_that_skips_keeps_its_skip_after_the_dealer_names_the_suit():
+    log, _ = wild_upcard_log()
+    assert unfinished(log.events)
+
+
+def wild_upcard_log() -> tuple[Log, int]:
     log = Log({"powers": {"J": {"wild": True, "skip": 1}}, "upcard.effects": "as_dealer_play"}, players=3)
     log.deal(["9S 10S", "9C QS", "KD AD"], up="JH", dealer=2)
     log.skip(0)  # the dealer's "play" skips seat 0
     log.event("name_suit", seat=2, suit="S")
     play = log.play(1, "QS")  # seat 1, not the lead seat 0
-    assert unfinished(log.events)
+    return log, play
+
+
+@OLD_FORM
+def test_after_the_naming_the_lead_seat_does_not_get_the_turn_the_upcard_skipped():
+    log, play = wild_upcard_log()
     rejected(log.changed(play, seat=0, card="9S"), play, "seat 0 plays, but it is seat 1's turn")
 
 
@@ -53,5 +73,13 @@ def test_a_draw_in_an_extra_turn_is_for_ace_only_after_an_ace():
 
     assert unfinished(game("K", "again").events)
     assert unfinished(game("A", "ace").events)
-    rejected(game("K", "ace").events, 3, "draw reason 'ace', expected again")
     rejected(game("A", "again").events, 3, "draw reason 'again', expected ace")
+
+
+@OLD_FORM
+def test_a_draw_in_the_extra_turn_of_a_king_is_not_for_ace():
+    log = Log({"powers": {"K": {"play_again": True}}})
+    log.deal(["KH 8S", "10C QC"], up="7H", stock="7C")
+    log.play(0, "KH")
+    log.draw(0, "7C", "ace")
+    rejected(log.events, 3, "draw reason 'ace', expected again")
