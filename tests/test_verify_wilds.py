@@ -64,34 +64,27 @@ def test_a_wild_card_that_names_nothing_goes_on_anything_and_is_played_on_as_usu
              "10S matches neither the rank of JH nor the active suit H")
 
 
-def test_a_wild_card_that_follows_suit_must_match_and_still_names():
-    rules = {"powers": {"J": {"wild": True, "wild_follows_suit": True}}}
-    log = Log(rules)
-    log.deal(["JS 9C", "10D QD"], up="8S", stock="7H")
-    log.play(0, "JS", "C")
+def wild_then_out(option: str, hand: str) -> tuple[Log, int]:
+    """Seat 0 plays its Jack (wild, with `option`) on 8S naming clubs, then goes out on its other card."""
+    log = Log({"powers": {"J": {"wild": True, option: True}}})
+    log.deal([hand, "10D QD"], up="8S", stock="7H")
+    wild = log.play(0, hand.split()[0], "C")
     log.draw(1, "7H")
-    log.play(0, "9C")
+    log.play(0, hand.split()[1])
     log.finish(0, [0, 20])
-    accepted(log.events)
-    off = Log(rules)
-    off.deal(["JH 9C", "10D QD"], up="8S")
-    wild = off.play(0, "JH", "C")
-    rejected(off.events, wild, "must itself match")
+    return log, wild
+
+
+def test_a_wild_card_that_follows_suit_must_match_and_still_names():
+    accepted(wild_then_out("wild_follows_suit", "JS 9C")[0].events)
+    log, wild = wild_then_out("wild_follows_suit", "JH 9C")
+    rejected(log.events, wild, "must itself match")
 
 
 def test_a_last_resort_wild_card_only_when_nothing_else_fits():
-    rules = {"powers": {"J": {"wild": True, "wild_last_resort": True}}}
-    log = Log(rules)
-    log.deal(["JH 10C", "10D QD"], up="8S", stock="7H")
-    log.play(0, "JH", "C")
-    log.draw(1, "7H")
-    log.play(0, "10C")
-    log.finish(0, [0, 20])
-    accepted(log.events)
-    early = Log(rules)
-    early.deal(["JH 9S", "10D QD"], up="8S")
-    wild = early.play(0, "JH", "C")
-    rejected(early.events, wild, "only when no other card can")
+    accepted(wild_then_out("wild_last_resort", "JH 10C")[0].events)
+    log, wild = wild_then_out("wild_last_resort", "JH 9S")  # 9S goes on 8S
+    rejected(log.events, wild, "only when no other card can")
 
 
 def test_anything_goes_on_a_free_card():
