@@ -12,6 +12,7 @@ from collections import Counter
 import pytest
 
 from logbuilder import Log, rejected
+from rulesets.builtin import gallery_paths
 from runner.game.cards import RANKS, SUITS
 from runner.logs.verify_rules import LogRules
 from runner.plugins import registry
@@ -44,9 +45,11 @@ def agree(ruleset) -> int:
     return compared
 
 
-def test_both_readings_agree_on_every_registered_ruleset():
+def test_both_readings_agree_on_every_registered_and_gallery_ruleset():
     reg = registry()
-    assert sum(agree(reg.load_ruleset(name)) for name in sorted(reg.rulesets)) > 1000
+    rulesets = [reg.load_ruleset(name) for name in sorted(reg.rulesets)]
+    rulesets += [reg.load_ruleset(str(path)) for path in gallery_paths()]
+    assert sum(agree(ruleset) for ruleset in rulesets) > 1000
 
 
 def random_rules(rng: random.Random) -> dict:
