@@ -7,8 +7,9 @@
 
 The rules start from a small, plain ruleset (PLAIN: a Skat deck of 32 cards, no powers, no
 announcements required, one round) with the changes given as dotted keys (`"drawing.max": 3`; None
-removes a key); the ruleset model must accept them, so that every log is of a ruleset one can write. The stock given to `deal` is its top; the rest of the deck follows in a fixed order,
-so that every deal is the whole deck. `finish` writes round_end and match_end from the points given.
+removes a key); the ruleset model must accept them, so that every log is of a ruleset one can
+write. The stock given to `deal` is its top; the rest of the deck follows in a fixed order, so that
+every deal is the whole deck. `finish` writes round_end and match_end from the points given.
 """
 
 from __future__ import annotations

@@ -1,4 +1,4 @@
-"""The verifier on the cards and the table (design-14 §0, §8): selectors and the most specific power,
+"""The verifier on the cards and the table (README: Rulesets): selectors and the most specific power,
 jokers, powers by player count, hand size and deck by player count, who leads, who deals next.
 
 Each test writes a short log by hand (tests/logbuilder.py): the correct log verifies, and each way
@@ -8,7 +8,6 @@ of breaking it is rejected at the event that is wrong.
 from __future__ import annotations
 
 from logbuilder import REMOVE, Log, accepted, rejected
-
 
 # ---------------------------------------------------------------- selectors
 

@@ -1,4 +1,4 @@
-"""The verifier on the bugs design-14 fixes, which change what a correct log looks like in those cases:
+"""The verifier on the bugs fixed with the house rules, which change what a correct log looks like in those cases:
 a skip beside play_again is no longer dropped, a wild upcard that skips keeps its skip after the dealer
 names the suit, and a draw in an extra turn has the reason `ace` only after an Ace."""
 

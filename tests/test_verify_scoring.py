@@ -1,4 +1,4 @@
-"""The verifier on scoring, rounds and matches (design-14 §6, §7): what a hand scores (count, minimum,
+"""The verifier on scoring, rounds and matches (README: Rulesets): what a hand scores (count, minimum,
 round_to, multiplier, winner_collects), playing on to place everyone, a hand limit that ends the round,
 and the formats target, rounds and wins, and max_rounds."""
 
@@ -7,7 +7,6 @@ from __future__ import annotations
 import pytest
 
 from logbuilder import Log, accepted, rejected
-
 
 SAME_DEALER = {"deal.dealer_rotation": 0}  # so that every round is dealt as the first
 

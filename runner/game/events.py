@@ -15,10 +15,18 @@ from .cards import Card
 # Event types.
 MATCH_START, MATCH_END = "match_start", "match_end"
 ROUND_START, ROUND_END = "round_start", "round_end"
-PLAY, NAME_SUIT, DRAW, PASS, SKIP, RESHUFFLE, CHALLENGE = "play", "name_suit", "draw", "pass", "skip", "reshuffle", "challenge"
+PLAY, NAME_SUIT, DRAW, PASS, SKIP, RESHUFFLE, CHALLENGE = (
+    "play",
+    "name_suit",
+    "draw",
+    "pass",
+    "skip",
+    "reshuffle",
+    "challenge",
+)
 FAULT, FORFEIT = "fault", "forfeit"
 ELIMINATED, JOIN, LEAVE = "eliminated", "join", "leave"
-# Event types of the rules of issue 14, written only where a ruleset uses them (README: Game logs).
+# Event types of the house rules, written only where a ruleset uses them (README: Game logs).
 OUT, SHOW, SWAP, GIVE, PASS_HANDS = "out", "show", "swap", "give", "pass_hands"
 
 # Why a seat draws.

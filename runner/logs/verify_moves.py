@@ -47,10 +47,10 @@ class Moves:
         return index <= bound if mode == "at_most" else index >= bound
 
     def playable(self, card: Card, seat: int) -> bool:
-        """Whether `card` from `seat`'s hand may go on the pile, nothing pending (RULES.md, and the power keys)."""
+        """Whether `card` from `seat`'s hand may go on the pile, nothing pending (README: Rulesets)."""
         power = self.power[card]
         if not power.wild:
-            if self.wish is None and self.next_rank is None and not self.top_free:  # RULES.md: rank or suit
+            if self.wish is None and self.next_rank is None and not self.top_free:  # the rank or the active suit
                 return card.rank == self.discard[-1].rank or card.suit == self.suit
             return self.matches(card)
         if self.power[self.discard[-1]].wild and not power.wild_on_wild:
@@ -103,7 +103,8 @@ class Moves:
             if source_power.chain_limit is not None and self.chain >= source_power.chain_limit:
                 self.fail(f"the {source.rank} chain is limited to {source_power.chain_limit} pass(es)")
             if source_power.stack_match and not (card.rank == source.rank or card.suit == self.suit):
-                self.fail(f"{card} passes the penalty of {source} on only if it matches it by rank or the suit {self.suit}")
+                self.fail(f"{card} passes the penalty of {source} on only if it matches it by rank or the suit "
+                          f"{self.suit}")
             return "stack"
         return None
 
@@ -166,7 +167,8 @@ class Moves:
         if phase == "jump_in":
             top = self.discard[-1]
             if more or not (card is top if rules.jump_in == "identical" else card.rank == top.rank):
-                self.fail(f"only a card {'identical to' if rules.jump_in == 'identical' else 'of the rank of'} {top} jumps in")
+                how = "identical to" if rules.jump_in == "identical" else "of the rank of"
+                self.fail(f"only a card {how} {top} jumps in")
         else:
             if phase == "drawn" and rules.drawn_card != "go_on" and card is not self.drawn:
                 self.fail(f"after drawing {self.drawn} only that card may be played, not {card}")
@@ -174,7 +176,8 @@ class Moves:
                 kind = self.answer(card)
                 if kind is None:
                     top = self.pending_card
-                    self.fail(f"{card} while a draw penalty of {self.pending} is pending: only a {top.rank} passes it on")
+                    self.fail(f"{card} while a draw penalty of {self.pending} is pending: "
+                              f"only a {top.rank} passes it on")
             elif self.skip_pending:
                 if not self.answers_skip(card):
                     self.fail(f"{card} does not answer the pending skip of {self.skip_card}")

@@ -2,13 +2,13 @@
 
 `RoundCheck` keeps its own picture of the table (hands, stock, discard pile, whose turn, what is
 pending) and reads the round's events through the match checker (`take`, `peek`, `fail`), holding
-each against RULES.md and the rules of the log's match_start (runner/logs/verify_rules.py): a play
-comes from the hand and is legal (runner/logs/verify_moves.py), a draw takes the stock's top cards,
-a power brings the draws, skips and hand moves it causes, in order.
+each against the rules of the log's match_start (runner/logs/verify_rules.py): a play comes from the
+hand and is legal (runner/logs/verify_moves.py), a draw takes the stock's top cards, a power brings the
+draws, skips and hand moves it causes, in order.
 
 A play and what follows it (its powers, the decisions they ask for, the chance to jump in) is read
-by a generator (`play_card` starts it): it pauses where a seat must decide (a swap, a card to give, a jump-in)
-so that the main loop reads faults and counts turns there as at any other decision.
+by a generator (`play_card` starts it): it pauses where a seat must decide (a swap, a card to give,
+a jump-in) so that the main loop reads faults and counts turns there as at any other decision.
 """
 
 from __future__ import annotations
@@ -26,7 +26,7 @@ __all__ = ["LogRules", "RoundCheck"]
 
 Flow = Iterator[None]
 
-# TRANSITION: design-14 fixes three bugs that change what a correct log looks like (a skip beside
+# TRANSITION: three bugs fixed with the house rules that change what a correct log looks like (a skip beside
 # play_again applies when the turn passes on; a wild upcard that acts keeps the seat it chose after
 # the dealer names the suit; a draw in a non-Ace's extra turn has the reason `again`). Until the
 # engine on main writes the fixed form, the old form of each also verifies. Set this to False, and
@@ -182,7 +182,8 @@ class RoundCheck(Moves):
             if event["type"] == ev.PASS:
                 c.seat_of(event, seat, "passes")
                 if self.rules.drawn_card == "must_play":
-                    self.fail(f"the drawn {self.drawn} can be played, and the rules say it must be (drawing.drawn_card)")
+                    self.fail(f"the drawn {self.drawn} can be played, and the rules say it must be "
+                              "(drawing.drawn_card)")
                 self.drawn, self.phase = None, "play"
                 self.end_turn(seat, 1)
                 return
@@ -362,7 +363,6 @@ class RoundCheck(Moves):
 
     def power_flow(self, seat: int, cards: list[Card], answer: str | None, played: bool = False) -> Flow:
         """What the cards played (or turned up) by `seat` do, in the order of the rules; then whose turn it is."""
-        table, rules = self.table, self.rules
         skips, again, victim, show, skip_all = 0, None, None, False, False
         skip_card = None
         if answer == "stack":
@@ -451,7 +451,8 @@ class RoundCheck(Moves):
             self.again = again
 
     def jump_in_flow(self, seat: int):
-        """After a play, each other seat holding a qualifying card, in turn order, jumps in or passes; True if one did."""
+        """After a play, each other seat holding a qualifying card, in turn order, jumps in or passes; True if one
+        did."""
         top, identical = self.discard[-1], self.rules.jump_in == "identical"
         for asked in self.others(seat):
             hand = self.hands[asked]
@@ -603,7 +604,8 @@ class RoundCheck(Moves):
             gone = self.out.union(self.finished)
             seats = self._seats = [seat for seat in self.active if seat not in gone]
             n = len(self.c.players)
-            self._after = {direction: [_next_of(seat, direction, seats, n) for seat in range(n)] for direction in (1, -1)}
+            self._after = {direction: [_next_of(seat, direction, seats, n) for seat in range(n)]
+                           for direction in (1, -1)}
         return seats
 
     def step(self, seat: int, direction: int | None = None) -> int:
@@ -656,7 +658,8 @@ class RoundCheck(Moves):
                 self.fail(f"seat {seat} draws {len(taken)} cards, {remaining} are due")
             top = list(reversed(stock[len(stock) - len(taken):])) if taken else []
             if taken != top:
-                self.fail(f"drawn {_cards(Counter(taken))}, but the stock's top is {' '.join(map(str, top)) or 'empty'}")
+                self.fail(f"drawn {_cards(Counter(taken))}, but the stock's top is "
+                          f"{' '.join(map(str, top)) or 'empty'}")
             del stock[len(stock) - len(taken):]
             hand = self.hands[seat]
             for card in taken:
@@ -674,8 +677,8 @@ class RoundCheck(Moves):
                 break
             if stock:
                 if until is not None:
-                    self.fail(f"seat {seat} stops drawing at {taken[-1] if taken else 'no card'}, which it cannot play, "
-                              "while the stock has more")
+                    stop = taken[-1] if taken else "no card"
+                    self.fail(f"seat {seat} stops drawing at {stop}, which it cannot play, while the stock has more")
                 self.fail(f"seat {seat} draws {len(taken)} of {remaining + len(taken)} cards while the stock has more")
             if not reshuffles or len(self.discard) < 2:  # nothing left to draw: the rest is forgiven
                 break

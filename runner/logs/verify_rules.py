@@ -239,7 +239,8 @@ class LogRules:
         self.table_changes = bool(match["table_changes"])
         self.turn_limit = int(data["turn_limit"])
         self._tables: dict[int, TableRules] = {}
-        for name, value, allowed in (("drawing.drawn_card", self.drawn_card, ("play_or_keep", "keep", "must_play", "go_on")),
+        drawn_cards = ("play_or_keep", "keep", "must_play", "go_on")
+        for name, value, allowed in (("drawing.drawn_card", self.drawn_card, drawn_cards),
                                      ("multiple.runs", self.runs, ("none", "up", "down", "both")),
                                      ("scoring.count", self.count, ("points", "cards", "flat")),
                                      ("deal.next_dealer", self.next_dealer, ("rotate", "loser", "winner")),
