@@ -446,6 +446,8 @@ class RoundCheck(Moves):
             jumped = yield from self.jump_in_flow(seat)
             if jumped:
                 return
+            if nxt in self.out:  # it forfeited when asked to jump in
+                nxt = self.step(nxt)
         self.next_turn(seat, nxt)
         if nxt == seat and again is not None:
             self.again = again
