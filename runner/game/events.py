@@ -26,7 +26,7 @@ PLAY, NAME_SUIT, DRAW, PASS, SKIP, RESHUFFLE, CHALLENGE = (
 )
 FAULT, FORFEIT = "fault", "forfeit"
 ELIMINATED, JOIN, LEAVE = "eliminated", "join", "leave"
-# Event types of the rules of issue 14, written only where a ruleset uses them (README: Game logs).
+# Event types of the house rules, written only where a ruleset uses them (README: Game logs).
 OUT, SHOW, SWAP, GIVE, PASS_HANDS = "out", "show", "swap", "give", "pass_hands"
 
 # Why a seat draws.
