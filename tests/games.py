@@ -39,7 +39,8 @@ OPTION_KEYS = {
 }
 
 
-# The keys of issue 14 (design-14.md), by the phase of the engine that plays them.
+# The keys of the house rules (docs/house-rules.md), in three groups: table and scoring; pending effects,
+# wild kinds, drawing and going out; several cards, hands moved and shown, jumping in.
 CARD_SELECTORS = ("KH", "QS", "JC JS", "2, 3", "AH AS", "7D", "X")
 HOUSE_POWER_KEYS = {
     1: {"draw": (0, 2, 5), "skip": (0, 1), "play_again": (True, False), "reverse": (True, False),
@@ -76,7 +77,7 @@ MATCH_FORMATS = (
 
 
 def random_house_rules(rng: random.Random, phases: int = 3) -> dict:
-    """A random house rule made of the keys of issue 14 (of the engine's phases up to `phases`)."""
+    """A random house rule made of the keys of docs/house-rules.md (of the groups up to `phases`)."""
     overrides: dict = dict(rng.choice(MATCH_FORMATS))
     power_keys = {key: values for phase in range(1, phases + 1) for key, values in HOUSE_POWER_KEYS[phase].items()}
     option_keys = {key: values for phase in range(1, phases + 1) for key, values in HOUSE_OPTION_KEYS[phase].items()}
@@ -113,38 +114,6 @@ def _consistent(overrides: dict) -> dict:
                 overrides.get(key[:-4] + name) not in (None, False, "next", True) for name in ("stack_with", "target")):
             overrides[key] = 2
     return overrides
-
-
-def verifier_lacks(ruleset) -> str | None:
-    """What of `ruleset` the verifier on main cannot check yet, or None.
-
-    The verifier of issue 14 (design-14.md) is being built beside the engine; until it lands,
-    logs of these rules are checked by the invariants (no card lost, every move legal, every
-    match ends) but not by `verify`.
-    """
-    from runner.game.compiled import Game
-
-    game = Game.of(ruleset)
-    if game.general or any(Game.of(ruleset, size).general for size in player_counts(ruleset)):
-        return "a house rule of issue 14"
-    if any(card.rank != "A" for card in game.again):
-        return "the draw reason `again` (a play-again card that is not an Ace)"
-    deal, moves = ruleset.deal, game.reverse | game.again | set(game.skip)
-    if game.upcard_acts and game.wild and game.dealer_names_suit and (
-            deal.first_player != 1 or deal.initial_direction != 1 or not deal.reset_direction or game.wild & moves):
-        return "the turn after a wild upcard that acts goes where its effects sent it"
-    if any(len(selector.split()) > 1 or selector not in RANKS for selector in ruleset.powers):
-        return "powers of single cards"
-    defaults = type(ruleset).model_validate({"name": "x"})
-    for key in ("scoring", "round", "hand_size_by_players", "powers_by_players"):
-        if getattr(ruleset, key) != getattr(defaults, key):
-            return key
-    if ruleset.match.format not in ("single", "limit", "elimination") or ruleset.deal.next_dealer != "rotate":
-        return "match formats and deal.next_dealer of issue 14"
-    deck = ruleset.deck
-    if ruleset.deal.first_player < 0 or deck.jokers or deck.ranks_by_players or deck.jokers_by_players:
-        return "the table keys of issue 14"
-    return None
 
 
 def random_overrides(rng: random.Random) -> dict:

@@ -1,4 +1,4 @@
-"""design-14 §3: drawing until a card can be played (or up to `max`), a drawn card that must be played, drawing
+"""docs/house-rules.md: drawing until a card can be played (or up to `max`), a drawn card that must be played, drawing
 and going on, and a stock that is not refilled from the pile."""
 
 from runner.game.actions import DRAW, PASS

@@ -1,4 +1,4 @@
-"""design-14 §6, §9 and §11: playing on after the first player is out, hands passed on or swapped, the next
+"""docs/house-rules.md: playing on after the first player is out, hands passed on or swapped, the next
 player showing their hand, cards given to the next player, and jumping in out of turn."""
 
 import random

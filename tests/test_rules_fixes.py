@@ -1,4 +1,4 @@
-"""The bugs issue 14 found, fixed (design-14 §1): a skip kept beside play_again, the turn after a wild upcard
+"""Bugs found on the way to the house rules, fixed: a skip kept beside play_again, the turn after a wild upcard
 that acts, the draw reason in an extra turn; and a rank's powers replaced whole (`replace: true`)."""
 
 import random

@@ -1,4 +1,4 @@
-"""design-14 §6 and §7: how a hand scores (count, minimum, round_to, multiplier, winner_collects) and the match
+"""docs/house-rules.md: how a hand scores (count, minimum, round_to, multiplier, winner_collects) and the match
 formats target, rounds and wins, with match.max_rounds ending every match."""
 
 from dataclasses import dataclass

@@ -1,4 +1,4 @@
-"""design-14 §4, §5 and §1: a false call's penalty, the cards a round may (not) end on, a card that makes its
+"""docs/house-rules.md: a false call's penalty, the cards a round may (not) end on, a card that makes its
 own player draw, and a limit on the next card's rank."""
 
 from runner.game.actions import DRAW

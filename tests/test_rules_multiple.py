@@ -1,4 +1,4 @@
-"""design-14 §2 and §11: several cards in one turn (same rank, runs, chains, a card with all of its suit),
+"""docs/house-rules.md: several cards in one turn (same rank, runs, chains, a card with all of its suit),
 whose power applies (the last card's, or each card's), and how announcements and going out judge them."""
 
 from runner.game.actions import Play

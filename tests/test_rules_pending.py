@@ -1,4 +1,4 @@
-"""design-14 §1, pending effects and their answers: other cards passing a penalty on (stack_with, stack_match),
+"""Pending effects and their answers (docs/house-rules.md): other cards passing a penalty on (stack_with, stack_match),
 a penalty that does not end the turn, one aimed at the previous player, cards that cancel or return it, and
 skips that are passed on or grow (skip_stack, skip_with)."""
 

@@ -1,4 +1,4 @@
-"""design-14 §8 and §6: hand size and deck by table size, who leads, who deals next, a round ended by a hand limit."""
+"""docs/house-rules.md: hand size and deck by table size, who leads, who deals next, a round ended by a hand limit."""
 
 import random
 from dataclasses import dataclass

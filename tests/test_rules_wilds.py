@@ -1,4 +1,4 @@
-"""design-14 §1, wild cards of other kinds: a wish that names a rank (wish_ranks, wish_binds), a wild card that
+"""docs/house-rules.md, wild cards of other kinds: a wish that names a rank (wish_ranks, wish_binds), a wild card that
 names nothing, one that must follow suit, one only when nothing else fits, and a free card that takes anything."""
 
 from scenario import can, deal, do, plays

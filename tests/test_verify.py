@@ -11,7 +11,7 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from games import VARIANTS, play, player_counts, verifier_lacks
+from games import VARIANTS, play, player_counts
 from runner.cli import app
 from runner.logs.verify import LogError, verify
 from runner.table.match import TableChange
@@ -58,12 +58,6 @@ def test_logs_with_missed_announcements_faults_and_table_changes_verify(reg, pol
 @pytest.mark.parametrize("overrides", VARIANTS, ids=lambda o: ",".join(o))
 def test_logs_under_rule_variants_verify(overrides):
     for name in ("standard", "elimination", "standard-challenge"):
-        lacks = verifier_lacks(load(name, overrides))
-        if lacks:  # strict: once the verifier of issue 14 knows it, the mark in tests/games.py goes
-            with pytest.raises(LogError):
-                for players in (2, 3, 5):
-                    verify(logged(name, players, players, sloppy=True, policy="autoplay", overrides=overrides))
-            continue
         for players in (2, 3, 5):
             verify(logged(name, players, players, sloppy=True, policy="autoplay", overrides=overrides))
 

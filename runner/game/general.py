@@ -1,4 +1,4 @@
-"""The engine's general path: a round under every rule of the ruleset model (design of issue 14).
+"""The engine's general path: a round under every rule of the ruleset model (docs/house-rules.md).
 
 A ruleset that uses a rule beyond the fast path's (`Game.general`, runner/game/compiled.py) is
 played by these methods of Round (runner/game/engine.py), which this class is a base of; for the

@@ -23,7 +23,7 @@ class RoundState:
         "pending", "chain", "direction", "again", "drawn", "missed", "idle", "turns", "winner",
         "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
         "single_deck", "outcome", "general",
-        # the state of the house rules of issue 14 (runner/game/general.py; at their defaults otherwise)
+        # the state of the house rules (runner/game/general.py; at their defaults otherwise)
         "pending_card", "pending_from", "skip_pending", "skip_card", "waits", "deferred", "wish", "wish_left",
         "next_rank", "shown", "finished", "resume", "again_card", "out_card",
     )

@@ -81,7 +81,7 @@ class View(NamedTuple):
     turns: int = 0  # decisions taken so far this round (the ruleset's turn_limit counts them)
     idle: int = 0  # turns in a row that ended without a card gained or played (a blocked round counts them)
     out: tuple[int, ...] = ()  # seats the fault policy took out of this round (forfeited), in seat order
-    # The state of the house rules (issue 14; each at its default where its rule is not used):
+    # The state of the house rules (docs/house-rules.md; each at its default where its rule is not used):
     wish: str | None = None  # the rank wished with a rank-wish card: the next card must be of it (or wild)
     wish_left: int = 0  # cards the wish still binds (a suit wish that binds more than one: the suit is `suit`)
     pending_skip: int = 0  # skips waiting to be answered with a card (skip_stack) or taken with Pass
