@@ -1,4 +1,4 @@
-"""docs/house-rules.md: jokers in the deck, powers of single cards and sets of cards, powers by the number of players."""
+"""docs/house-rules.md: jokers in the deck, powers of single cards and of sets of cards, powers by players."""
 
 import random
 from collections import Counter
