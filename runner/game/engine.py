@@ -18,7 +18,6 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
 from typing import Sequence
 
 from . import events
@@ -60,7 +59,7 @@ from .general import (
     known_hands,
 )
 from .ruleset import Ruleset
-from .state import RoundState
+from .state import Outcome, RoundState
 from .view import Event, Resume, View
 
 __all__ = [
@@ -76,21 +75,6 @@ _new = tuple.__new__
 
 class IllegalAction(ValueError):
     """An action `Round.play` was given that is not legal in the state."""
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a round ended: the seat that won it (None: nobody), and why it ended.
-
-    `reason` is `went_out` (the winner played its last card; under round.play_on, the first to),
-    `blocked` (a turn of every seat in play passed without a card played or drawn), `turn_limit`
-    (the ruleset's turn_limit was reached), `forfeited` (all seats but at most one were taken out
-    by the fault policy; the one left, if any, wins) or `hand_limit` (a seat held more cards than
-    round.hand_limit allows).
-    """
-
-    winner: int | None
-    reason: str
 
 
 def shuffle(rng: random.Random, cards: list) -> None:

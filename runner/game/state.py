@@ -4,6 +4,7 @@ and runner/game/general.py)."""
 from __future__ import annotations
 
 import random
+from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from .actions import Action
@@ -12,7 +13,21 @@ from .view import Event, Resume
 
 if TYPE_CHECKING:
     from .compiled import Game
-    from .engine import Outcome
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a round ended: the seat that won it (None: nobody), and why it ended.
+
+    `reason` is `went_out` (the winner played its last card; under round.play_on, the first to),
+    `blocked` (a turn of every seat in play passed without a card played or drawn), `turn_limit`
+    (the ruleset's turn_limit was reached), `forfeited` (all seats but at most one were taken out
+    by the fault policy; the one left, if any, wins) or `hand_limit` (a seat held more cards than
+    round.hand_limit allows).
+    """
+
+    winner: int | None
+    reason: str
 
 
 class RoundState:
