@@ -1,4 +1,4 @@
-"""maumau serve, through its JSON API (Starlette's TestClient): the lobby, a whole match, joins and leaves, bad requests."""
+"""maumau serve through its JSON API (Starlette's TestClient): the lobby, a whole match, joins, leaves, bad requests."""
 
 from __future__ import annotations
 
@@ -9,7 +9,6 @@ import pytest
 
 from runner.cli import main
 from runner.web import host
-
 from webplay import DONE, new_game, play, server, state
 
 HOUSE = """extends: strafpunten
@@ -26,7 +25,8 @@ def test_the_lobby_offers_every_registered_ruleset_with_its_players_and_the_thre
     assert lobby["levels"] == ["easy", "medium", "hard"]
     by_name = {r["name"]: r for r in lobby["rulesets"]}
     assert {"standard", "strafpunten", "elimination"} <= set(by_name)
-    assert (by_name["elimination"]["min"], by_name["elimination"]["max"], by_name["elimination"]["table_changes"]) == (2, 5, True)
+    online = by_name["elimination"]
+    assert (online["min"], online["max"], online["table_changes"]) == (2, 5, True)
     assert lobby["default"] == "elimination"
 
 
@@ -87,8 +87,10 @@ def test_moves_are_checked_against_the_decision_they_answer():
 
 @pytest.mark.parametrize("body, status, message", [
     ({"ruleset": "nope", "level": "easy", "players": 3}, 400, "unknown ruleset 'nope'; registered: "),
-    ({"ruleset": "standard", "level": "easy", "players": 9}, 400, "ruleset 'standard' is played by 2 to 8 players, got 9"),
-    ({"ruleset": "standard", "level": "godlike", "players": 3}, 400, "level: Input should be 'easy', 'medium' or 'hard'"),
+    ({"ruleset": "standard", "level": "easy", "players": 9}, 400,
+     "ruleset 'standard' is played by 2 to 8 players, got 9"),
+    ({"ruleset": "standard", "level": "godlike", "players": 3}, 400,
+     "level: Input should be 'easy', 'medium' or 'hard'"),
     ({"ruleset": "standard", "level": "easy"}, 400, "players: Field required"),
     ({"ruleset": "standard", "yaml": HOUSE, "level": "easy", "players": 3}, 400, "give either ruleset"),
     ({"level": "easy", "players": 3}, 400, "give either ruleset"),
@@ -104,7 +106,8 @@ def test_only_json_bodies_are_taken_and_not_too_big():
     with server() as (client, _):
         form = client.post("/api/games", data={"ruleset": "standard", "level": "easy", "players": "3"})
         broken = client.post("/api/games", content=b"{not json", headers={"content-type": "application/json"})
-        huge = client.post("/api/rulesets/check", content=b"x" * (400 * 1024), headers={"content-type": "application/json"})
+        huge = client.post("/api/rulesets/check", content=b"x" * (400 * 1024),
+                           headers={"content-type": "application/json"})
     assert form.status_code == 415 and "application/json" in form.json()["error"]
     assert broken.status_code == 400 and huge.status_code == 413
 
@@ -112,7 +115,8 @@ def test_only_json_bodies_are_taken_and_not_too_big():
 def test_a_house_rule_file_is_checked_with_the_loaders_one_line_errors_and_played():
     with server() as (client, games):
         ok = client.post("/api/rulesets/check", json={"yaml": HOUSE, "filename": "nines.yaml"})
-        bad = client.post("/api/rulesets/check", json={"yaml": HOUSE + "hand_size: 0\n", "filename": "../../etc/nines.yaml"})
+        bad = client.post("/api/rulesets/check",
+                          json={"yaml": HOUSE + "hand_size: 0\n", "filename": "../../etc/nines.yaml"})
         syntax = client.post("/api/rulesets/check", json={"yaml": "powers: [", "filename": "broken.yaml"})
         escape = client.post("/api/rulesets/check", json={"yaml": "extends: ../../rulesets/standard.yaml\nname: x\n"})
         seat = new_game(client, None, "easy", 2, yaml=HOUSE, filename="nines.yaml")
@@ -120,7 +124,8 @@ def test_a_house_rule_file_is_checked_with_the_loaders_one_line_errors_and_playe
         st = state(client, seat)
     assert ok.status_code == 200 and ok.json()["name"] == "nines-reverse" and ok.json()["min"] == 2
     error = bad.json()["error"]
-    assert bad.status_code == 400 and error.startswith("nines.yaml: hand_size: ") and "/tmp" not in error and "\n" not in error
+    assert bad.status_code == 400 and error.startswith("nines.yaml: hand_size: ")
+    assert "/tmp" not in error and "\n" not in error
     assert syntax.status_code == 400 and syntax.json()["error"].startswith("broken.yaml: YAML syntax error")
     assert escape.status_code == 400 and "extends a registered ruleset by name" in escape.json()["error"]
     assert game.spec.ruleset.powers and st["ruleset"]["name"] == "nines-reverse"
@@ -259,7 +264,8 @@ def test_serve_says_what_is_missing_without_the_web_extra(monkeypatch, capsys):
     real = importlib.util.find_spec
     monkeypatch.setattr(importlib.util, "find_spec", lambda name, *a: None if name == "uvicorn" else real(name, *a))
     code, out = run_cli(monkeypatch, capsys, ["serve"])
-    assert code == 1 and out.err == "Error: maumau serve needs uvicorn, which is not installed: pip install 'maumau[web]'\n"
+    assert code == 1
+    assert out.err == "Error: maumau serve needs uvicorn, which is not installed: pip install 'maumau[web]'\n"
 
 
 def test_serve_refuses_a_results_directory_that_is_not_there_and_a_port_in_use(monkeypatch, capsys, tmp_path):

@@ -45,8 +45,8 @@ def choose(moves: list[dict], rng: random.Random) -> int:
 
 def play(client, seats: list[str], rng: random.Random, until=lambda states: False, on_turn=None,
          ready=lambda seat, st: True) -> dict[str, dict]:
-    """Play every seat in `seats` with random moves (`choose`), asking for each next round when `ready(seat, state)`, until
-    every game is over or `until(states)` holds; `on_turn(seat, state)` sees each state asking for a move."""
+    """Play every seat in `seats` with random moves (`choose`), asking for each next round when `ready(seat, state)`,
+    until every game is over or `until(states)` holds; `on_turn(seat, state)` sees each state asking for a move."""
     states: dict[str, dict] = {}
     deadline = time.monotonic() + PATIENCE
     while True:

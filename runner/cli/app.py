@@ -15,8 +15,20 @@ from runner.plugins import registry
 from runner.rules import schema_text
 
 from . import narrate, output
-from .options import (FormatOpt, IsolateOpt, MemoryOpt, MoveTimeOpt, OnFaultOpt, RulesetOpt, SeedOpt, SetOpt, TimeBankOpt,
-                      fault_settings, option_names, overrides_of)
+from .options import (
+    FormatOpt,
+    IsolateOpt,
+    MemoryOpt,
+    MoveTimeOpt,
+    OnFaultOpt,
+    RulesetOpt,
+    SeedOpt,
+    SetOpt,
+    TimeBankOpt,
+    fault_settings,
+    option_names,
+    overrides_of,
+)
 
 app = typer.Typer(
     help=__doc__.split(":")[0] + ": a tournament runner for Mau Mau bots under YAML rulesets.",
@@ -44,7 +56,9 @@ def rulesets_cmd(ctx: typer.Context, fmt: FormatOpt = "table") -> None:
     rows = []
     for name in sorted(reg.rulesets):
         ruleset = reg.load_ruleset(name)
-        limit = f" {ruleset.match.limit}" if ruleset.match.limit else ""
+        match = ruleset.match
+        count = {"rounds": match.rounds, "wins": match.wins, "single": None}.get(match.format, match.limit)
+        limit = f" {count}" if count else ""
         rows.append({
             "name": name, "players": f"{ruleset.players.min}-{ruleset.players.max}",
             "format": ruleset.match.format + limit, "plugin": reg.rulesets[name].plugin,
@@ -90,7 +104,9 @@ def play_cmd(
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     log: Annotated[Optional[Path], typer.Option("--log", help="Write the game log (JSON lines; gzip if .gz).")] = None,
-    join: Annotated[Optional[list[str]], typer.Option("--join", help="ROUND:BOT joins before that round (table changes).")] = None,
+    join: Annotated[
+        Optional[list[str]], typer.Option("--join", help="ROUND:BOT joins before that round (table changes).")
+    ] = None,
     leave: Annotated[Optional[list[str]], typer.Option("--leave", help="ROUND:SEAT leaves before that round.")] = None,
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
@@ -98,10 +114,14 @@ def play_cmd(
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
-    human: Annotated[bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")] = False,
-    human_seat: Annotated[Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")] = None,
+    human: Annotated[
+        bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")
+    ] = False,
+    human_seat: Annotated[
+        Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")
+    ] = None,
 ) -> None:
-    """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM [ARGS]`."""
+    """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM ARGS`."""
     from runner.seats.human import HumanQuit
     from runner.table.play import play_match
 
@@ -127,7 +147,9 @@ def play_cmd(
 @app.command("new-bot")
 def new_bot_cmd(
     name: Annotated[str, typer.Argument(help="The bot's registry name, e.g. cautious.")],
-    directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to write the package (default: maumau-NAME).")] = None,
+    directory: Annotated[
+        Optional[Path], typer.Option("--dir", help="Where to write the package (default: maumau-NAME).")
+    ] = None,
 ) -> None:
     """Write a bot package (entry point, bot class, tests, README), ready to `pip install -e`."""
     from runner.botkit.newbot import new_bot
@@ -142,13 +164,35 @@ def new_bot_cmd(
 @app.command("tournament")
 def tournament_cmd(
     ruleset: RulesetOpt,
-    bots: Annotated[list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")],
-    table_size: Annotated[Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")] = None,
-    deals: Annotated[Optional[int], typer.Option("--deals", help="Deals per table, each played under every seat rotation (default 10, or every deal of --deals-file).")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")] = None,
-    backend: Annotated[str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")] = "processes",
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")] = None,
+    bots: Annotated[
+        list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")
+    ],
+    table_size: Annotated[
+        Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")
+    ] = None,
+    deals: Annotated[
+        Optional[int],
+        typer.Option(
+            "--deals",
+            help="Deals per table, each played under every seat rotation (default 10, or every deal of --deals-file).",
+        ),
+    ] = None,
+    workers: Annotated[
+        Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")
+    ] = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")
+    ] = "processes",
+    scheduler: Annotated[
+        Optional[str],
+        typer.Option(
+            "--scheduler",
+            help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).",
+        ),
+    ] = None,
+    out: Annotated[
+        Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")
+    ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
     seed: SeedOpt = 1,
@@ -160,12 +204,34 @@ def tournament_cmd(
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
-    until_confident: Annotated[bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")] = False,
-    max_deals: Annotated[Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")] = None,
-    gauntlet: Annotated[Optional[str], typer.Option("--gauntlet", help="Only the tables with this entrant (a label or a bot entered once); its results against each opponent.")] = None,
-    tables: Annotated[Optional[int], typer.Option("--tables", help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.")] = None,
-    seatings: Annotated[str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")] = "rotations",
-    deals_file: Annotated[Optional[Path], typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`): deal i at every table.")] = None,
+    until_confident: Annotated[
+        bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")
+    ] = False,
+    max_deals: Annotated[
+        Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")
+    ] = None,
+    gauntlet: Annotated[
+        Optional[str],
+        typer.Option(
+            "--gauntlet",
+            help="Only the tables with this entrant (a label or a bot entered once); its results against each "
+                 "opponent.",
+        ),
+    ] = None,
+    tables: Annotated[
+        Optional[int],
+        typer.Option(
+            "--tables",
+            help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.",
+        ),
+    ] = None,
+    seatings: Annotated[
+        str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")
+    ] = "rotations",
+    deals_file: Annotated[
+        Optional[Path],
+        typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`): deal i at every table."),
+    ] = None,
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
     from runner.tournament.driver import conduct
@@ -184,7 +250,9 @@ def tournament_cmd(
 
 
 @app.command("standings")
-def standings_cmd(directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")], fmt: FormatOpt = "table") -> None:
+def standings_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")], fmt: FormatOpt = "table"
+) -> None:
     """Standings of a stored tournament (complete or interrupted)."""
     from runner.tournament.driver import stored_standings
 
@@ -215,9 +283,8 @@ def replay_cmd(
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
     """One stored match, event by event."""
-    from runner.tournament.replay import events_of
-
     from runner.logs.narration import event_line
+    from runner.tournament.replay import events_of
 
     events, players, replayed = events_of(directory, match)
     if replayed:
@@ -233,8 +300,10 @@ def replay_cmd(
 @app.command("serve")
 def serve_cmd(
     port: Annotated[int, typer.Option("--port", help="The port to listen on.")] = 8000,
-    host: Annotated[str, typer.Option("--host", help="The address to listen on; 127.0.0.1 is this machine only.")] = "127.0.0.1",
-    results: Annotated[Optional[Path], typer.Option("--results", help="A tournament's results directory, or the folder of them, to watch.")] = None,
+    host: Annotated[str, typer.Option("--host", help="The address to listen on; 127.0.0.1: this machine only.")] = (
+        "127.0.0.1"),
+    results: Annotated[Optional[Path], typer.Option(
+        "--results", help="A tournament's results directory, or the folder of them, to watch.")] = None,
 ) -> None:
     """The game in a browser: play against the bots, watch tournaments, replay matches (pip install 'maumau[web]')."""
     from runner.web import require
@@ -260,7 +329,9 @@ def check_bot_cmd(
     matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
     move_time: MoveTimeOpt = 1.0,
     seed: SeedOpt = 1,
-    isolate: Annotated[bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")] = True,
+    isolate: Annotated[
+        bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
+    ] = True,
     bot_memory: MemoryOpt = "1G",
 ) -> None:
     """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""

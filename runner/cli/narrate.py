@@ -19,7 +19,8 @@ def narrate(result: MatchResult) -> list[str]:
         lines.append(f"{kind} {summary.number}: {who} went out; points: {points or 'none'}; "
                      f"totals: {' '.join(str(t) for t in summary.totals)}")
     for fault in result.faults:
-        lines.append(f"fault: {result.players[fault.seat]}#{fault.seat} {fault.kind} in round {fault.round}: {fault.detail}")
+        lines.append(f"fault: {result.players[fault.seat]}#{fault.seat} {fault.kind} in round {fault.round}: "
+                     f"{fault.detail}")
     winners = " and ".join(label(result, s) for s in result.winners)
     lines.append(f"{'draw between' if len(result.winners) > 1 else 'winner:'} {winners}")
     return lines

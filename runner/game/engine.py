@@ -16,11 +16,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from . import events
 from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, NameSuit, Pass, Play, name_suit, play
 from .cards import SUITS, Card, make_deck
-from .ruleset import Ruleset
-from . import events
 from .events import ACE, CHOICE, OTHERS, PENALTY, SEVEN, STUCK
+from .ruleset import Ruleset
 from .view import Event, View
 
 PLAY, DRAWN, NAME_SUIT, CHALLENGING, OVER = "play", "drawn", "name_suit", "challenge", "over"
@@ -100,8 +100,11 @@ class Game:
         table = self.play_tables.get(key)
         if table is None:
             table = self.play_tables[key] = {
-                card: tuple(play(card, named, due) for named in SUITS) if card.rank in self.wild else (play(card, None, due),)
-                for card in self.deck_cards if self.playable(card, top_rank, suit)
+                card: tuple(play(card, named, due) for named in SUITS)
+                if card.rank in self.wild
+                else (play(card, None, due),)
+                for card in self.deck_cards
+                if self.playable(card, top_rank, suit)
             }
         return table
 
@@ -316,7 +319,9 @@ class Round:
         return self
 
     @classmethod
-    def from_view(cls, view: View, rng: random.Random, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> "Round":
+    def from_view(
+        cls, view: View, rng: random.Random, hands: Sequence[Sequence[Card]], stock: Sequence[Card]
+    ) -> "Round":
         """The state `view` describes, with its hidden cards given: a hand per seat and the stock, top card first.
 
         `view` is the view of the seat to act, as a bot receives it; everything in it (its own hand,

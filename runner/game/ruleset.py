@@ -12,8 +12,14 @@ import weakref
 from typing import Annotated, Any, Callable, Literal, Mapping, NamedTuple, TypeVar
 
 import yaml
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
-from pydantic import field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from . import selectors
 from .cards import RANKS, SUITS, Card, make_deck
@@ -103,7 +109,7 @@ class DeckSpec(NamedTuple):
 
 
 class Deck(Model):
-    """Which cards are shuffled: `ranks` of every suit, `copies` times, plus jokers; each may change with the table size."""
+    """Which cards are shuffled: `ranks` of every suit, `copies` times, plus jokers; each may vary by table size."""
 
     ranks: RankList = RANKS
     copies: Annotated[int, Field(ge=1, le=8)] = 1
@@ -113,10 +119,13 @@ class Deck(Model):
     )
     ranks_by_players: Annotated[_by_players_map(RankList), QUIET] = Field(
         default_factory=dict,
-        description="From this many players on, these ranks (full, skat or a list), e.g. {5: full} for a Skat deck below 5.",
+        description="From this many players on, these ranks (full, skat or a list), e.g. {5: full} for a Skat deck "
+                    "below 5.",
     )
     jokers: Annotated[int, Field(ge=0, le=8), QUIET] = Field(
-        0, description="Jokers in the whole deck, whatever `copies` is (a 54-card deck: 2); written XR, XB (red, black, ...).",
+        0,
+        description="Jokers in the whole deck, whatever `copies` is (a 54-card deck: 2); written XR, XB (red, black, "
+                    "...).",
     )
     jokers_by_players: Annotated[_by_players_map(Annotated[int, Field(ge=0, le=8)]), QUIET] = Field(
         default_factory=dict, description="From this many players on, this many jokers.",
@@ -142,8 +151,9 @@ class Deck(Model):
 class Deal(Model):
     """Dealing, leading and direction between rounds."""
 
-    dealer_rotation: Annotated[int, Field(ge=0, le=15)] = Field(
-        1, description="Seats the deal moves clockwise after each round (with next_dealer: rotate)."
+    dealer_rotation: Annotated[int, Field(ge=-15, le=15)] = Field(
+        1, description="Seats the deal moves clockwise after each round (with next_dealer: rotate; "
+        "-1: to the right, at any table size)."
     )
     first_player: Annotated[int, Field(ge=-15, le=15)] = Field(
         1, description="Seats clockwise from the dealer of the player who leads (1: left of the dealer; "
@@ -174,7 +184,9 @@ class Multiple(Model):
 
     same_rank: bool = Field(False, description="Several cards of one rank at once.")
     runs: Literal["none", "up", "down", "both"] = Field(
-        "none", description="Consecutive ranks of one suit (2..10 J Q K A, no wrap, never jokers), run_min cards or more.")
+        "none",
+        description="Consecutive ranks of one suit (2..10 J Q K A, no wrap, never jokers), run_min cards or more.",
+    )
     run_min: Annotated[int, Field(ge=2, le=13)] = Field(3, description="The shortest run.")
     chain: bool = Field(False, description="Any number of cards, each matching the one before by rank or suit.")
     suit_with: Selectors = Field(
@@ -245,7 +257,9 @@ class Scoring(Model):
         "these, e.g. {J: 2}.")
     round_to: Annotated[int, Field(ge=1, le=1000)] = Field(
         1, description="Each hand's points are rounded to the nearest multiple of this (halves up).")
-    minimum: Annotated[int, Field(ge=0, le=1000)] = Field(0, description="A hand that holds cards scores at least this.")
+    minimum: Annotated[int, Field(ge=0, le=1000)] = Field(
+        0, description="A hand that holds cards scores at least this."
+    )
     winner_collects: bool = Field(
         False, description="The winner scores the sum of the others' points; the others score 0.")
 
@@ -275,7 +289,10 @@ class MatchFormat(Model):
     wins: Annotated[Annotated[int, Field(ge=1, le=1000)] | None, QUIET] = Field(
         None, description="format wins: the round wins that win the match.")
     max_rounds: Annotated[int, Field(ge=1, le=1_000_000), QUIET] = Field(
-        1000, description="Every match ends: after this many rounds (deciding rounds not counted) the standing totals decide.")
+        1000,
+        description="Every match ends: after this many rounds (deciding rounds not counted) the standing totals "
+                    "decide.",
+    )
     tie_break: Literal["rounds_won", "deciding_round"] = Field(
         "rounds_won",
         description="rounds_won: most rounds won among the tied, then a draw; "
@@ -296,8 +313,11 @@ class MatchFormat(Model):
             if self.format == key and value is None:
                 raise Inconsistent(key, f"format {key!r} needs match.{key}", f"add e.g. `{key}: {example}` under match")
         if self.format == "rounds" and self.rounds is not None and self.rounds > self.max_rounds:
-            raise Inconsistent("max_rounds", f"a match of {self.rounds} rounds is longer than max_rounds ({self.max_rounds})",
-                               f"raise max_rounds to at least {self.rounds}")
+            raise Inconsistent(
+                "max_rounds",
+                f"a match of {self.rounds} rounds is longer than max_rounds ({self.max_rounds})",
+                f"raise max_rounds to at least {self.rounds}",
+            )
         return self
 
 

@@ -65,7 +65,7 @@ def play_words(verb: str, cards: Sequence[str], suit: str | None, announce: str 
 
 
 def ordered_actions(legal: Sequence[Action]) -> list[Action]:
-    """The legal actions as a person sees them: plays in the order of the sorted hand (by suit, then rank), then the rest."""
+    """The legal actions as a person sees them: plays in the order of a sorted hand (suit, rank), then the rest."""
     plays = sorted((action for action in legal if isinstance(action, Play)), key=lambda play: play.card)
     return plays + [action for action in legal if not isinstance(action, Play)]
 
@@ -137,8 +137,10 @@ class RoundReport:
             head = f"round {self.number}: {who(self.winner)} {went} out" + (f" with {self.card}" if self.card else "")
         lines = [head, "hands left" + (" (a deciding round: its points are not added):" if self.deciding else ":")]
         for hand in self.hands:
-            lines.append(f"  {who(hand.seat):<12} {' '.join(hand.cards) or '-':<30} {counted(hand.points, 'point'):>10}")
-        lines.append("totals: " + "   ".join(f"{who(s)} {total}" for s, total in enumerate(self.totals) if s not in self.gone))
+            cards = " ".join(hand.cards) or "-"
+            lines.append(f"  {who(hand.seat):<12} {cards:<30} {counted(hand.points, 'point'):>10}")
+        totals = [f"{who(s)} {total}" for s, total in enumerate(self.totals) if s not in self.gone]
+        lines.append("totals: " + "   ".join(totals))
         return lines
 
 
@@ -177,7 +179,8 @@ class Narrator:
             self.report = None
             return self._round_start(event)
         if kind == ev.PLAY:
-            line = play_words("played", played_cards(event), event.get("suit"), event.get("announce"), event.get("rank"))
+            line = play_words("played", played_cards(event), event.get("suit"), event.get("announce"),
+                              event.get("rank"))
             return [f"  {self.who(seat)} {'jumped in and ' if event.get('jump_in') else ''}{line}"]
         if kind == ev.DRAW:
             return [self._draw(event)]
@@ -294,7 +297,9 @@ def event_line(event: dict, players: list[str]) -> str:
         return (f"{label} {event['round']}: {who(event['dealer'])} deals, {who(event['first'])} leads; "
                 f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {len(event['stock'])} cards")
     if kind == ev.PLAY:
-        extra = (f" naming {event['suit']}" if event.get("suit") else "") + (f", says {event['announce']}" if event.get("announce") else "")
+        extra = (f" naming {event['suit']}" if event.get("suit") else "") + (
+            f", says {event['announce']}" if event.get("announce") else ""
+        )
         return f"  {who(event['seat'])} plays {' '.join(played_cards(event))}{extra}"
     if kind == ev.DRAW:
         return f"  {who(event['seat'])} draws {cards_text(event['cards'])} ({event['reason']})"
@@ -307,6 +312,7 @@ def event_line(event: dict, players: list[str]) -> str:
         return ONE_LINERS[kind].format_map({**event, "who": who(event.get("seat"))})
     if kind == ev.MATCH_END:
         order = ", ".join(who(s) for s in event["ranking"])
-        return f"match over: winner {' and '.join(who(s) for s in event['winners'])}; ranking {order}; totals {event['totals']}"
+        winners = " and ".join(who(s) for s in event["winners"])
+        return f"match over: winner {winners}; ranking {order}; totals {event['totals']}"
     fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
     return f"  {kind}: {fields}"

@@ -17,4 +17,5 @@ def require() -> None:
     missing = [name for name in NEEDS if importlib.util.find_spec(name) is None]
     if missing:
         verb = "is" if len(missing) == 1 else "are"
-        raise MaumauError(f"maumau serve needs {' and '.join(missing)}, which {verb} not installed: pip install 'maumau[web]'")
+        raise MaumauError(f"maumau serve needs {' and '.join(missing)}, which {verb} not installed: "
+                          "pip install 'maumau[web]'")

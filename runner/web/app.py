@@ -243,7 +243,8 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
     async def log_upload(request: Request) -> Response:
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
         if kind != "application/octet-stream":
-            raise Refused(415, f"send the log file's bytes as application/octet-stream, got {kind or 'no content type'!r}")
+            raise Refused(415, "send the log file's bytes as application/octet-stream, "
+                               f"got {kind or 'no content type'!r}")
         data = await read_body(request, MAX_LOG_BYTES)
         name = text_param(request, "name", required=False, limit=200) or "the uploaded log"
         return JSONResponse(await asyncio.to_thread(log_frames, data, name))
@@ -256,8 +257,8 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
     async def not_found(request: Request, exc) -> Response:
         if request.url.path.startswith("/api/"):
             return error(getattr(exc, "status_code", 404), f"no such address: {request.method} {request.url.path}")
-        return Response(f"{getattr(exc, 'status_code', 404)}: no such page: {request.url.path}\n", media_type="text/plain",
-                        status_code=getattr(exc, "status_code", 404))
+        status = getattr(exc, "status_code", 404)
+        return Response(f"{status}: no such page: {request.url.path}\n", media_type="text/plain", status_code=status)
 
     @contextlib.asynccontextmanager
     async def lifespan(app):

@@ -1,4 +1,4 @@
-"""Games hosted for browsers: each a Match in a worker thread with its browser seats, joins and leaves, and idle clean-up.
+"""Games hosted for browsers: each a Match in a worker thread with its browser seats, joins and leaves, idle clean-up.
 
 A game and each of its seats have an unguessable token. The match runs in its own thread with
 the bots in-process; a browser seat (runner/web/seat.py) blocks that thread until its person
@@ -38,6 +38,7 @@ FINISHED_SECONDS = 10 * 60  # a finished game stays to be looked at (and its log
 
 # the events that make the public table (no cards in them: the public LogTable holds no hand)
 PUBLIC_EVENTS = {ev.MATCH_START, ev.ROUND_END, ev.JOIN, ev.LEAVE, ev.ELIMINATED, ev.FORFEIT}
+GONE = {ev.ELIMINATED: "eliminated", ev.LEAVE: "left", ev.FORFEIT: "forfeit"}  # a seat's status after these
 
 log = logging.getLogger("maumau.web")
 
@@ -206,8 +207,8 @@ class HostedGame:
                 self.public.apply(event)
             for seat in self.seats:
                 seat.hear(event)
-                if seat.seat is not None and event.get("seat") == seat.seat and kind in (ev.ELIMINATED, ev.LEAVE, ev.FORFEIT):
-                    seat.status = {ev.ELIMINATED: "eliminated", ev.LEAVE: "left", ev.FORFEIT: "forfeit"}[kind]
+                if seat.seat is not None and event.get("seat") == seat.seat and kind in GONE:
+                    seat.status = GONE[kind]
             if kind == ev.ROUND_END:
                 self.rounds.append({"round": event["round"], "winner": event["winner"], "points": event["points"],
                                     "totals": event["totals"]})
@@ -257,7 +258,8 @@ class HostedGame:
     def _seated(self) -> list[WebSeat]:
         """The browser seats still in the match (not waiting to join, not gone)."""
         seated = set(self.match.table.seated())
-        return [seat for seat in self.seats if seat.seat is not None and seat.seat in seated and seat.status == "playing"]
+        return [seat for seat in self.seats
+                if seat.seat is not None and seat.seat in seated and seat.status == "playing"]
 
     # ------------------------------------------------------------------ requests
 
@@ -272,7 +274,7 @@ class HostedGame:
         """The person's move `move` (an index into the moves shown) for their decision number `turn`."""
         with self.lock:
             if not seat.moves or turn != seat.turn:
-                raise Refused(409, "it is not your turn now (the page was out of date: it shows the table as it is now)")
+                raise Refused(409, "it is not your turn now (the page was out of date: it shows the table as it is)")
             if not 0 <= move < len(seat.moves):
                 raise Refused(400, f"move must be a number from 0 to {len(seat.moves) - 1}, got {move}")
             seat.answer(move)

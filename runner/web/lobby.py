@@ -57,7 +57,7 @@ def _extends_of(path: Path) -> object:
 
 
 def safe_filename(filename: str | None) -> str:
-    """The uploaded file's own name, reduced to letters, digits and `._-`, ending in .yaml (`house-rules.yaml` if none)."""
+    """The uploaded file's own name in letters, digits and `._-`, ending in .yaml (`house-rules.yaml` if none)."""
     name = re.sub(r"[^A-Za-z0-9._-]", "_", Path(filename or "").name)[:64].lstrip(".")
     if not name:
         name = "house-rules.yaml"
@@ -65,7 +65,7 @@ def safe_filename(filename: str | None) -> str:
 
 
 def game_spec(ruleset_name: str | None, text: str | None, filename: str | None, level: str, players: int) -> GameSpec:
-    """The validated choices of the lobby's New game: one ruleset (registered, or a house-rule file), a level, a table size."""
+    """The lobby's New game, validated: a ruleset (registered, or a house-rule file), a level, a table size."""
     if (ruleset_name is None) == (text is None):
         raise Refused(400, "give either ruleset (a registered name) or yaml (a house-rule file), not both or neither")
     if text is not None:

@@ -1,4 +1,4 @@
-"""A match's game log as frames for the replay viewer: after each event, every hand face up, the pile, stock and totals."""
+"""A match's game log as frames for the replay viewer: after each event, every hand face up, pile, stock, totals."""
 
 from __future__ import annotations
 

@@ -27,7 +27,7 @@ _STOP = object()  # put in a seat's answers to end its wait
 
 
 class WebSeat(Bot):
-    """One person's seat at a hosted game; the game (runner/web/host.py) fills in what it is told and answers its `act`."""
+    """One person's seat at a hosted game; the game (runner/web/host.py) tells it the match and answers its `act`."""
 
     name = "human"
     description = "A person in a browser (maumau serve)."

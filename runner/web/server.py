@@ -34,14 +34,15 @@ def check_port(host: str, port: int) -> None:
         try:
             probe.bind((host, port))
         except OSError as exc:
-            raise MaumauError(f"cannot listen on {host}:{port} ({exc.strerror}); choose another --port or --host") from None
+            raise MaumauError(f"cannot listen on {host}:{port} ({exc.strerror}); "
+                              "choose another --port or --host") from None
 
 
 def serve(host: str, port: int, results: Path | None, on_ready=print) -> None:
     """Serve until interrupted; `on_ready` is told the address to open."""
     if results is not None and not results.is_dir():
-        raise MaumauError(f"--results {results}: no such directory; give a tournament's results directory or the folder "
-                          "holding them (e.g. results)")
+        raise MaumauError(f"--results {results}: no such directory; give a tournament's results directory "
+                          "or the folder holding them (e.g. results)")
     check_port(host, port)
     app = create_app(results, allowed_hosts=allowed_hosts(host))
     shown = f"[{host}]" if ":" in host else host

@@ -44,7 +44,8 @@ def seat_state(game: HostedGame, seat: WebSeat) -> dict:
         "scores": scores(game, who),
         "result": result_data(game, who) if game.status == "over" else None,
     }
-    if narrator is not None and narrator.report is None and seat.view is not None and seat.view.round == narrator.table.round:
+    in_round = narrator is not None and narrator.report is None
+    if in_round and seat.view is not None and seat.view.round == narrator.table.round:
         state["table"] = table_data(game, seat, who)
     if seat.moves:
         view = seat.view
@@ -77,7 +78,8 @@ def report_data(report: RoundReport, who) -> dict:
     return {
         "round": report.number, "deciding": report.deciding, "winner": report.winner,
         "winner_name": who(report.winner) if report.winner is not None else None, "card": report.card,
-        "hands": [{"seat": h.seat, "name": who(h.seat), "cards": list(h.cards), "points": h.points} for h in report.hands],
+        "hands": [{"seat": hand.seat, "name": who(hand.seat), "cards": list(hand.cards), "points": hand.points}
+                  for hand in report.hands],
         "totals": list(report.totals), "lines": report.lines(who),
     }
 

@@ -58,7 +58,8 @@ class Results:
     def _tournament_dirs(self) -> list[Path]:
         if not self.root.is_dir():
             return []
-        candidates = [self.root] + sorted(child for child in self.root.iterdir() if child.is_dir() and not child.is_symlink())
+        below = sorted(child for child in self.root.iterdir() if child.is_dir() and not child.is_symlink())
+        candidates = [self.root] + below
         return [path for path in candidates if (path / DB_NAME).is_file()][:MAX_LISTED]
 
     def name_of(self, path: Path) -> str:
@@ -93,7 +94,7 @@ class Results:
         return data
 
     def matches(self, name: str, bot: str | None, lost: bool, faults: bool, offset: int, limit: int) -> dict:
-        """The tournament's matches as `maumau matches DIR` lists them, filtered alike; `limit` of them from `offset`."""
+        """The matches as `maumau matches DIR` lists them, filtered alike; `limit` of them from `offset`."""
         from runner.tournament.listing import list_matches
 
         path = self.tournament(name)
@@ -140,7 +141,8 @@ class Results:
         if not path.is_relative_to(self.root) or path == self.root:
             raise Refused(403, f"{relative[:80]!r} is outside the results directory")
         if not path.is_file():
-            raise Refused(404, f"no file {relative[:80]!r} in the results directory; see /api/logs for the game logs there")
+            raise Refused(404, f"no file {relative[:80]!r} in the results directory; "
+                               "see /api/logs for the game logs there")
         return path
 
     def log_replay(self, relative: str) -> dict:
