@@ -2,9 +2,13 @@
 
 from __future__ import annotations
 
+import contextlib
 import ipaddress
 import socket
+import threading
+import time
 from pathlib import Path
+from typing import Iterator
 
 import uvicorn
 
@@ -47,4 +51,27 @@ def serve(host: str, port: int, results: Path | None, on_ready=print) -> None:
     app = create_app(results, allowed_hosts=allowed_hosts(host))
     shown = f"[{host}]" if ":" in host else host
     on_ready(f"maumau serve: open http://{shown}:{port}/ (Ctrl-C stops it)")
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False)
+    # a page waiting for news holds its request open: at Ctrl-C, wait for none of them long
+    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=1)
+
+
+@contextlib.contextmanager
+def running(results: Path | None = None, host: str = "127.0.0.1", **options) -> Iterator[str]:
+    """The application served by uvicorn in a background thread on a free port, for the browser tests and
+    docs/screenshots.py; yields its address (`http://127.0.0.1:PORT`). `options` go to `create_app`."""
+    app = create_app(results, allowed_hosts=allowed_hosts(host), **options)
+    config = uvicorn.Config(app, host=host, port=0, log_level="warning", access_log=False, timeout_graceful_shutdown=1)
+    server = uvicorn.Server(config)
+    thread = threading.Thread(target=server.run, name="maumau-serve", daemon=True)
+    thread.start()
+    deadline = time.monotonic() + 60
+    while not server.started:
+        if not thread.is_alive() or time.monotonic() > deadline:
+            raise MaumauError("the web server did not start")
+        time.sleep(0.02)
+    port = server.servers[0].sockets[0].getsockname()[1]
+    try:
+        yield f"http://{host}:{port}"
+    finally:
+        server.should_exit = True
+        thread.join(timeout=30)

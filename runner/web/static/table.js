@@ -45,7 +45,10 @@ function renderWaiting(s) {
 function renderTable(s) {
   const felt = document.getElementById("felt"), t = s.table;
   felt.classList.toggle("hidden", !t);
-  if (!t) return;
+  if (!t) {
+    for (const id of ["seats", "top", "hand", "moves", "prompt"]) clear(document.getElementById(id));
+    return;
+  }
   clear(document.getElementById("seats"), t.seats.filter((seat) => seat.seat !== s.you).map((seat) => el("div", {
     class: `seat${seat.seat === t.to_act ? " to-act" : ""}${seat.in_round ? "" : " gone"}`, "data-testid": `seat-${seat.seat}`,
   }, el("div", { class: "name", text: seat.name }),
@@ -93,7 +96,7 @@ function showMovesOf(card) {
 function renderReport(s) {
   const box = document.getElementById("report"), r = s.report;
   box.classList.toggle("hidden", !r);
-  if (!r) return;
+  if (!r) { clear(box); return; }
   const head = r.winner === null ? `Round ${r.round} is blocked: every hand counts`
     : `Round ${r.round}: ${r.winner_name} ${r.winner_name === "you" ? "go" : "went"} out` + (r.card ? " with " : "");
   const rows = r.hands.map((hand) => el("tr", {},
@@ -117,7 +120,7 @@ function renderReport(s) {
 function renderResult(s) {
   const box = document.getElementById("result"), r = s.result;
   box.classList.toggle("hidden", !r);
-  if (!r) return;
+  if (!r) { clear(box); return; }
   clear(box, el("h2", { text: "The match is over" }),
     el("p", { class: "winner", "data-testid": "winner", text: r.you_won ? "You win!" : `Winner: ${r.winners.join(" and ")}` }),
     el("p", { text: `Ranking: ${r.ranking.join(", ")}` }),
@@ -143,7 +146,7 @@ function renderScores(s) {
   clear(document.getElementById("scores"), el("table", { class: "grid" }, head, rows));
 }
 
-async function post(path, body) {
+async function post(path, body = {}) {
   sending = true;
   try {
     await api(path, { json: body });
@@ -152,6 +155,7 @@ async function post(path, body) {
     showError("error", error);
   } finally {
     sending = false;
+    if (state) render();  // moves that came while it was sent were shown disabled
   }
 }
 
