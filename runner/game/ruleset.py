@@ -2,14 +2,15 @@
 
 The keys, their defaults and the contract between the model, the engine and the verifier are
 those of README.md (Rulesets) and docs/house-rules.md. Every key added after the first game logs
-(issue 14) is marked QUIET: `to_data()` (what game logs and bots receive) leaves it out while it
-holds its default, so that the logs of rulesets that do not use it stay byte for byte the same.
+(selectors, jokers, the table-size mappings, the keys docs/house-rules.md uses) is marked QUIET:
+`to_data()` (what game logs and bots receive) leaves it out while it holds its default, so that
+the logs of rulesets that do not use it stay byte for byte the same.
 """
 
 from __future__ import annotations
 
 import weakref
-from typing import Annotated, Any, Callable, Literal, Mapping, NamedTuple, TypeVar
+from typing import Annotated, Any, Callable, Literal, Mapping, NamedTuple, TypeVar, cast
 
 import yaml
 from pydantic import (
@@ -29,12 +30,17 @@ from .powers import NO_POWER, QUIET, Inconsistent, Model, Power, Rank, Selector,
 __all__ = ["Inconsistent", "NO_POWER", "Power", "Ruleset", "DeckSpec"]
 
 RANK_PRESETS = {"full": RANKS, "skat": RANKS[5:]}
-FACE_POINTS = {rank: int(rank) for rank in RANKS[:9]}
+FACE_POINTS = cast("dict[PointRank, int]", {rank: int(rank) for rank in RANKS[:9]})
 MAX_PLAYERS = 16
 
 T = TypeVar("T")
 
 PointRank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "X"]
+
+
+def _default_points() -> dict[PointRank, int]:
+    """Face value for 2-10, 10 for each picture card and the Ace."""
+    return {**FACE_POINTS, "J": 10, "Q": 10, "K": 10, "A": 10}
 
 
 def _rank_key(raw: Any) -> str:
@@ -47,9 +53,8 @@ def _player_key(raw: Any) -> Any:
     return int(raw) if isinstance(raw, str) and raw.strip().isdigit() else raw
 
 
-def _by_players_map(value_type: Any) -> Any:
-    """A mapping from a table size (2-16) to `value_type`, its keys unique as numbers."""
-    return Annotated[dict[PlayerCount, value_type], BeforeValidator(lambda value: _unique_keys(value, _player_key))]
+# A mapping from a table size (2-16), its keys unique as numbers: Annotated[dict[PlayerCount, V], BY_PLAYERS].
+BY_PLAYERS = BeforeValidator(lambda value: _unique_keys(value, _player_key))
 
 
 def _preset_or_list(value: Any) -> Any:
@@ -111,13 +116,13 @@ class DeckSpec(NamedTuple):
 class Deck(Model):
     """Which cards are shuffled: `ranks` of every suit, `copies` times, plus jokers; each may vary by table size."""
 
-    ranks: RankList = RANKS
+    ranks: RankList = cast("tuple[Rank, ...]", RANKS)
     copies: Annotated[int, Field(ge=1, le=8)] = 1
-    copies_by_players: _by_players_map(Annotated[int, Field(ge=1, le=8)]) = Field(
+    copies_by_players: Annotated[dict[PlayerCount, Annotated[int, Field(ge=1, le=8)]], BY_PLAYERS] = Field(
         default_factory=dict,
         description="From this many players on, use this many copies, e.g. {7: 2} for two decks at 7+.",
     )
-    ranks_by_players: Annotated[_by_players_map(RankList), QUIET] = Field(
+    ranks_by_players: Annotated[dict[PlayerCount, RankList], BY_PLAYERS, QUIET] = Field(
         default_factory=dict,
         description="From this many players on, these ranks (full, skat or a list), e.g. {5: full} for a Skat deck "
                     "below 5.",
@@ -127,7 +132,7 @@ class Deck(Model):
         description="Jokers in the whole deck, whatever `copies` is (a 54-card deck: 2); written XR, XB (red, black, "
                     "...).",
     )
-    jokers_by_players: Annotated[_by_players_map(Annotated[int, Field(ge=0, le=8)]), QUIET] = Field(
+    jokers_by_players: Annotated[dict[PlayerCount, Annotated[int, Field(ge=0, le=8)]], BY_PLAYERS, QUIET] = Field(
         default_factory=dict, description="From this many players on, this many jokers.",
     )
 
@@ -344,7 +349,7 @@ class Ruleset(Model):
     players: Players = Players()
     deck: Deck = Deck()
     hand_size: Annotated[int, Field(ge=1, le=52)] = 5
-    hand_size_by_players: Annotated[_by_players_map(Annotated[int, Field(ge=1, le=52)]), QUIET] = Field(
+    hand_size_by_players: Annotated[dict[PlayerCount, Annotated[int, Field(ge=1, le=52)]], BY_PLAYERS, QUIET] = Field(
         default_factory=dict, description="From this many players on, deal this many cards each, e.g. {3: 5}.")
     deal: Deal = Deal()
     upcard: Upcard = Upcard()
@@ -363,7 +368,7 @@ class Ruleset(Model):
     )
     going_out: Annotated[GoingOut, QUIET] = GoingOut()
     points: dict[PointRank, Annotated[int, Field(ge=0, le=1000)]] = Field(
-        default_factory=lambda: {**FACE_POINTS, "J": 10, "Q": 10, "K": 10, "A": 10},
+        default_factory=_default_points,
         description="Points of a card left in the hand, by rank (X: a joker).",
     )
     scoring: Annotated[Scoring, QUIET] = Scoring()
@@ -415,7 +420,7 @@ class Ruleset(Model):
         return selectors.cards(selectors.normalize(selector))
 
     def points_of(self, card: Card) -> int:
-        return self.points.get(card.rank, 0)
+        return self.points.get(cast(PointRank, card.rank), 0)
 
     def multiplier_of(self, card: Card) -> int:
         """The factor of the round's points when the winner goes out on `card` (1: none)."""
