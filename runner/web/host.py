@@ -404,6 +404,11 @@ class Games:
                     game.leave(seat)
         return gone
 
+    def wake_all(self) -> None:
+        """Answer every page waiting for news now (the server is stopping)."""
+        for game in list(self.games.values()):
+            game.changes.bump()
+
     def stop_all(self) -> None:
         with self.lock:
             for game in self.games.values():

@@ -42,6 +42,15 @@ def check_port(host: str, port: int) -> None:
                               "choose another --port or --host") from None
 
 
+class _Server(uvicorn.Server):
+    """uvicorn's server, which first answers the pages waiting for news when it is told to stop, so that their
+    requests end at once instead of being cancelled at the end of the grace period."""
+
+    def handle_exit(self, sig, frame) -> None:
+        self.config.app.state.games.wake_all()
+        super().handle_exit(sig, frame)
+
+
 def serve(host: str, port: int, results: Path | None, on_ready=print) -> None:
     """Serve until interrupted; `on_ready` is told the address to open."""
     if results is not None and not results.is_dir():
@@ -51,8 +60,8 @@ def serve(host: str, port: int, results: Path | None, on_ready=print) -> None:
     app = create_app(results, allowed_hosts=allowed_hosts(host))
     shown = f"[{host}]" if ":" in host else host
     on_ready(f"maumau serve: open http://{shown}:{port}/ (Ctrl-C stops it)")
-    # a page waiting for news holds its request open: at Ctrl-C, wait for none of them long
-    uvicorn.run(app, host=host, port=port, log_level="warning", access_log=False, timeout_graceful_shutdown=1)
+    _Server(uvicorn.Config(app, host=host, port=port, log_level="warning", access_log=False,
+                           timeout_graceful_shutdown=2)).run()
 
 
 @contextlib.contextmanager
@@ -60,8 +69,8 @@ def running(results: Path | None = None, host: str = "127.0.0.1", **options) -> 
     """The application served by uvicorn in a background thread on a free port, for the browser tests and
     docs/screenshots.py; yields its address (`http://127.0.0.1:PORT`). `options` go to `create_app`."""
     app = create_app(results, allowed_hosts=allowed_hosts(host), **options)
-    config = uvicorn.Config(app, host=host, port=0, log_level="warning", access_log=False, timeout_graceful_shutdown=1)
-    server = uvicorn.Server(config)
+    config = uvicorn.Config(app, host=host, port=0, log_level="warning", access_log=False, timeout_graceful_shutdown=2)
+    server = _Server(config)
     thread = threading.Thread(target=server.run, name="maumau-serve", daemon=True)
     thread.start()
     deadline = time.monotonic() + 60
@@ -73,5 +82,5 @@ def running(results: Path | None = None, host: str = "127.0.0.1", **options) -> 
     try:
         yield f"http://{host}:{port}"
     finally:
-        server.should_exit = True
+        server.handle_exit(None, None)
         thread.join(timeout=30)

@@ -3,6 +3,7 @@
 
 const SUIT_PIPS = { C: "\u2663", D: "\u2666", H: "\u2665", S: "\u2660" };
 const RED_SUITS = new Set(["D", "H"]);
+const SUIT_NAMES = { C: "clubs", D: "diamonds", H: "hearts", S: "spades" };
 
 class ApiError extends Error {
   constructor(status, message) { super(message); this.status = status; }
@@ -67,7 +68,7 @@ function backEl(size = "") {
 }
 
 function suitText(suit, name) {
-  return `${SUIT_PIPS[suit] || ""} ${name || suit}`.trim();
+  return `${SUIT_PIPS[suit] || ""} ${name || SUIT_NAMES[suit] || suit}`.trim();
 }
 
 function showError(where, error) {
