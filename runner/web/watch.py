@@ -16,6 +16,7 @@ from runner.errors import InvalidSetting, MaumauError
 from runner.logs import codec
 from runner.logs.verify import verify
 from runner.tournament.driver import standings_of
+from runner.tournament.listing import list_matches
 from runner.tournament.replay import events_of
 from runner.tournament.settings import Settings
 from runner.tournament.standings import standings_data
@@ -95,8 +96,6 @@ class Results:
 
     def matches(self, name: str, bot: str | None, lost: bool, faults: bool, offset: int, limit: int) -> dict:
         """The matches as `maumau matches DIR` lists them, filtered alike; `limit` of them from `offset`."""
-        from runner.tournament.listing import list_matches
-
         path = self.tournament(name)
         try:
             lines = list_matches(path, bot, lost, faults)
