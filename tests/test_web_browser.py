@@ -7,6 +7,7 @@ browser is its executable.
 
 from __future__ import annotations
 
+import itertools
 import os
 import time
 
@@ -25,6 +26,7 @@ assert CHROMIUM, "MAUMAU_REQUIRE_BROWSER is set but there is no chromium: apt-ge
 
 from playwright.sync_api import expect  # noqa: E402  (after the skip: only where a browser is)
 
+from runner.web.host import Games  # noqa: E402
 from runner.web.server import running  # noqa: E402
 
 PATIENCE_MS = 60_000  # for one step of the game to show; a whole match is many steps
@@ -44,7 +46,7 @@ def results(tmp_path_factory):
 
 @pytest.fixture(scope="module")
 def site(results):
-    with running(results) as address:
+    with running(results, games=Games(seeds=itertools.count(1).__next__)) as address:  # the same games every run
         yield address
 
 
@@ -73,31 +75,32 @@ def start_game(page, site: str, ruleset: str, players: int, level: str = "easy")
     page.wait_for_url("**/play/*")
 
 
-def take_turn(page) -> str:
-    """Do what the table asks next: a move (a playable card of the hand if there is one), the next round, or nothing
-    once the match is over. Returns which of them it was."""
+def take_turn(page, start_rounds: bool = True) -> str:
+    """Do what the table asks next, with one click: a move (a card rather than a draw), the next round (unless not
+    `start_rounds`), or nothing once the match is over. Returns which it was: move, next, between or over."""
     page.locator(NEXT).first.wait_for()
     if page.get_by_test_id("result").is_visible():
         return "over"
     next_round = page.locator("[data-testid=next-round]:visible")
     if next_round.count():
+        if not start_rounds:
+            return "between"
         next_round.click()
+        expect(page.get_by_test_id("next-round")).to_have_count(0)  # asked: the button goes once the server knows
         return "next"
-    playable = page.locator("[data-testid=hand] .card.playable")
-    if playable.count():
-        playable.first.click()  # one move: played; several (a Jack's suits): they are shown alone
-    moves = page.locator("[data-testid=move]:enabled")
-    if moves.count():
-        moves.first.click()
+    cards = page.locator("[data-testid=move]:enabled:not([data-cards=''])")
+    (cards if cards.count() else page.locator("[data-testid=move]:enabled")).first.click()
     return "move"
 
 
-def play_until(page, done, limit_s: float = 600) -> None:
+def play_match_in(page, limit_s: float = 600, start_rounds: bool = True) -> str:
+    """Take turns until the match is over (or, unless `start_rounds`, until the first round is); the last step."""
     deadline = time.monotonic() + limit_s
-    while not done():
+    while True:
         assert time.monotonic() < deadline, "the match did not end"
-        if take_turn(page) == "over":
-            return
+        step = take_turn(page, start_rounds)
+        if step in ("over", "between"):
+            return step
 
 
 def test_a_whole_match_against_bots_in_the_browser(page, site):
@@ -106,21 +109,13 @@ def test_a_whole_match_against_bots_in_the_browser(page, site):
     expect(page.get_by_test_id("top").locator(".card")).to_have_count(1)
     expect(page.get_by_test_id("suit")).to_contain_text("suit to follow")
     expect(page.get_by_test_id("seat-1")).to_contain_text("easy#1")
-    rounds_seen = set()
-
-    def over() -> bool:
-        report = page.get_by_test_id("report")
-        if report.is_visible():
-            rounds_seen.add(report.locator("h2").inner_text())
-        return page.get_by_test_id("result").is_visible()
-
-    play_until(page, over)
+    assert play_match_in(page) == "over"
     expect(page.get_by_test_id("result")).to_contain_text("The match is over")
     winner = page.get_by_test_id("winner").inner_text()
     assert winner == "You win!" or winner.startswith("Winner: easy#1")
     rows = page.get_by_test_id("scores").locator("tr")
     assert rows.count() == 3  # the header, you, the bot
-    assert rounds_seen, "no round's end was shown"
+    expect(page.get_by_test_id("report")).to_contain_text("hand left")  # the last round's end, with the result
     expect(page.get_by_test_id("since")).to_contain_text("the match is over")
 
 
@@ -131,7 +126,7 @@ def test_another_browser_joins_between_rounds_with_the_lowest_total(browser, sit
         for tab in (host, guest):
             tab.set_default_timeout(PATIENCE_MS)
         start_game(host, site, "elimination", 3)
-        play_until(host, lambda: host.get_by_test_id("next-round").count() > 0)
+        assert play_match_in(host, start_rounds=False) == "between"  # round 1 is over, the match is not
         invite = host.get_by_test_id("invite").get_attribute("href")
         totals = [int(host.get_by_test_id(f"score-{seat}").locator("td").last.inner_text()) for seat in range(3)]
         guest.goto(site + invite)
