@@ -371,6 +371,7 @@ class RoundCheck(Moves):
             power = self.power[card]
             if not power.is_action and not (index == 0 and answer):
                 continue
+            back = self.pending_from  # a returned penalty goes to the seat that sent it, before this card's draw
             if power.self_draw:
                 self.draw(seat, power.self_draw, ev.SELF)
                 if self.over:
@@ -385,7 +386,7 @@ class RoundCheck(Moves):
                 self.pending = self.chain = 0
                 self.pending_card, victim = None, None
             elif index == 0 and answer == "return":
-                victim, self.pending_from = self.pending_from, seat
+                victim, self.pending_from = back, seat
             if power.reverse:  # before others_draw, as the first logs have it
                 self.direction = -self.direction
             for other in self.others(seat) if power.others_draw else ():
