@@ -109,6 +109,8 @@ def _consistent(overrides: dict) -> dict:
             overrides[f"{power}.wild"] = True
         if name == "wish_binds" and overrides.get(f"{power}.wish") == "none":
             overrides[f"{power}.wish"] = "suit"
+    if overrides.get("multiple.chain"):  # a chain lists every set of cards it can take: hands kept small
+        overrides["round.hand_limit"] = min(overrides.get("round.hand_limit") or 12, 12)
     for key, value in list(overrides.items()):
         if key.endswith(".draw") and value == 0 and any(
                 overrides.get(key[:-4] + name) not in (None, False, "next", True) for name in ("stack_with", "target")):
