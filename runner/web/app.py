@@ -33,7 +33,7 @@ STATIC = Path(__file__).parent / "static"
 LONG_POLL_SECONDS = 20.0  # a page asking for news waits this long for a change before it is answered anyway
 SWEEP_SECONDS = 30.0
 MAX_JSON_BYTES = MAX_RULESET_BYTES + 4096
-DEFAULT_RULESET = "elimination"  # seed 003's online game
+DEFAULT_RULESET = "elimination"  # online Mau Mau, where players join and leave between rounds
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 

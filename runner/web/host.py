@@ -6,7 +6,7 @@ answers. The referee of a hosted game hands every browser seat its view before e
 (what it may know then), and the game log is told to each seat as it is written. Between
 rounds the match waits until every person at the table asks for the next round; then players
 who asked to join take the next free seats with the lowest total and those who left are struck
-from the score list (rulesets with `match.table_changes`, seed 003).
+from the score list (rulesets with `match.table_changes`, as in online Mau Mau).
 """
 
 from __future__ import annotations
