@@ -162,3 +162,19 @@ def test_a_seat_declining_to_jump_in_is_told_to_nobody_else():
     told = {seat: [line for event in log for line in narrator.tell(event)][-1]
             for seat, narrator in ((seat, Narrator(seat, ["ann", "bob", "cy"])) for seat in range(3))}
     assert told == {0: "  you played 9H", 1: "  ann#0 played 9H", 2: "  you did not jump in"}
+
+
+def test_the_house_rules_events_read_face_up_in_the_replay():
+    names = ["ann", "bob", "cy"]
+    lines = [event_line(event, names) for event in [
+        {"type": "play", "seat": 1, "card": "JH", "suit": None, "announce": None, "rank": "7"},
+        {"type": "play", "seat": 2, "card": "9H", "suit": None, "announce": None, "jump_in": True},
+        {"type": "give", "seat": 0, "to": 1, "card": "3D"},
+        {"type": "swap", "seat": 0, "with": 2},
+        {"type": "show", "seat": 1, "cards": ["2C", "KS"]},
+        {"type": "pass_hands", "direction": -1},
+        {"type": "out", "seat": 2, "place": 1},
+    ]]
+    assert lines == ["  bob plays JH wishing 7", "  cy jumps in with 9H", "  ann gives 3D to bob",
+                     "  ann swaps hands with cy", "  bob shows 2C KS",
+                     "  every hand passes to the next player in the direction of play", "  cy is out, in place 1"]
