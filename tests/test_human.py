@@ -65,7 +65,7 @@ def test_q_leaves_the_match_and_the_end_of_input_too():
 def test_a_person_plays_a_whole_match_in_any_seat():
     for human_seat in (0, 2):
         out = io.StringIO()
-        result, _ = play_match("strafpunten", ["medium", "easy"], 3, {"match.limit": "40"}, human_seat=human_seat,
+        result, _ = play_match("strafpunten", ["medium", "easy"], 3, {"match.limit": 40}, human_seat=human_seat,
                                human_io=(io.StringIO(ALWAYS_FIRST), out))
         assert result.players[human_seat] == "human" and len(result.players) == 3
         assert sorted(result.ranking) == [0, 1, 2] and result.faults == ()

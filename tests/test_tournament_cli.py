@@ -128,3 +128,34 @@ def test_replay_describes_each_event_in_one_line(event, line):
     from runner.cli.narrate import event_line
 
     assert event_line(event, ["ann", "bob"]) == line
+
+
+def test_out_into_a_directory_of_other_files_is_refused(capsys, monkeypatch, tmp_path):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "draft.txt").write_text("mine")
+    code, _, stderr = maumau(capsys, monkeypatch, *SMALL, "--out", notes)
+    assert code == 1 and stderr == f"Error: {notes} holds other files and no tournament; " \
+        "choose a new or empty directory for --out\n"
+    assert sorted(path.name for path in notes.iterdir()) == ["draft.txt"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, _ = maumau(capsys, monkeypatch, *SMALL, "--out", empty)
+    assert code == 0 and (empty / "tournament.sqlite").is_file()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--leave", "2:7"], "--leave 2:7: the table has no seat 7 before round 2 (seats 0-2)"),
+    (["--leave", "2:3", "--join", "3:random"], "--leave 2:3: the table has no seat 3 before round 2 (seats 0-2)"),
+])
+def test_play_refuses_a_leave_of_a_seat_the_table_does_not_have(capsys, monkeypatch, args, message):
+    code, stdout, stderr = maumau(capsys, monkeypatch, "play", "-r", "elimination", "-b", "random", "-b", "random",
+                                  "-b", "random", *args)
+    assert code == 1 and stdout == "" and stderr.startswith(f"Error: {message}") and stderr.count("\n") == 1
+
+
+def test_play_lets_a_joined_seat_leave(capsys, monkeypatch):
+    code, stdout, _ = maumau(capsys, monkeypatch, "play", "-r", "elimination", "-b", "random", "-b", "random",
+                             "-b", "random", "--join", "2:random", "--leave", "3:3", "--format", "json")
+    rows = json.loads(stdout)
+    assert code == 0 and [row["note"] for row in rows] == ["", "", "", "left"]  # seed 1 lasts beyond round 3

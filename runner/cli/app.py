@@ -82,7 +82,8 @@ def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML
             typer.echo(f"ok: {file} ({ruleset.name})")
         except MaumauError as exc:
             failed += 1
-            typer.echo(f"Error: {exc}", err=True)
+            for line in exc.lines():  # every problem of the file, not only the first
+                typer.echo(f"Error: {line}", err=True)
     if failed:
         raise typer.Exit(1)
 
@@ -268,7 +269,8 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)  # not standalone, typer returns typer.Exit's code (and 130 for Ctrl-C)
     except MaumauError as exc:
-        typer.echo(f"Error: {exc}", err=True)
+        for line in exc.lines():
+            typer.echo(f"Error: {line}", err=True)
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

@@ -5,12 +5,17 @@ from __future__ import annotations
 from typing import Annotated, Any, Literal, Mapping
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, field_validator, model_validator
+from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
 
 from .cards import RANKS, SUITS
 
 RANK_PRESETS = {"full": RANKS, "skat": RANKS[5:]}
 FACE_POINTS = {rank: int(rank) for rank in RANKS[:9]}
+
+# Booleans and numbers are taken only as written: pydantic's lax mode would read `reverse: "true"`,
+# `reverse: 1` or `hand_size: "7"` as something the writer may not have meant.
+Flag = Annotated[bool, Strict()]
+Whole = Annotated[int, Strict()]
 
 Rank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]
 
@@ -20,11 +25,23 @@ class Model(BaseModel):
 
 
 class Inconsistent(ValueError):
-    """A value that contradicts another, raised by a validator: names the key to change and the fix."""
+    """A value that contradicts another, raised by a validator: names the key to change and the fix.
 
-    def __init__(self, key: str, problem: str, hint: str):
+    `also` holds further inconsistencies the same validator found, so that all are reported at once.
+    """
+
+    def __init__(self, key: str, problem: str, hint: str, also: tuple["Inconsistent", ...] = ()):
         super().__init__(problem)
-        self.key, self.hint = key, hint
+        self.key, self.hint, self.also = key, hint, also
+
+    def each(self) -> list["Inconsistent"]:
+        return [self, *self.also]
+
+    @staticmethod
+    def check(found: list["Inconsistent"]) -> None:
+        """Raise every inconsistency in `found` at once (none: nothing happens)."""
+        if found:
+            raise Inconsistent(found[0].key, str(found[0]), found[0].hint, tuple(found[1:]))
 
 
 def _rank_keys(value: Any) -> Any:
@@ -37,16 +54,17 @@ def _rank_keys(value: Any) -> Any:
 class Players(Model):
     """How many players the ruleset allows."""
 
-    min: Annotated[int, Field(ge=2, le=16)] = 2
-    max: Annotated[int, Field(ge=2, le=16)] = 6
+    min: Annotated[Whole, Field(ge=2, le=16)] = 2
+    max: Annotated[Whole, Field(ge=2, le=16)] = 6
 
 
 class Deck(Model):
     """Which cards are shuffled: `ranks` of every suit, `copies` times (more from some player count)."""
 
     ranks: tuple[Rank, ...] = RANKS
-    copies: Annotated[int, Field(ge=1, le=8)] = 1
-    copies_by_players: dict[Annotated[int, Field(ge=2, le=16)], Annotated[int, Field(ge=1, le=8)]] = Field(
+    copies: Annotated[Whole, Field(ge=1, le=8)] = 1
+    copies_by_players: dict[Annotated[int, Field(ge=2, le=16)],  # keys arrive as strings (YAML keys are normalised)
+                             Annotated[Whole, Field(ge=1, le=8)]] = Field(
         default_factory=dict,
         description="From this many players on, use this many copies, e.g. {7: 2} for two decks at 7+.",
     )
@@ -86,43 +104,43 @@ class Deck(Model):
 class Deal(Model):
     """Dealing, leading and direction between rounds."""
 
-    dealer_rotation: Annotated[int, Field(ge=0, le=15)] = Field(
+    dealer_rotation: Annotated[Whole, Field(ge=0, le=15)] = Field(
         1, description="Seats the deal moves clockwise after each round."
     )
-    first_player: Annotated[int, Field(ge=0, le=15)] = Field(
+    first_player: Annotated[Whole, Field(ge=0, le=15)] = Field(
         1, description="Seats clockwise from the dealer of the player who leads (1: left of the dealer)."
     )
     initial_direction: Literal[1, -1] = 1
-    reset_direction: bool = Field(True, description="Each round starts in the initial direction again.")
+    reset_direction: Flag = Field(True, description="Each round starts in the initial direction again.")
 
 
 class Upcard(Model):
     """How the discard pile is started."""
 
-    flip_while_action: bool = Field(
+    flip_while_action: Flag = Field(
         False, description="While the upcard is an action card, turn up another on top of it."
     )
     effects: Literal["none", "as_dealer_play"] = Field(
         "none", description="none: an action upcard does nothing; as_dealer_play: it acts as if the dealer played it."
     )
-    dealer_names_suit: bool = Field(True, description="A wild upcard (Jack): the dealer names the suit to follow.")
+    dealer_names_suit: Flag = Field(True, description="A wild upcard (Jack): the dealer names the suit to follow.")
 
 
 class Power(Model):
     """What playing a card of this rank does; several effects may combine."""
 
-    draw: Annotated[int, Field(ge=0, le=52)] = Field(0, description="The next player draws this many and loses the turn.")
-    stack: bool = Field(True, description="The next player may pass a draw penalty on by playing the same rank.")
-    chain_limit: Annotated[int, Field(ge=0, le=100)] | None = Field(
+    draw: Annotated[Whole, Field(ge=0, le=52)] = Field(0, description="The next player draws this many and loses the turn.")
+    stack: Flag = Field(True, description="The next player may pass a draw penalty on by playing the same rank.")
+    chain_limit: Annotated[Whole, Field(ge=0, le=100)] | None = Field(
         None, description="How many players may pass the penalty on (null: without limit; 1: at most 4 cards)."
     )
-    skip: Annotated[int, Field(ge=0, le=15)] = Field(0, description="This many next players miss their turn.")
-    reverse: bool = Field(False, description="The direction of play reverses.")
-    wild: bool = Field(False, description="Playable on any card; the player names the suit to follow.")
-    wild_on_wild: bool = Field(True, description="A wild card may be played on a wild card.")
-    play_again: bool = Field(False, description="The same player takes another turn at once.")
-    others_draw: Annotated[int, Field(ge=0, le=52)] = Field(0, description="Every other player draws this many.")
-    skip_others: bool = Field(False, description="Every other player is skipped once; the player plays again.")
+    skip: Annotated[Whole, Field(ge=0, le=15)] = Field(0, description="This many next players miss their turn.")
+    reverse: Flag = Field(False, description="The direction of play reverses.")
+    wild: Flag = Field(False, description="Playable on any card; the player names the suit to follow.")
+    wild_on_wild: Flag = Field(True, description="A wild card may be played on a wild card.")
+    play_again: Flag = Field(False, description="The same player takes another turn at once.")
+    others_draw: Annotated[Whole, Field(ge=0, le=52)] = Field(0, description="Every other player draws this many.")
+    skip_others: Flag = Field(False, description="Every other player is skipped once; the player plays again.")
 
     @property
     def is_action(self) -> bool:
@@ -141,8 +159,8 @@ class Drawing(Model):
 
 
 class Announcement(Model):
-    required: bool = True
-    penalty: Annotated[int, Field(ge=0, le=52)] = 2
+    required: Flag = True
+    penalty: Annotated[Whole, Field(ge=0, le=52)] = 2
 
 
 class Announcements(Model):
@@ -163,16 +181,16 @@ class MatchFormat(Model):
         description="single: one round; limit: until a total reaches (>=) the limit, fewest points wins; "
         "elimination: a total over (>) the limit is out, the last one left wins.",
     )
-    limit: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
+    limit: Annotated[Whole, Field(ge=1, le=1_000_000)] | None = None
     tie_break: Literal["rounds_won", "deciding_round"] = Field(
         "rounds_won",
         description="rounds_won: most rounds won among the tied, then a draw; "
         "deciding_round: an extra round among the tied, its points not added.",
     )
-    max_deciding_rounds: Annotated[int, Field(ge=1, le=100)] = Field(
+    max_deciding_rounds: Annotated[Whole, Field(ge=1, le=100)] = Field(
         5, description="Blocked deciding rounds are replayed this often; then the tie stands."
     )
-    table_changes: bool = Field(
+    table_changes: Flag = Field(
         False, description="Players may join between rounds with the lowest current total, or leave."
     )
 
@@ -190,20 +208,20 @@ class Ruleset(Model):
     description: str = ""
     players: Players = Players()
     deck: Deck = Deck()
-    hand_size: Annotated[int, Field(ge=1, le=52)] = 5
+    hand_size: Annotated[Whole, Field(ge=1, le=52)] = 5
     deal: Deal = Deal()
     upcard: Upcard = Upcard()
     powers: dict[Rank, Power] = Field(default_factory=dict)
     drawing: Drawing = Drawing()
     announcements: Announcements = Announcements()
-    last_card_draws: bool = Field(
+    last_card_draws: Flag = Field(
         False, description="A draw penalty of the last card played (a final 7) is still taken before counting."
     )
-    points: dict[Rank, Annotated[int, Field(ge=0, le=1000)]] = Field(
+    points: dict[Rank, Annotated[Whole, Field(ge=0, le=1000)]] = Field(
         default_factory=lambda: {**FACE_POINTS, "J": 10, "Q": 10, "K": 10, "A": 10}
     )
     match: MatchFormat = MatchFormat()
-    turn_limit: Annotated[int, Field(ge=10, le=1_000_000)] = Field(
+    turn_limit: Annotated[Whole, Field(ge=10, le=1_000_000)] = Field(
         5000, description="A round with this many turns ends as blocked (guards against bots that never play)."
     )
 
@@ -211,22 +229,26 @@ class Ruleset(Model):
 
     @model_validator(mode="after")
     def _consistent(self) -> "Ruleset":
+        found = []
         if self.players.min > self.players.max:
-            raise Inconsistent("players.min", f"{self.players.min} is above players.max ({self.players.max})",
-                               "make players.min at most players.max")
+            found.append(Inconsistent("players.min", f"{self.players.min} is above players.max ({self.players.max})",
+                                      "make players.min at most players.max"))
         if self.match.format != "single" and not any(self.points.get(rank, 0) > 0 for rank in self.deck.ranks):
-            raise Inconsistent("points", f"every card is worth 0, so a {self.match.format} match could never end",
-                               "give some rank points")
+            found.append(Inconsistent("points", f"every card is worth 0, so a {self.match.format} match could never end",
+                                      "give some rank points"))
         missing = [rank for rank in self.deck.ranks if rank not in self.points]
         if missing:
-            raise Inconsistent("points", f"no value for rank(s) {', '.join(missing)}", "give every rank of the deck a value")
+            found.append(Inconsistent("points", f"no value for rank(s) {', '.join(missing)}",
+                                      "give every rank of the deck a value"))
         for players in range(self.players.min, self.players.max + 1):
             needed = players * self.hand_size + 1
             if self.deck.size_for(players) < needed:
-                raise Inconsistent(
+                found.append(Inconsistent(
                     "hand_size", f"{players} players × {self.hand_size} cards + 1 upcard need {needed} cards, "
                     f"the deck has {self.deck.size_for(players)}", "lower hand_size or players.max, or add deck copies"
-                )
+                ))
+                break  # the smallest table that does not fit says it; the larger ones add nothing
+        Inconsistent.check(found)
         return self
 
     def to_yaml(self) -> str:

@@ -5,24 +5,26 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from runner.errors import RulesetError
 from runner.game.ruleset import Ruleset
 
 from .explain import build
 from .extends import MAX_EXTENDS_DEPTH, merge, resolve_raw
-from .files import MAX_DEPTH, MAX_FILE_BYTES, exists, read_yaml
+from .files import MAX_DEPTH, MAX_FILE_BYTES, exists, normal_key, read_yaml
 from .overrides import apply_overrides, parse_override
 from .schema import json_schema, schema_text
 
 
 def load(path: Path, find: Callable[[str], Path | None] = lambda name: None, overrides: Mapping[str, Any] | None = None) -> Ruleset:
-    """Load, merge `extends`, apply `--set` overrides and validate one ruleset file."""
-    data = resolve_raw(Path(path), find)
+    """Load, merge `extends`, apply `--set` overrides and validate one ruleset file; every problem found is reported."""
+    problems: list[RulesetError] = []
+    data = resolve_raw(Path(path), find, problems=problems)
     if overrides:
         data = apply_overrides(data, overrides)
-    return build(data, str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})")
+    return build(data, str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})", problems)
 
 
 __all__ = [
     "MAX_DEPTH", "MAX_EXTENDS_DEPTH", "MAX_FILE_BYTES", "apply_overrides", "build", "exists", "json_schema", "load",
-    "merge", "parse_override", "read_yaml", "resolve_raw", "schema_text",
+    "merge", "normal_key", "parse_override", "read_yaml", "resolve_raw", "schema_text",
 ]

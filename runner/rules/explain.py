@@ -3,44 +3,48 @@
 from __future__ import annotations
 
 import difflib
-from typing import Any, get_origin
+from typing import Any, Sequence, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from runner.errors import RulesetError
+from runner.errors import RulesetError, combined
 from runner.game.ruleset import Inconsistent, Ruleset
 
 
-def build(data: dict, source: str) -> Ruleset:
-    """Validate a merged mapping into a Ruleset, turning pydantic's errors into one RulesetError."""
+def build(data: dict, source: str, problems: Sequence[RulesetError] = ()) -> Ruleset:
+    """Validate a merged mapping into a Ruleset; every problem, `problems` found earlier first, in one RulesetError."""
+    errors = list(problems)
     try:
-        return Ruleset.model_validate(data)
+        ruleset = Ruleset.model_validate(data)
     except ValidationError as exc:
-        raise _explain(exc, data, source) from None
+        errors += [problem for error in exc.errors(include_url=False) for problem in _explain(error, source)]
+    if errors:
+        raise combined(errors) from None
+    return ruleset
 
 
-def _explain(exc: ValidationError, data: dict, source: str) -> RulesetError:
-    error = exc.errors(include_url=False)[0]
+def _explain(error: Any, source: str) -> list[RulesetError]:
+    """pydantic's error as RulesetErrors (several for a validator that found several inconsistencies)."""
     loc = [str(part) for part in error["loc"] if not str(part).startswith(("function-", "literal[", "[key]"))]
     key = ".".join(loc) or None
     kind = error["type"]
     given = error.get("input")
     cause = (error.get("ctx") or {}).get("error")
     if isinstance(cause, Inconsistent):
-        return RulesetError(source, ".".join([*loc, cause.key]), str(cause), cause.hint)
+        return [RulesetError(source, ".".join([*loc, each.key]), str(each), each.hint) for each in cause.each()]
     if kind == "extra_forbidden":
         parent = _lookup_model(loc[:-1])
         options = list(parent.model_fields) if parent else []
         close = difflib.get_close_matches(loc[-1], options, n=1)
         hint = f"did you mean {close[0]!r}?" if close else f"known keys here: {', '.join(options)}"
-        return RulesetError(source, key, f"unknown key {loc[-1]!r}", hint)
+        return [RulesetError(source, key, f"unknown key {loc[-1]!r}", hint)]
     message = error["msg"]
     if message.startswith("Value error, "):
         message = message[len("Value error, "):]
     if kind not in ("value_error", "assertion_error") and not isinstance(given, (dict, list)):
         message += ", got null" if given is None else f", got {_short(repr(given))} ({type(given).__name__})"
     hint = _HINTS.get(kind, "see `maumau rulesets schema` for every key and its type")
-    return RulesetError(source, key, message, hint)
+    return [RulesetError(source, key, message, hint)]
 
 
 def _short(text: str, limit: int = 60) -> str:

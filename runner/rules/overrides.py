@@ -2,15 +2,13 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Mapping
 
 import yaml
 
 from runner.errors import RulesetError
-from runner.game.cards import RANKS
-
-from .files import MAX_DEPTH
+from .extends import merge
+from .files import MAX_DEPTH, normal_key
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -30,14 +28,10 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 
 def apply_overrides(data: dict, overrides: Mapping[str, Any]) -> dict:
-    data = copy.deepcopy(data)
+    """`data` with each `--set` merged over it as a file that `extends` it would be: `powers.7=null` removes the 7's power."""
     for dotted, value in overrides.items():
-        node = data
-        parts = [part.upper() if part.upper() in RANKS else part for part in dotted.split(".")]
-        for part in parts[:-1]:
-            child = node.get(part)
-            if not isinstance(child, dict):
-                child = node[part] = {}
-            node = child
-        node[parts[-1]] = value
+        change = value
+        for part in reversed([normal_key(part) for part in dotted.split(".")]):
+            change = {part: change}
+        data = merge(data, change)
     return data

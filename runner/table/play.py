@@ -47,6 +47,14 @@ def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None
         raise MaumauError(f"ruleset {ruleset.name!r} does not allow players to join or leave (match.table_changes)")
     if sum(1 for c in changes if c.kind == "join") + len(players) > ruleset.players.max:
         raise MaumauError(f"joins would seat more than {ruleset.players.max} players")
+    for change in changes:
+        if change.kind != "leave":
+            continue
+        # a player who joins takes the next seat number, from the round they join
+        seats = len(players) + sum(1 for c in changes if c.kind == "join" and c.before_round <= change.before_round)
+        if change.seat >= seats:
+            raise MaumauError(f"--leave {change.before_round}:{change.seat}: the table has no seat {change.seat} "
+                              f"before round {change.before_round} (seats 0-{seats - 1}); give the seat of a player")
 
 
 def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict, joins=(), leaves=(),

@@ -63,6 +63,8 @@ class Store:
             raise MaumauError(
                 f"{directory} already holds a tournament; add --resume to continue it, or choose another --out"
             )
+        if directory.is_dir() and any(directory.iterdir()):  # results written among other files could not be told apart
+            raise MaumauError(f"{directory} holds other files and no tournament; choose a new or empty directory for --out")
         try:
             (directory / LOGS).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
