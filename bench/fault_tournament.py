@@ -22,6 +22,7 @@ from runner.errors import MaumauError  # noqa: E402
 from runner.tournament.driver import conduct  # noqa: E402
 from runner.tournament.schedule import match_count  # noqa: E402
 from runner.tournament.settings import plan  # noqa: E402
+from runner.seats.faults import FaultSettings  # noqa: E402
 
 ENTRANTS = ["random", "medium", "t-honest", "t-crash", "t-sleep", "t-cheat"]
 
@@ -41,8 +42,8 @@ def main():
           f"hanging bot; --move-time {args.move_time} s: hangs cost at most {bound:.1f} s over {args.workers} workers")
     for isolate in (False, True):
         for policy in ("forfeit", "autoplay", "abort"):
-            settings = plan("strafpunten", ENTRANTS, deals=args.deals, table_size=k, seed=11, on_fault=policy,
-                            move_time=args.move_time, isolate=isolate)
+            settings = plan("strafpunten", ENTRANTS, deals=args.deals, table_size=k, seed=11, faults=FaultSettings(
+                policy=policy, move_time=args.move_time, isolate=isolate))
             out = Path(tempfile.mkdtemp()) / "t"
             started = time.perf_counter()
             try:

@@ -16,6 +16,7 @@ from runner.seats.botmaker import BotMaker
 from runner.table.match import Match
 from runner.plugins import registry
 from runner.table.referee import Referee
+from runner.seats.faults import FaultSettings
 
 EXAMPLE = f"exec:{sys.executable} {Path(__file__).parent.parent / 'examples' / 'exec_bot.py'}"
 
@@ -27,7 +28,7 @@ def rate(players, isolate, matches):
         decisions, seconds = 0, 0.0
         for seed in range(matches + 1):
             started = time.perf_counter()
-            match = Match(ruleset, players, seed, make_bot, referee=Referee("forfeit", 1.0, random.Random(seed)))
+            match = Match(ruleset, players, seed, make_bot, referee=Referee(FaultSettings(move_time=1.0), rng=random.Random(seed)))
             result = match.run()
             make_bot.end_match(result)
             assert not result.faults, result.faults

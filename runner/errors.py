@@ -47,3 +47,22 @@ class PluginError(MaumauError):
 
 class UnknownName(MaumauError):
     """A bot or ruleset name that is not registered."""
+
+
+class InvalidSetting(MaumauError):
+    """A setting given a value it cannot take: `text` names each setting as {0}, {1}, ... in `settings`.
+
+    Raised by the layers below the CLI with the settings' own names (`deals`, `move_time`); the
+    CLI shows its option names instead (`--deals`, `--move-time`) through `named`.
+    """
+
+    def __init__(self, text: str, *settings: str):
+        self.text, self.settings = text, settings
+        super().__init__(self.named(settings))
+
+    def named(self, names) -> str:
+        """The message with the settings called `names` (one per setting, in order)."""
+        message = self.text
+        for index, name in enumerate(names):
+            message = message.replace(f"{{{index}}}", name)
+        return message

@@ -11,6 +11,7 @@ from runner.table.match import Match, MatchResult
 from runner.table.play import make_bot_factory
 from runner.plugins import registry
 from runner.table.referee import Referee
+from runner.seats.faults import FaultSettings
 
 # Rule options beyond the built-in files, so that every branch of the rules gets played.
 VARIANTS = (
@@ -77,7 +78,7 @@ def play(ruleset, players: int, seed: int, sloppy: bool = False, policy: str = "
         make_bot = lambda player, seat, rng: Sloppy(rng=rng)  # noqa: E731
     else:
         make_bot = make_bot_factory(registry())
-    referee = Referee(policy, rng=random.Random(seed))
+    referee = Referee(FaultSettings(policy=policy), rng=random.Random(seed))
     return Match(ruleset, ["random"] * players, seed, make_bot, log=log, referee=referee, changes=changes).run()
 
 

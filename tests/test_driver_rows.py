@@ -9,9 +9,9 @@ from runner.tournament.work import SeatOutcome
 
 def seats():
     return [
-        SeatOutcome(0, "random#1", "random", 1, 0.5, 12, 7, 3, 0, False),
-        SeatOutcome(1, "é\"bot", "random", 1, 0.5, 12, 7, 2, 1, False),
-        SeatOutcome(2, "random#2", "random", 3, 0.0, 125, 5, 0, 2, True),
+        SeatOutcome.from_row((0, "random#1", "random", 1, 0.5, 12, 7, 3, 0, False)),
+        SeatOutcome.from_row((1, "é\"bot", "random", 1, 0.5, 12, 7, 2, 1, False)),
+        SeatOutcome.from_row((2, "random#2", "random", 3, 0.0, 125, 5, 0, 2, True)),
     ]
 
 

@@ -16,6 +16,7 @@ from runner.cli import app
 from runner.errors import MaumauError
 from runner.seats.external import CommandBot, parse_exec
 from runner.table.play import play_match
+from runner.seats.faults import FaultSettings
 
 ROOT = Path(__file__).parent.parent
 EXAMPLE = f"exec:{shlex.quote(sys.executable)} {ROOT / 'examples' / 'exec_bot.py'}"
@@ -45,9 +46,12 @@ def bot(tmp_path, misbehave="pass", hello='send({"type": "hello", "name": "t", "
     return f"exec:{shlex.quote(sys.executable)} {path}"
 
 
+ONE_SECOND = FaultSettings(move_time=1.0)
+
+
 def faults_of(player, policy="forfeit", move_time=1.0):  # generous: honest answers on a loaded machine
     result, log = play_match("strafpunten", [player, "random", "random"], 3, {}, with_log=True,
-                             on_fault=policy, move_time=move_time)
+                             faults=FaultSettings(policy=policy, move_time=move_time))
     return result, log
 
 
@@ -133,9 +137,9 @@ def test_a_registered_command_bot_runs_its_program(monkeypatch):
     manager = make_manager()
     manager.register(CommandPlugin, name="test-command")
     monkeypatch.setattr(plugins, "_registry", Registry(manager))
-    result, _ = play_match("strafpunten", ["example-command", "random"], 3, {}, move_time=1.0)
+    result, _ = play_match("strafpunten", ["example-command", "random"], 3, {}, faults=ONE_SECOND)
     assert result.faults == () and sorted(result.ranking) == [0, 1]
-    assert play_match("strafpunten", [EXAMPLE, "random"], 3, {}, move_time=1.0)[0].ranking == result.ranking
+    assert play_match("strafpunten", [EXAMPLE, "random"], 3, {}, faults=ONE_SECOND)[0].ranking == result.ranking
 
 
 def test_check_bot_passes_the_example_and_reports_a_broken_bot(tmp_path):

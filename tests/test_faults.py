@@ -9,6 +9,7 @@ from runner.seats.botmaker import BotMaker
 from runner.cli import app
 from runner.table.match import Match
 from runner.table.referee import Referee, TournamentAborted
+from runner.seats.faults import FaultSettings
 
 MISBEHAVING = {  # bot: the fault kind it commits
     "t-crash": "exception", "t-exit": "exception", "t-sleep": "timeout", "t-spin": "timeout",
@@ -21,7 +22,8 @@ def play(players, policy="forfeit", move_time=MOVE_TIME, time_bank=0.0, seed=7, 
     """One strafpunten match; `make_bot` defaults to a fresh in-process BotMaker."""
     reg = misbehaving_bots.registry()
     log = []
-    referee = Referee(policy, move_time, random.Random(f"{seed}:autoplay"), time_bank=time_bank)
+    referee = Referee(FaultSettings(policy=policy, move_time=move_time, time_bank=time_bank),
+                      rng=random.Random(f"{seed}:autoplay"))
     maker = make_bot or BotMaker(reg)
     try:
         match = Match(reg.load_ruleset("strafpunten"), players, seed, maker, referee=referee, log=log)
@@ -101,8 +103,8 @@ def test_no_move_time_means_no_timeout():
 def test_unknown_policy_is_a_clear_error():
     from runner.errors import MaumauError
 
-    with pytest.raises(MaumauError, match="unknown fault policy 'explode'"):
-        Referee("explode")
+    with pytest.raises(MaumauError, match="unknown policy 'explode'; use one of forfeit, autoplay, abort"):
+        Referee(FaultSettings(policy="explode"))
 
 
 def run_cli(args, monkeypatch):

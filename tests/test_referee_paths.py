@@ -5,10 +5,13 @@ import json
 import random
 
 import misbehaving_bots
-from runner.table.deadline import DecisionTimeout
+from runner.seats.deadline import DecisionTimeout
 from runner.table.match import Match
 from runner.table.referee import Referee
 from runner.tournament.work import compress
+from runner.seats.faults import FaultSettings
+
+AUTOPLAY = FaultSettings(policy="autoplay")
 
 
 class RaisesTimeout(misbehaving_bots.Honest):
@@ -33,27 +36,27 @@ def play(players, referee, seed=7):
 
 
 def test_a_bot_raising_decision_timeout_without_a_move_time_is_an_exception_fault():
-    result, log = play(["random", "t-raises-timeout", "random"], Referee("forfeit"))
+    result, log = play(["random", "t-raises-timeout", "random"], Referee())
     assert [(f.seat, f.kind) for f in result.faults] == [(1, "exception")]
     assert result.forfeited == (1,) and log[-1]["type"] == "match_end"
 
 
 def test_autoplay_seeded_lazily_from_the_match_seed_plays_as_an_explicit_generator():
-    lazy_result, lazy_log = play(["random", "t-crash", "random"], Referee("autoplay", seed=7))
-    explicit = Referee("autoplay", rng=random.Random("7:autoplay"))
+    lazy_result, lazy_log = play(["random", "t-crash", "random"], Referee(AUTOPLAY, seed=7))
+    explicit = Referee(AUTOPLAY, rng=random.Random("7:autoplay"))
     explicit_result, explicit_log = play(["random", "t-crash", "random"], explicit)
     assert lazy_result.faults and lazy_log == explicit_log
     assert lazy_result.ranking == explicit_result.ranking
 
 
 def test_an_honest_match_never_seeds_the_autoplay_generator():
-    referee = Referee("autoplay", seed=7)
+    referee = Referee(AUTOPLAY, seed=7)
     play(["random", "random", "random"], referee)
     assert referee._rng is None
 
 
 def test_compressed_log_lines_are_json_dumps_lines():
-    _, log = play(["random", "t-crash", "random"], Referee("autoplay", seed=3), seed=3)
+    _, log = play(["random", "t-crash", "random"], Referee(AUTOPLAY, seed=3), seed=3)
     log.append({"type": "fault", "seat": 0, "kind": "exception", "detail": 'ünïcode "quoted"\n},{'})
     lines = gzip.decompress(compress(log)).decode("utf-8").split("\n")
     assert lines[-1] == "" and lines[:-1] == [json.dumps(event, separators=(",", ":")) for event in log]

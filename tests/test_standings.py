@@ -13,7 +13,8 @@ ENTRANTS = [("ann", "random"), ("bob", "random"), ("cy", "easy")]
 
 
 def seat(seat, entrant, place, score, points=0, rounds=1, rounds_won=0, faults=0):
-    return SeatOutcome(seat, entrant, dict(ENTRANTS)[entrant], place, score, points, rounds, rounds_won, faults, False)
+    return SeatOutcome(seat=seat, entrant=entrant, bot=dict(ENTRANTS)[entrant], place=place, score=score, points=points,
+                       rounds=rounds, rounds_won=rounds_won, faults=faults, forfeited=False)
 
 
 # Four two-seat matches and one three-seat match, by hand:

@@ -210,10 +210,12 @@ def held_standings(entrants, matches, looks=None, blocks=None):
         n, score, rounds = len(seats), sum(s.score for s in seats), sum(s.rounds for s in seats)
         low, high = clustered([(block, s.score) for block, s in played])
         rows.append(Standing(
-            label, bot, n, sum(1 for s in seats if s.score == 1), sum(1 for s in seats if 0 < s.score < 1),
-            sum(1 for s in seats if s.score == 0), score, score / n if n else 0.0, low, high,
-            sum(s.points for s in seats) / rounds if rounds else 0.0, sum(s.rounds_won for s in seats),
-            sum(s.faults for s in seats), ratings[label].mu, ratings[label].sigma,
+            entrant=label, bot=bot, matches=n, wins=sum(1 for s in seats if s.score == 1),
+            draws=sum(1 for s in seats if 0 < s.score < 1), losses=sum(1 for s in seats if s.score == 0), score=score,
+            win_rate=score / n if n else 0.0, win_rate_low=low, win_rate_high=high,
+            points_per_round=sum(s.points for s in seats) / rounds if rounds else 0.0,
+            rounds_won=sum(s.rounds_won for s in seats), faults=sum(s.faults for s in seats),
+            rating=ratings[label].mu, rating_sigma=ratings[label].sigma,
         ))
     rows.sort(key=lambda r: (-r.win_rate, -r.rating, order[r.entrant]))
     z = sequential_z(looks) if looks else Z95
@@ -225,7 +227,9 @@ def held_standings(entrants, matches, looks=None, blocks=None):
             if a.entrant in places and b.entrant in places:
                 diff = places[b.entrant] - places[a.entrant]
                 values.append((block, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
-        adjacent.append(Comparison(a.entrant, b.entrant, len(values), sum(v for _, v in values), *clustered(values, z)))
+        low, high = clustered(values, z)
+        adjacent.append(Comparison(above=a.entrant, below=b.entrant, matches=len(values), ahead=sum(v for _, v in values),
+                                   low=low, high=high))
     h2h = {}
     for match in matches:
         if len(match) == 2:
@@ -263,9 +267,9 @@ def test_streamed_standings_equal_the_held_computation_on_random_results(seed):
             places = [rng.randint(1, k) for _ in range(k)]  # ties and shared firsts
             winners = places.count(min(places))
             matches.append([
-                SeatOutcome(s, f"e{members[(s + rotation) % k]}", "random", places[s],
-                            1 / winners if places[s] == min(places) else 0.0, rng.randint(0, 150), rng.randint(1, 4),
-                            rng.randint(0, 2), rng.randint(0, 1), False)
+                SeatOutcome.from_row((s, f"e{members[(s + rotation) % k]}", "random", places[s],
+                                      1 / winners if places[s] == min(places) else 0.0, rng.randint(0, 150),
+                                      rng.randint(1, 4), rng.randint(0, 2), rng.randint(0, 1), False))
                 for s in range(k)
             ])
             blocks.append(f"t0-d{deal}")
@@ -314,9 +318,9 @@ def decided(unit) -> MatchOutcome:
     """A made-up result: in every third deal the first seat wins, in the others one entrant wins both rotations."""
     deal = int(unit.match_id.split("-d")[1].split("-")[0])
     winner = unit.entrants[0] if deal % 3 == 0 else sorted(unit.entrants)[deal % 3 - 1]
-    return MatchOutcome(unit.match_id, 1, 1, tuple(
-        SeatOutcome(s, e, unit.bots[s], 1 if e == winner else 2, float(e == winner), 0, 1, 0, 0, False)
-        for s, e in enumerate(unit.entrants)), ())
+    return MatchOutcome(match_id=unit.match_id, rounds=1, decisions=1, seats=tuple(
+        SeatOutcome.from_row((s, e, unit.bots[s], 1 if e == winner else 2, float(e == winner), 0, 1, 0, 0, False))
+        for s, e in enumerate(unit.entrants)), faults=())
 
 
 class Deciding(Backend):

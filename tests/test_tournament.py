@@ -22,6 +22,7 @@ from runner.tournament.driver import conduct, run, standings_of
 from runner.tournament.schedule import derive_seed, match_count, schedule, unit_of
 from runner.tournament.settings import labels, plan
 from runner.tournament.work import MatchOutcome, SeatOutcome
+from runner.seats.faults import FaultSettings
 
 ROOT = Path(__file__).parent.parent
 
@@ -78,10 +79,10 @@ def test_match_seeds_are_stable_across_processes_and_hash_seeds():
 def test_work_units_are_plain_data_with_the_fault_settings():
     import pickle
 
-    settings = plan("strafpunten", ["random", "random"], deals=1, on_fault="autoplay", move_time=0.5)
+    settings = plan("strafpunten", ["random", "random"], deals=1, faults=FaultSettings(policy="autoplay", move_time=0.5))
     unit = unit_of(settings, next(schedule(settings, range(1))))
     assert pickle.loads(pickle.dumps(unit)) == unit
-    assert (unit.on_fault, unit.move_time, unit.ruleset["name"]) == ("autoplay", 0.5, "strafpunten")
+    assert (unit.faults.policy, unit.faults.move_time, unit.ruleset["name"]) == ("autoplay", 0.5, "strafpunten")
 
 
 def json_standings(tmp_path, name, backend, workers=None, **options):
@@ -170,9 +171,9 @@ class Rigged(Backend):
 
     def run(self, units, on_results):
         self.played += len(units)
-        on_results([MatchOutcome(u.match_id, 1, 1, tuple(
-            SeatOutcome(s, e, u.bots[s], 1 if e == self.winner else 2, float(e == self.winner), 0, 1, 0, 0, False)
-            for s, e in enumerate(u.entrants)), ()) for u in units])
+        on_results([MatchOutcome(match_id=u.match_id, rounds=1, decisions=1, seats=tuple(
+            SeatOutcome.from_row((s, e, u.bots[s], 1 if e == self.winner else 2, float(e == self.winner), 0, 1, 0, 0, False))
+            for s, e in enumerate(u.entrants)), faults=()) for u in units])
 
 
 def test_until_confident_doubles_the_deals_until_the_ranking_is_separated(tmp_path):

@@ -9,10 +9,11 @@ also replays a match in a fresh process to check that the bot is reproducible fr
 from __future__ import annotations
 
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 from runner.seats.botmaker import BotMaker
-from runner.seats.external import DEFAULT_MEMORY, RemoteBot
+from runner.seats.external import RemoteBot
+from runner.seats.faults import FaultSettings
 from runner.table.match import Match
 from runner.plugins import registry
 from runner.table.referee import Fault, Referee
@@ -28,7 +29,7 @@ class Violation:
     detail: str
 
 
-@dataclass
+@dataclass(kw_only=True)
 class CheckReport:
     """What `check-bot` found: the handshake, the play, every violation."""
 
@@ -46,12 +47,20 @@ class CheckReport:
         return not self.violations
 
 
-def check_bot(player: str, matches: int = 2, move_time: float = 1.0, seed: int = 1, isolate: bool = True,
-              memory: int | None = DEFAULT_MEMORY, rulesets=CHECK_RULESETS) -> CheckReport:
-    """Play `matches` matches per ruleset with `player` against random bots; collect its violations."""
+def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int = 2, seed: int = 1,
+              rulesets=CHECK_RULESETS) -> CheckReport:
+    """Play `matches` matches per ruleset with `player` against random bots; collect its violations.
+
+    `faults` gives the move time and memory cap, and `isolate` runs `player` (never its random
+    opponents) in a process of its own; the policy is always `autoplay`, so one fault does not
+    hide the next. The default: 1 s per decision, isolated.
+    """
     reg = registry()
-    report = CheckReport(player)
-    isolate = frozenset([player]) if isolate else False  # the random opponents stay in-process
+    faults = faults if faults is not None else FaultSettings(move_time=1.0, isolate=True)
+    faults = replace(faults, policy="autoplay")
+    report = CheckReport(player=player)
+    isolate = frozenset([player]) if faults.isolate else False  # the random opponents stay in-process
+    memory = faults.bot_memory
     with BotMaker(reg, isolate, memory) as make_bot:
         make_bot.check([player])
         sample: tuple | None = None
@@ -64,18 +73,18 @@ def check_bot(player: str, matches: int = 2, move_time: float = 1.0, seed: int =
                 players[seat] = player
                 match_seed = f"{seed}:{name}:{index}"
                 match_id = f"{name}-{index}"
-                log, faults = _play(make_bot, report, ruleset, players, seat, match_seed, match_id, move_time)
-                if not any(f.seat == seat for f in faults):
+                log, found = _play(make_bot, report, ruleset, players, seat, match_seed, match_id, faults)
+                if not any(f.seat == seat for f in found):
                     sample = (ruleset, players, seat, match_seed, match_id, log)
                 report.matches += 1
-                report.violations += [_violation(match_id, f) for f in faults if f.seat == seat]
+                report.violations += [_violation(match_id, f) for f in found if f.seat == seat]
                 report.penalties += sum(1 for e in log if e["type"] == "draw" and e["seat"] == seat
                                         and e["reason"] == "penalty")
     if sample is not None:  # the last clean match, replayed by a fresh process: kept state or hash order shows
         ruleset, players, seat, match_seed, match_id, log = sample
         with BotMaker(reg, isolate, memory) as make_bot:
-            again, faults = _play(make_bot, None, ruleset, players, seat, match_seed, match_id, move_time)
-        if again != log and not any(f.seat == seat for f in faults):
+            again, found = _play(make_bot, None, ruleset, players, seat, match_seed, match_id, faults)
+        if again != log and not any(f.seat == seat for f in found):
             report.violations.append(Violation(
                 match_id, 0, "reproducibility",
                 "the same seed gave a different match: draw all randomness from the seed (self.rng, or "
@@ -84,9 +93,10 @@ def check_bot(player: str, matches: int = 2, move_time: float = 1.0, seed: int =
     return report
 
 
-def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat, match_seed, match_id, move_time):
+def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat, match_seed, match_id,
+          faults: FaultSettings):
     log: list[dict] = []
-    referee = Referee("autoplay", move_time, seed=match_seed)
+    referee = Referee(faults, seed=match_seed)
     match = Match(ruleset, players, match_seed, make_bot, match_id=match_id, referee=referee, log=log)
     bot = match.bots[seat]
     try:

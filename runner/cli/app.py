@@ -10,10 +10,13 @@ from typing import Annotated, Optional
 
 import typer
 
-from . import narrate, output
 from runner.errors import MaumauError
 from runner.plugins import registry
-from runner.rules import parse_override, schema_text
+from runner.rules import schema_text
+
+from . import narrate, output
+from .options import (FormatOpt, IsolateOpt, MemoryOpt, MoveTimeOpt, OnFaultOpt, RulesetOpt, SeedOpt, SetOpt, TimeBankOpt,
+                      fault_settings, option_names, overrides_of)
 
 app = typer.Typer(
     help=__doc__.split(":")[0] + ": a tournament runner for Mau Mau bots under YAML rulesets.",
@@ -24,21 +27,6 @@ app = typer.Typer(
 )
 rulesets_app = typer.Typer(help="Registered rulesets; `show`, `check` and `schema` below.", rich_markup_mode=None)
 app.add_typer(rulesets_app, name="rulesets")
-
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives the same match.")]
-SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), repeatable.")]
-FormatOpt = Annotated[str, typer.Option("--format", help="Output: table, json or csv.")]
-RulesetOpt = Annotated[str, typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")]
-OnFaultOpt = Annotated[str, typer.Option("--on-fault", help="A faulting bot: forfeit (ranked last), autoplay (random moves for it) or abort.")]
-MoveTimeOpt = Annotated[float, typer.Option("--move-time", help="Seconds a bot may take per decision (0: no limit).")]
-TimeBankOpt = Annotated[float, typer.Option("--time-bank", help="Extra seconds per bot per match that cover overruns of --move-time.")]
-IsolateOpt = Annotated[bool, typer.Option("--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
-MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
-
-
-def overrides_of(pairs: list[str] | None) -> dict:
-    return dict(parse_override(pair) for pair in pairs or [])
-
 
 @app.command("bots")
 def bots_cmd(fmt: FormatOpt = "table") -> None:
@@ -113,15 +101,15 @@ def play_cmd(
     human_seat: Annotated[Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")] = None,
 ) -> None:
     """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM [ARGS]`."""
-    from runner.seats.external import parse_memory
     from runner.seats.human import HumanQuit
     from runner.table.play import play_match
 
     if human and human_seat is None:
         human_seat = 0
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
     try:
-        result, events = play_match(ruleset, bots, seed, overrides_of(set_), join or [], leave or [], log is not None,
-                                    on_fault, move_time, time_bank, isolate, parse_memory(bot_memory), human_seat)
+        result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
+                                    with_log=log is not None, faults=faults, human_seat=human_seat)
     except HumanQuit as exc:
         if exc.input_ended:
             raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
@@ -175,16 +163,17 @@ def tournament_cmd(
     max_deals: Annotated[Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")] = None,
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
-    from runner.seats.external import parse_memory
     from runner.tournament.driver import conduct
     from runner.tournament.settings import plan
 
     from .standings import render_standings
 
     output.render_rows([], fmt)  # refuse a bad --format before playing
-    settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), on_fault, move_time, logs,
-                    until_confident, max_deals, time_bank, isolate, parse_memory(bot_memory))
-    standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+    with option_names():
+        settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), logs=logs,
+                        until_confident=until_confident, max_deals=max_deals, faults=faults)
+        standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
     typer.echo(render_standings(standings, fmt))
 
 
@@ -243,11 +232,11 @@ def check_bot_cmd(
 ) -> None:
     """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""
     from runner.botkit.checkbot import check_bot, report_lines
-    from runner.seats.external import parse_memory
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
-    report = check_bot(bot, matches, move_time, seed, isolate, parse_memory(bot_memory))
+    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory)
+    report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)
     if not report.passed:

@@ -13,14 +13,12 @@ import time
 
 from runner.game.bot import Bot
 from runner.errors import MaumauError
-from .external import DEFAULT_MEMORY, EXEC_PREFIX, BotProcess, CommandBot, RemoteBot, check_program, parse_exec
+from .external import EXEC_PREFIX, BotProcess, CommandBot, RemoteBot, check_program, parse_exec
 from .isolation import worker_command, worker_environment
 from runner.plugins import Registry, registry
+from .faults import DEFAULT_MEMORY
 from .protocol import exception_text
-
-
-class BotUnavailable(Exception):
-    """Raised by a stand-in bot that can never act (its constructor failed): a fault, and it is given up."""
+from .seat import BotUnavailable, Seat
 
 
 class _Unbuildable(Bot):
@@ -116,7 +114,7 @@ class BotMaker:
         for player in players:
             self.command_for(player)
 
-    def __call__(self, player: str, seat: int, rng) -> Bot | RemoteBot:
+    def __call__(self, player: str, seat: int, rng) -> Bot | Seat:
         how = self.command_for(player)
         if how is None:
             try:

@@ -21,21 +21,14 @@ from pathlib import Path
 
 from runner.game.bot import Bot
 from runner.errors import MaumauError
+from .faults import DEFAULT_MEMORY
 from .protocol import (MAX_LINE_BYTES, PROTOCOL_VERSION, NotAnAction, ProtocolViolation, decode, encode, parse_action,
                        view_data)
+from .seat import Seat, SeatFailure
 
 EXEC_PREFIX = "exec:"
 STARTUP_SECONDS = 20.0  # to start and say hello; not charged to the bot's move time
-DEFAULT_MEMORY = 1 << 30
 STDERR_CAP = 16 << 20  # RLIMIT_FSIZE: a bot cannot fill the disk through its stderr file
-
-
-class BotFailure(Exception):
-    """A bot in another process misbehaved: `kind` is a fault kind; `give_up`: do not ask it again this match."""
-
-    def __init__(self, kind: str, detail: str, give_up: bool):
-        super().__init__(detail)
-        self.kind, self.detail, self.give_up = kind, detail, give_up
 
 
 class CommandBot(Bot):
@@ -44,22 +37,7 @@ class CommandBot(Bot):
     command: tuple[str, ...] | list[str] = ()
 
     def act(self, view):
-        raise RuntimeError(f"{type(self).__name__} runs as a command; build it through runner.botmaker")
-
-
-def parse_memory(text: str) -> int | None:
-    """`--bot-memory` as bytes: 1G, 512M, 65536K or plain bytes; 0 means no cap."""
-    units = {"K": 1 << 10, "M": 1 << 20, "G": 1 << 30}
-    clean = text.strip().upper().removesuffix("B").removesuffix("I")
-    scale = units.get(clean[-1:], 1)
-    number = clean[:-1] if clean[-1:] in units else clean
-    try:
-        size = int(float(number) * scale)
-    except ValueError:
-        size = -1
-    if size < 0 or (0 < size < 32 << 20):
-        raise MaumauError(f"--bot-memory {text!r}: expected a size of at least 32M, e.g. 512M or 2G (0: no cap)")
-    return size or None
+        raise RuntimeError(f"{type(self).__name__} runs as a command; build it through runner.seats.botmaker")
 
 
 def parse_exec(player: str) -> list[str]:
@@ -137,7 +115,7 @@ class BotProcess:
     # -------------------------------------------------------------- lines
 
     def send(self, message: dict, deadline: float) -> None:
-        """Write one message, or BotFailure if the bot is gone or does not read before `deadline`."""
+        """Write one message, or SeatFailure if the bot is gone or does not read before `deadline`."""
         data = memoryview(encode(message))
         while data:
             try:
@@ -151,7 +129,7 @@ class BotProcess:
                 raise self._timeout(deadline)
 
     def receive(self, deadline: float) -> dict:
-        """Read one message, or BotFailure (timeout, exit, a line too long, or not JSON)."""
+        """Read one message, or SeatFailure (timeout, exit, a line too long, or not JSON)."""
         buffer = self._buffer
         while True:
             end = buffer.find(b"\n")
@@ -194,21 +172,21 @@ class BotProcess:
 
     # -------------------------------------------------------------- ends
 
-    def violation(self, what: str) -> BotFailure:
+    def violation(self, what: str) -> SeatFailure:
         """A protocol violation: the stream can no longer be trusted, so the process is ended."""
         self._end_in_failure()
-        return BotFailure("illegal", f"protocol: {what}", give_up=True)
+        return SeatFailure("illegal", f"protocol: {what}", give_up=True)
 
-    def _timeout(self, deadline: float) -> BotFailure:
+    def _timeout(self, deadline: float) -> SeatFailure:
         self._end_in_failure()
-        return BotFailure("timeout", "no answer within the time budget; the bot process was killed", give_up=True)
+        return SeatFailure("timeout", "no answer within the time budget; the bot process was killed", give_up=True)
 
     def _end_in_failure(self) -> None:
         self.kill()
         if self.on_failure is not None:
             self.on_failure(self)
 
-    def _died(self) -> BotFailure:
+    def _died(self) -> SeatFailure:
         code = self.proc.poll()
         if code is None:
             try:
@@ -219,7 +197,7 @@ class BotProcess:
         self._end_in_failure()
         how = "closed its output" if code is None else (
             f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
-        return BotFailure("exception", f"the bot process {how}" + (f"; stderr: {tail}" if tail else ""), give_up=True)
+        return SeatFailure("exception", f"the bot process {how}" + (f"; stderr: {tail}" if tail else ""), give_up=True)
 
     def stderr_tail(self, limit: int = 400) -> str:
         """The end of what the bot wrote to stderr, on one line (for fault details)."""
@@ -256,7 +234,7 @@ class BotProcess:
             try:
                 self.send({"type": "bye"}, time.monotonic() + 0.1)
                 self.proc.stdin.close()
-            except (BotFailure, OSError):
+            except (SeatFailure, OSError):
                 pass
 
     def close(self, deadline: float) -> None:
@@ -288,7 +266,7 @@ class BotProcess:
 # ---------------------------------------------------------------- a seat
 
 
-class RemoteBot:
+class RemoteBot(Seat):
     """A seat's bot in another process; the referee calls `prepare` (not timed), then `act_within`."""
 
     def __init__(self, process: BotProcess, seat: int, rng, send_rng_state: bool):
@@ -307,16 +285,16 @@ class RemoteBot:
             return
         process = self.process
         if process.dead:
-            raise BotFailure("exception", "the bot process is not running", give_up=True)
+            raise SeatFailure("exception", "the bot process is not running", give_up=True)
         deadline = time.monotonic() + STARTUP_SECONDS
         process.greet(deadline)
         process.send({**self._start, "rules": _rules_data(view.ruleset)}, deadline)
         self.started = True
 
-    def act_within(self, view, seconds: float | None):
-        """The action the bot sends for `view` (parsed, not yet checked for legality), or BotFailure."""
+    def act_within(self, view, budget: float | None, started: float = 0.0):
+        """The action the bot sends for `view` (parsed, not yet checked for legality), or SeatFailure."""
         process = self.process
-        deadline = time.monotonic() + (seconds if seconds is not None else 1e9)
+        deadline = time.monotonic() + (budget if budget is not None else 1e9)
         process.check_quiet()
         start = self._history_sent if view.round == self._round and len(view.history) >= self._history_sent else 0
         self._round, self._history_sent = view.round, len(view.history)
@@ -334,7 +312,7 @@ class RemoteBot:
         if kind == "error":
             message = reply.get("message")
             text = str(message)[:300] if message else "the bot reported an error"
-            raise BotFailure("exception", text, give_up=reply.get("give_up") is True)
+            raise SeatFailure("exception", text, give_up=reply.get("give_up") is True)
         raise process.violation(f'expected {{"type": "action"}} or {{"type": "error"}}, got type {kind!r:.40}')
 
     def finish(self, result: dict | None = None) -> bool:
@@ -345,7 +323,7 @@ class RemoteBot:
         if self.started:
             try:
                 process.send({"type": "match_end", **(result or {})}, time.monotonic() + 1.0)
-            except BotFailure:
+            except SeatFailure:
                 return False
         return True
 

@@ -7,6 +7,8 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from runner.game.engine import OVER, Round
+from runner.seats.seat import as_seat
+
 from .referee import Fault, Forfeit, Referee
 from runner.game.ruleset import Ruleset
 
@@ -21,7 +23,7 @@ class TableChange:
     seat: int | None = None
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class RoundSummary:
     number: int
     winner: int | None
@@ -30,7 +32,7 @@ class RoundSummary:
     deciding: bool = False
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class MatchResult:
     """The outcome of one match; `ranking` lists every seat that stayed, best first."""
 
@@ -77,6 +79,7 @@ class Match:
         players: Sequence[str],
         seed: int | str,
         make_bot: Callable,
+        *,
         match_id: str = "match",
         referee: Referee | None = None,
         log: list | None = None,
@@ -90,6 +93,7 @@ class Match:
         self.rng = random.Random(f"{seed}:deal")
         self.table = _Table(list(players), [0] * len(players), [0] * len(players))
         self.bots = [make_bot(player, seat, bot_rng(seed, seat)) for seat, player in enumerate(players)]
+        self.seats = [as_seat(bot) for bot in self.bots]  # what the referee asks: one interface for every bot
         self.rounds: list[RoundSummary] = []
         self.decisions = 0
         self.direction: int | None = None  # None: the ruleset's initial direction
@@ -111,12 +115,12 @@ class Match:
             totals=table.totals, rounds_won=table.rounds_won, log=self.log, deciding=deciding,
             direction=self.direction,
         )
-        bots, players, decide, apply = self.bots, table.players, self.referee.decide, rnd.apply
+        seats, players, decide, apply = self.seats, table.players, self.referee.decide, rnd.apply
         decisions = 0
         while rnd.phase != OVER:  # the loop of every decision: locals, no property
             seat = rnd.current
             try:
-                action = decide(rnd, bots[seat], players[seat])
+                action = decide(rnd, seats[seat], players[seat])
             except Forfeit as forfeit:
                 table.forfeited.append(forfeit.fault.seat)
                 rnd.forfeit(forfeit.fault.seat)
@@ -181,7 +185,8 @@ class Match:
         return active[0]
 
     def _round_end(self, number: int, winner: int | None, points: list[int], deciding: bool) -> None:
-        self.rounds.append(RoundSummary(number, winner, tuple(points), tuple(self.table.totals), deciding))
+        self.rounds.append(RoundSummary(number=number, winner=winner, points=tuple(points), totals=tuple(self.table.totals),
+                                        deciding=deciding))
         if self.log is not None:
             self.log.append({
                 "type": "round_end", "round": number, "winner": winner, "points": list(points),
@@ -201,6 +206,7 @@ class Match:
                 table.totals.append(total)
                 table.rounds_won.append(0)
                 self.bots.append(self.make_bot(change.player, seat, bot_rng(self.seed, seat)))
+                self.seats.append(as_seat(self.bots[-1]))
                 if self.log is not None:
                     self.log.append({"type": "join", "seat": seat, "player": change.player, "total": total})
             elif change.seat in table.seated():
@@ -226,9 +232,10 @@ class Match:
                 "rounds_won": list(table.rounds_won),
             })
         return MatchResult(
-            self.match_id, tuple(table.players), tuple(ranking), tuple(winners), tuple(table.totals),
-            tuple(table.rounds_won), tuple(self.rounds), tuple(self.referee.faults), tuple(table.forfeited),
-            tuple(table.left), self.decisions,
+            match_id=self.match_id, players=tuple(table.players), ranking=tuple(ranking), winners=tuple(winners),
+            totals=tuple(table.totals), rounds_won=tuple(table.rounds_won), rounds=tuple(self.rounds),
+            faults=tuple(self.referee.faults), forfeited=tuple(table.forfeited), left=tuple(table.left),
+            decisions=self.decisions,
         )
 
     def _rank_by_points(self, rounds_played: int) -> tuple[list[int], list[int]]:

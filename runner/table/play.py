@@ -2,14 +2,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
 
 from runner.seats.botmaker import BotMaker
 from runner.errors import MaumauError
-from runner.seats.external import DEFAULT_MEMORY
+from runner.seats.faults import FaultSettings
 from runner.seats.human import HumanSeat
 from .match import Match, MatchResult, TableChange
 from runner.plugins import registry
-from .referee import Referee, check_fault_options
+from .referee import Referee
 
 
 def make_bot_factory(reg=None):
@@ -57,10 +58,8 @@ def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None
                               f"before round {change.before_round} (seats 0-{seats - 1}); give the seat of a player")
 
 
-def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict, joins=(), leaves=(),
-               with_log: bool = False, on_fault: str = "forfeit", move_time: float | None = None,
-               time_bank: float = 0.0, isolate: bool = False,
-               bot_memory: int | None = DEFAULT_MEMORY, human_seat: int | None = None,
+def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict, *, joins=(), leaves=(),
+               with_log: bool = False, faults: FaultSettings | None = None, human_seat: int | None = None,
                human_io: tuple = (None, None)) -> tuple[MatchResult, list[dict]]:
     """Play one match between registered bots (or `exec:` commands); return its result and (if asked) its log.
 
@@ -68,19 +67,19 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     stdin and stdout) takes that seat and the bots fill the others in order; there is no move time.
     """
     reg = registry()
+    faults = faults if faults is not None else FaultSettings()
     ruleset = reg.load_ruleset(ruleset_name, overrides)
     bots = list(players)
     if human_seat is not None:
         if not 0 <= human_seat <= len(players):
             raise MaumauError(f"--human-seat {human_seat}: expected a seat from 0 to {len(players)} (the bots fill the others)")
         players = players[:human_seat] + [HumanSeat.name] + players[human_seat:]
-        move_time = None  # a person takes the time they need
+        faults = replace(faults, move_time=None)  # a person takes the time they need
     changes = parse_changes(list(joins), list(leaves))
     check_table(ruleset, players, changes)
-    check_fault_options(on_fault, move_time, time_bank)
-    referee = Referee(on_fault, move_time, time_bank=time_bank, seed=seed)
+    referee = Referee(faults, seed=seed)
     log: list[dict] | None = [] if with_log else None
-    with BotMaker(reg, isolate, bot_memory) as maker:
+    with BotMaker(reg, faults.isolate, faults.bot_memory) as maker:
         maker.check(bots + [j.partition(":")[2] for j in joins])
         make_bot = maker
         if human_seat is not None:

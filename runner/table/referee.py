@@ -1,29 +1,27 @@
-"""The referee: asks each bot for an action within its time, checks it, and applies the fault policy.
+"""The referee: asks each seat for an action within its time, checks it, and applies the fault policy.
 
 A fault is an exception, an answer that is not one of `view.legal`, or a decision over the
 time budget: `move_time` per decision, plus an optional per-match `time_bank` that covers
-overruns until it is spent. In-process bots are interrupted at the budget (runner.deadline:
-main thread, Python code only); bots in other processes (runner.external) are killed at it.
+overruns until it is spent. The referee asks every seat through one interface
+(runner/seats/seat.py): an in-process bot is interrupted at the budget (main thread, Python code
+only); a bot in another process is killed at it.
 """
 
 from __future__ import annotations
 
 import random
-from time import perf_counter
 from dataclasses import dataclass
+from time import perf_counter
 
-from runner.game.actions import Action
-from .deadline import DecisionTimeout, arm, disarm
-from runner.game.engine import Round
 from runner.errors import MaumauError
-from runner.seats.external import BotFailure, RemoteBot
-from runner.seats.botmaker import BotUnavailable
-from runner.seats.protocol import NotAnAction, describe_answer, exception_text
+from runner.game.actions import Action
+from runner.game.engine import Round
+from runner.seats.faults import FaultSettings
+from runner.seats.protocol import NotAnAction, describe_answer
+from runner.seats.seat import Seat, SeatFailure
 
-POLICIES = ("forfeit", "autoplay", "abort")
 
-
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Fault:
     """One fault a bot committed: an illegal action, an exception, or a timeout."""
 
@@ -45,31 +43,18 @@ class Forfeit(Exception):
         self.fault = fault
 
 
-def check_fault_options(policy: str, move_time: float | None, time_bank: float) -> None:
-    """Refuse a fault policy or time budget that makes no sense, naming the option."""
-    if policy not in POLICIES:
-        raise MaumauError(f"unknown --on-fault {policy!r}; use one of {', '.join(POLICIES)}")
-    if move_time is not None and not move_time >= 0:
-        raise MaumauError(f"--move-time must be a number of seconds (0: no limit), got {move_time:g}")
-    if not time_bank >= 0:
-        raise MaumauError(f"--time-bank must be a number of seconds, got {time_bank:g}")
-
-
 class Referee:
-    """Turns a bot's answer into a legal action, or into a fault handled by `policy`.
+    """Turns a seat's answer into a legal action, or into a fault handled by the fault settings' policy.
 
     One referee per match: it keeps the match's faults, each seat's time bank, and the seats
     whose bot was given up (timed out or its process died) and whose turns `autoplay` plays.
     """
 
-    def __init__(self, policy: str = "forfeit", move_time: float | None = None, rng: random.Random | None = None,
-                 time_bank: float = 0.0, seed: int | str | None = None):
+    def __init__(self, faults: FaultSettings | None = None, *, rng: random.Random | None = None,
+                 seed: int | str | None = None):
         """`rng` drives `autoplay`; without one it is `random.Random(f"{seed}:autoplay")`, seeded when first needed."""
-        if policy not in POLICIES:
-            raise MaumauError(f"unknown fault policy {policy!r}; use one of {', '.join(POLICIES)}")
-        if move_time is not None and move_time <= 0:
-            move_time = None  # 0 means no limit
-        self.policy, self.move_time, self.time_bank = policy, move_time, max(0.0, time_bank or 0.0)
+        self.settings = faults = faults if faults is not None else FaultSettings()
+        self.policy, self.move_time, self.time_bank = faults.policy, faults.move_time, faults.time_bank
         self._rng, self._seed = rng, seed
         self.faults: list[Fault] = []
         self.banks: dict[int, float] = {}
@@ -83,56 +68,29 @@ class Referee:
             self._rng = random.Random(0 if self._seed is None else f"{self._seed}:autoplay")
         return self._rng
 
-    def decide(self, rnd: Round, bot, player: str) -> Action:
-        """The action for the seat to act; raises Forfeit or TournamentAborted per the policy."""
-        seat = rnd.current
-        if seat in self.given_up:
+    def decide(self, rnd: Round, seat: Seat, player: str) -> Action:
+        """The action for the seat to act, asked of `seat`; raises Forfeit or TournamentAborted per the policy."""
+        index = rnd.current
+        if index in self.given_up:
             return self._autoplay(rnd)
         view = rnd.view()
         move_time = self.move_time  # the budget: the move time plus what is left of the seat's bank
-        budget = None if move_time is None else move_time + self.banks.setdefault(seat, self.time_bank)
-        if isinstance(bot, RemoteBot):
-            try:
-                bot.prepare(view)  # start-up and handshake are not charged to the bot's clock
-                started = perf_counter()
-                answer = bot.act_within(view, budget)
-            except BotFailure as failure:
-                return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up)
-        else:  # the hot path of every in-process match: the bot called right here, no helper layers
+        budget = None if move_time is None else move_time + self.banks.setdefault(index, self.time_bank)
+        try:
+            seat.prepare(view)  # start-up and handshake of a bot process are not charged to the bot's clock
             started = perf_counter()
-            armed = budget is not None and arm(budget, started)
-            problem = None
-            try:
-                try:
-                    answer = bot.act(view)
-                except (DecisionTimeout, KeyboardInterrupt):
-                    raise
-                except BotUnavailable as exc:
-                    problem = ("unavailable", str(exc))
-                except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
-                    problem = ("exception", exception_text(exc))  # still within the deadline: __str__ is the bot's code
-                finally:
-                    if armed:
-                        disarm()
-            except DecisionTimeout as exc:
-                if armed:
-                    problem = ("timeout", f"still deciding at the budget of {budget:.3f}s; interrupted")
-                else:  # raised by the bot itself, with no deadline running
-                    problem = ("exception", exception_text(exc))
-            if problem is not None:
-                kind, detail = problem
-                if kind == "unavailable":
-                    return self._fault(rnd, player, "exception", detail, give_up=True)
-                return self._fault(rnd, player, kind, detail, give_up=kind == "timeout")
+            answer = seat.act_within(view, budget, started)
+        except SeatFailure as failure:
+            return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up)
         elapsed = perf_counter() - started
-        stats = self.thinking.get(seat)
+        stats = self.thinking.get(index)
         if stats is None:
-            stats = self.thinking[seat] = [0, 0.0, 0.0]
+            stats = self.thinking[index] = [0, 0.0, 0.0]
         stats[0] += 1
         stats[1] += elapsed
         if elapsed > stats[2]:
             stats[2] = elapsed
-        if budget is not None and elapsed > move_time and self._charge(seat, elapsed):
+        if budget is not None and elapsed > move_time and self._charge(index, elapsed):
             detail = f"took {elapsed:.3f}s, budget {budget:.3f}s"
             return self._fault(rnd, player, "timeout", detail, give_up=True)
         action = rnd.canonical(answer)
@@ -150,7 +108,7 @@ class Referee:
         return self.banks[seat] < 0
 
     def _fault(self, rnd: Round, player: str, kind: str, detail: str, give_up: bool = False) -> Action:
-        fault = Fault(rnd.current, player, kind, detail, rnd.number)
+        fault = Fault(seat=rnd.current, player=player, kind=kind, detail=detail, round=rnd.number)
         self.faults.append(fault)
         if rnd.log is not None:
             rnd.log.append({"type": "fault", "seat": fault.seat, "kind": kind, "detail": detail})
@@ -165,6 +123,3 @@ class Referee:
     def _autoplay(self, rnd: Round) -> Action:
         legal = rnd.legal()
         return legal[int(self.rng.random() * len(legal))]
-
-
-# ---------------------------------------------------------------- in-process decisions

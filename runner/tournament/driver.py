@@ -7,7 +7,7 @@ import time
 from pathlib import Path
 from typing import Callable, Iterator
 
-from runner.errors import MaumauError
+from runner.errors import InvalidSetting
 
 from .backends import Backend, make_backend
 from .progress import Progress, progress_for
@@ -112,9 +112,9 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
             workers: int | None = None, quiet: bool = False, scheduler: str | None = None) -> tuple[Standings, Path]:
     """Run (or resume) a tournament into its results directory; return its standings and the directory."""
     if resume and out is None:
-        raise MaumauError("--resume needs --out DIR: the results directory of the tournament to continue")
+        raise InvalidSetting("{0} needs {1}: the results directory of the tournament to continue", "resume", "out")
     if workers is not None and workers < 1:
-        raise MaumauError(f"--workers must be at least 1, got {workers}")
+        raise InvalidSetting(f"{{0}} must be at least 1, got {workers}", "workers")
     out = out if out is not None else default_out(settings)
     progress = progress_for(quiet)
     with make_backend(backend, workers, scheduler) as executor:

@@ -31,7 +31,8 @@ def events_of(directory: Path, match_id: str) -> tuple[list[dict], list[str], bo
             events = parse_log(data, str(directory / row["log"]))
             verify(events)  # a log that breaks the rules is refused, not narrated
             return events, entrants, False
-        slot = Slot(match_id, row["tbl"], row["deal"], row["rotation"], row["seed"], seats)
+        slot = Slot(match_id=match_id, table=row["tbl"], deal=row["deal"], rotation=row["rotation"], seed=row["seed"],
+                    seats=seats)
         unit = unit_of(settings, slot)
         commands = [bot for bot in unit.bots if bot.startswith(EXEC_PREFIX)]
         if commands:  # the stored config names them: a doctored directory must not make replay run programs

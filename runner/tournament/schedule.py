@@ -20,7 +20,7 @@ from .settings import Settings
 from .work import WorkUnit
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Slot:
     """One scheduled match: where it sits in the schedule, and who sits where."""
 
@@ -55,7 +55,7 @@ def schedule(settings: Settings, deals: range) -> Iterator[Slot]:
             around = [members[i] for i in order]
             for r in range(k):
                 seats = tuple(around[(s + r) % k] for s in range(k))
-                yield Slot(f"t{t}-d{deal}-r{r}", t, deal, r, seed, seats)
+                yield Slot(match_id=f"t{t}-d{deal}-r{r}", table=t, deal=deal, rotation=r, seed=seed, seats=seats)
 
 
 def match_count(entrants: int, table_size: int, deals: int) -> int:
@@ -65,8 +65,8 @@ def match_count(entrants: int, table_size: int, deals: int) -> int:
 def unit_of(settings: Settings, slot: Slot, log_dir: str | None = None) -> WorkUnit:
     """The work unit of `slot`; with `log_dir`, its worker writes the log file into that results directory."""
     return WorkUnit(
-        slot.match_id, slot.seed, tuple(settings.bots[e] for e in slot.seats),
-        tuple(settings.entrants[e] for e in slot.seats), settings.ruleset, settings.ruleset_name,
-        settings.overrides, settings.on_fault, settings.move_time, settings.logs, settings.time_bank,
-        settings.isolate, settings.bot_memory, log_dir,
+        match_id=slot.match_id, seed=slot.seed, bots=tuple(settings.bots[e] for e in slot.seats),
+        entrants=tuple(settings.entrants[e] for e in slot.seats), ruleset=settings.ruleset,
+        ruleset_name=settings.ruleset_name, overrides=settings.overrides, logs=settings.logs, faults=settings.faults,
+        log_dir=log_dir,
     )

@@ -3,20 +3,25 @@
 from __future__ import annotations
 
 import math
-from dataclasses import asdict, dataclass, field
+from dataclasses import dataclass, field, fields
 
-from runner.errors import MaumauError
+from runner.errors import InvalidSetting, MaumauError
 from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
-from runner.seats.external import DEFAULT_MEMORY
-from runner.table.referee import check_fault_options
+from runner.seats.faults import FaultSettings
 
 from .integrity import ResultsCorrupt
 
 DEFAULT_TABLE = 4
 
 
-@dataclass(frozen=True)
+# The fault settings are stored flat, under these keys, as before they were one value: an older
+# results directory still resumes.
+FAULT_KEYS = {"policy": "on_fault", "move_time": "move_time", "time_bank": "time_bank", "isolate": "isolate",
+              "bot_memory": "bot_memory"}
+
+
+@dataclass(frozen=True, kw_only=True)
 class Settings:
     """What defines a tournament: stored with its results, and compared on --resume."""
 
@@ -28,14 +33,10 @@ class Settings:
     table_size: int
     deals: int
     seed: int
-    on_fault: str = "forfeit"
-    move_time: float | None = None
     logs: bool = True
     until_confident: bool = False
     max_deals: int | None = None
-    time_bank: float = 0.0
-    isolate: bool = False
-    bot_memory: int | None = DEFAULT_MEMORY
+    faults: FaultSettings = FaultSettings()
 
     def summary(self) -> str:
         """One line: the ruleset, the entrants, the tables and the deals."""
@@ -45,51 +46,54 @@ class Settings:
                 f"{math.comb(len(self.entrants), k)} table(s) × {deals} deals × {k} rotations")
 
     def config(self) -> dict:
-        return asdict(self)
+        """The settings as JSON data, the fault settings among the others."""
+        config = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "faults"}
+        config.update({key: getattr(self.faults, name) for name, key in FAULT_KEYS.items()})
+        return config
 
     @classmethod
     def from_config(cls, config: dict) -> "Settings":
         try:
             config = dict(config, bots=tuple(config["bots"]), entrants=tuple(config["entrants"]))
-            return cls(**config)
-        except (KeyError, TypeError, ValueError) as exc:  # a stored config is input too: never a traceback
+            faults = FaultSettings(**{name: config.pop(key) for name, key in FAULT_KEYS.items() if key in config})
+            return cls(**config, faults=faults)
+        except (KeyError, TypeError, ValueError, MaumauError) as exc:  # a stored config is input too: never a traceback
             raise ResultsCorrupt(f"the stored tournament config cannot be read ({type(exc).__name__}: {exc})") from None
 
 
 def plan(
     ruleset_name: str, bots: list[str], deals: int = 10, table_size: int | None = None, seed: int = 1,
-    overrides: dict | None = None, on_fault: str = "forfeit", move_time: float | None = None, logs: bool = True,
-    until_confident: bool = False, max_deals: int | None = None, time_bank: float = 0.0, isolate: bool = False,
-    bot_memory: int | None = DEFAULT_MEMORY,
+    overrides: dict | None = None, *, logs: bool = True, until_confident: bool = False, max_deals: int | None = None,
+    faults: FaultSettings | None = None,
 ) -> Settings:
     """Validated settings of a tournament from the user's names and numbers."""
     reg = registry()
     overrides = dict(overrides or {})
+    faults = faults if faults is not None else FaultSettings()
     ruleset = reg.load_ruleset(ruleset_name, overrides)
-    BotMaker(reg, isolate, bot_memory).check(bots)  # registered names, or `exec:` programs that can run
+    BotMaker(reg, faults.isolate, faults.bot_memory).check(bots)  # registered names, or `exec:` programs that run
     if len(bots) < 2:
-        raise MaumauError(f"a tournament needs at least 2 entrants, got {len(bots)}; repeat -b BOT")
+        raise InvalidSetting(f"a tournament needs at least 2 entrants, got {len(bots)}; add one ({{0}})", "bots")
     low, high = ruleset.players.min, ruleset.players.max
     k = table_size if table_size is not None else min(len(bots), DEFAULT_TABLE, high)
     if not low <= k <= high:
-        raise MaumauError(
-            f"--table-size {k} is outside the player range {low}-{high} of ruleset {ruleset.name!r}; choose a size in it"
-        )
+        raise InvalidSetting(f"{{0}} {k} is outside the player range {low}-{high} of ruleset {ruleset.name!r}; "
+                             "choose a size in it", "table_size")
     if k > len(bots):
-        raise MaumauError(f"--table-size {k} needs at least {k} entrants, got {len(bots)}; add -b BOT or lower it")
+        raise InvalidSetting(f"{{0}} {k} needs at least {k} entrants, got {len(bots)}; add some ({{1}}) or lower it",
+                             "table_size", "bots")
     if deals < 1:
-        raise MaumauError(f"--deals must be at least 1, got {deals}")
-    check_fault_options(on_fault, move_time, time_bank)
-    move_time = move_time or None
+        raise InvalidSetting(f"{{0}} must be at least 1, got {deals}", "deals")
     if until_confident:
         max_deals = max_deals if max_deals is not None else max(deals, 1000)
         if max_deals < deals:
-            raise MaumauError(f"--max-deals {max_deals} is below --deals {deals}; raise it")
+            raise InvalidSetting(f"{{0}} {max_deals} is below {{1}} {deals}; raise it", "max_deals", "deals")
     else:
         max_deals = None
     return Settings(
-        ruleset_name, ruleset.to_data(), overrides, tuple(bots), labels(bots), k, deals, seed, on_fault,
-        move_time, logs, until_confident, max_deals, time_bank, isolate, bot_memory,
+        ruleset_name=ruleset_name, ruleset=ruleset.to_data(), overrides=overrides, bots=tuple(bots),
+        entrants=labels(bots), table_size=k, deals=deals, seed=seed, logs=logs, until_confident=until_confident,
+        max_deals=max_deals, faults=faults,
     )
 
 

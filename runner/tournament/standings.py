@@ -24,7 +24,7 @@ def sequential_z(looks: int, alpha: float = 0.05) -> float:
     return NormalDist().inv_cdf(1 - alpha / 2**looks / 2)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Standing:
     """One entrant's line of the standings."""
 
@@ -45,7 +45,7 @@ class Standing:
     rating_sigma: float
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Comparison:
     """Two entrants over the matches they both played: how often `above` placed ahead of `below`."""
 
@@ -72,6 +72,11 @@ class Standings:
     @property
     def too_close(self) -> list[Comparison]:
         return [c for c in self.adjacent if not c.separated]
+
+
+def comparison(above: str, below: str, matches: int, ahead: float, interval: tuple[float, float]) -> Comparison:
+    low, high = interval
+    return Comparison(above=above, below=below, matches=matches, ahead=ahead, low=low, high=high)
 
 
 def wilson(successes: float, n: int, z: float = Z95) -> tuple[float, float]:
@@ -196,7 +201,7 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
                 clustered.add(block, ahead(places[above], places[below]))
     rows = tuple(totals[label].standing(label, bot, spread[label].interval(), ratings[label]) for label, bot in ranked)
     z = sequential_z(looks) if looks else Z95
-    adjacent = tuple(Comparison(a, b, c.n, c.total, *c.interval(z)) for (a, b), c in pair_spread.items())
+    adjacent = tuple(comparison(a, b, c.n, c.total, c.interval(z)) for (a, b), c in pair_spread.items())
     return Standings(rows, h2h, adjacent, looks)
 
 
@@ -223,9 +228,12 @@ class Totals:
         return self.score / self.n if self.n else 0.0
 
     def standing(self, label: str, bot: str, interval: tuple[float, float], rating) -> Standing:
+        low, high = interval
         return Standing(
-            label, bot, self.n, self.wins, self.draws, self.losses, self.score, self.win_rate, *interval,
-            self.points / self.rounds if self.rounds else 0.0, self.rounds_won, self.faults, rating.mu, rating.sigma,
+            entrant=label, bot=bot, matches=self.n, wins=self.wins, draws=self.draws, losses=self.losses,
+            score=self.score, win_rate=self.win_rate, win_rate_low=low, win_rate_high=high,
+            points_per_round=self.points / self.rounds if self.rounds else 0.0, rounds_won=self.rounds_won,
+            faults=self.faults, rating=rating.mu, rating_sigma=rating.sigma,
         )
 
 
@@ -251,7 +259,7 @@ def compare(above: str, below: str, matches: Sequence[Sequence[SeatOutcome]], bl
         if above in places and below in places:
             values.append((block, ahead(places[above], places[below])))
     low, high = clustered_wilson(values, z)
-    return Comparison(above, below, len(values), sum(v for _, v in values), low, high)
+    return comparison(above, below, len(values), sum(v for _, v in values), (low, high))
 
 
 def add_head_to_head(table: dict[tuple[str, str], tuple[int, float]], match: Sequence[SeatOutcome]) -> None:

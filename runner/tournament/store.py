@@ -161,7 +161,7 @@ class Store:
                     yield block, seats
                 current, block, seats = match_id, f"t{tbl}-d{deal}", []
             fields[-1] = bool(fields[-1])
-            seats.append(SeatOutcome(*fields))
+            seats.append(SeatOutcome.from_row(fields))
         if seats:
             yield block, seats
 
@@ -227,7 +227,8 @@ class Store:
 
     def faults(self) -> list[tuple[str, Fault]]:
         rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")
-        return [(match_id, Fault(*rest)) for match_id, *rest in rows]
+        return [(match_id, Fault(seat=seat, player=bot, kind=kind, detail=detail, round=round_))
+                for match_id, seat, bot, kind, detail, round_ in rows]
 
 
 def seat_row(s: SeatOutcome) -> tuple:

@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 
 from runner.seats.botmaker import shared_maker
-from runner.seats.external import DEFAULT_MEMORY
+from runner.seats.faults import FaultSettings
 from .logfiles import write_log
 from runner.table.match import Match, MatchResult
 from runner.table.referee import Fault, Referee
@@ -22,7 +22,7 @@ from runner.game.ruleset import Ruleset
 from runner.rules import build
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class WorkUnit:
     """Everything needed to play one scheduled match, in picklable plain data."""
 
@@ -33,16 +33,12 @@ class WorkUnit:
     ruleset: dict = field(repr=False)  # the resolved ruleset, Ruleset.to_data()
     ruleset_name: str = ""
     overrides: dict = field(default_factory=dict)
-    on_fault: str = "forfeit"
-    move_time: float | None = None
     logs: bool = True
-    time_bank: float = 0.0
-    isolate: bool = False  # every bot in a worker process of its own
-    bot_memory: int | None = DEFAULT_MEMORY  # the memory cap of each bot process, in bytes
+    faults: FaultSettings = FaultSettings()
     log_dir: str | None = None  # the results directory, if the worker writes the log file there itself
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class SeatOutcome:
     """How one seat of one match did; `place` is 1 for every seat sharing first."""
 
@@ -57,8 +53,16 @@ class SeatOutcome:
     faults: int
     forfeited: bool
 
+    @classmethod
+    def from_row(cls, row) -> "SeatOutcome":
+        """A seat from its fields in the order of the store's seats table."""
+        return cls(**dict(zip(SEAT_FIELDS, row)))
 
-@dataclass(frozen=True)
+
+SEAT_FIELDS = ("seat", "entrant", "bot", "place", "score", "points", "rounds", "rounds_won", "faults", "forfeited")
+
+
+@dataclass(frozen=True, kw_only=True)
 class MatchOutcome:
     """The stored result of one match, with its gzip game log when logs are on: its bytes, or the file the worker wrote."""
 
@@ -86,19 +90,19 @@ def ruleset_of(data: dict) -> Ruleset:
 
 def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
     """The bot for `seat`: the one place a worker constructs bots (in-process, isolated or `exec:`)."""
-    return shared_maker(unit.isolate, unit.bot_memory)(name, seat, rng)
+    return shared_maker(unit.faults.isolate, unit.faults.bot_memory)(name, seat, rng)
 
 
 def make_referee(unit: WorkUnit) -> Referee:
-    """The referee of one match, with the tournament's fault policy and time budget."""
-    return Referee(unit.on_fault, unit.move_time, time_bank=unit.time_bank, seed=unit.seed)
+    """The referee of one match, under the tournament's fault settings."""
+    return Referee(unit.faults, seed=unit.seed)
 
 
 def play_unit(unit: WorkUnit) -> MatchOutcome:
     """Play one match and summarise it; the log, gzip-compressed (byte-stable), comes back or goes to `unit.log_dir`."""
     log: list[dict] | None = [] if unit.logs else None
     ruleset = ruleset_of(unit.ruleset)
-    bots = shared_maker(unit.isolate, unit.bot_memory)
+    bots = shared_maker(unit.faults.isolate, unit.faults.bot_memory)
     try:
         match = Match(
             ruleset, list(unit.bots), unit.seed, partial(make_bot, unit), match_id=unit.match_id,
@@ -115,8 +119,8 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
         name, digest = write_log(unit.log_dir, unit.match_id, data)
         data = None
     return MatchOutcome(
-        unit.match_id, len(result.rounds), result.decisions, seat_outcomes(unit, ruleset, result), result.faults,
-        data, name, digest,
+        match_id=unit.match_id, rounds=len(result.rounds), decisions=result.decisions,
+        seats=seat_outcomes(unit, ruleset, result), faults=result.faults, log=data, log_name=name, log_sha256=digest,
     )
 
 
@@ -167,10 +171,11 @@ def seat_outcomes(unit: WorkUnit, ruleset: Ruleset, result: MatchResult) -> tupl
         rounds[seat] = sum(1 for summary in result.rounds if not summary.deciding)
     return tuple(
         SeatOutcome(
-            seat, unit.entrants[seat], unit.bots[seat],
-            1 if seat in winners else position.get(seat, last),
-            1 / len(winners) if seat in winners else 0.0,
-            points[seat], rounds[seat], result.rounds_won[seat], faults[seat], seat in result.forfeited,
+            seat=seat, entrant=unit.entrants[seat], bot=unit.bots[seat],
+            place=1 if seat in winners else position.get(seat, last),
+            score=1 / len(winners) if seat in winners else 0.0,
+            points=points[seat], rounds=rounds[seat], rounds_won=result.rounds_won[seat], faults=faults[seat],
+            forfeited=seat in result.forfeited,
         )
         for seat in range(last)
     )

@@ -5,7 +5,7 @@ The factory lives here, above the backends it chooses from, so that no backend i
 
 from __future__ import annotations
 
-from runner.errors import MaumauError
+from runner.errors import InvalidSetting
 
 from .base import Backend, BatchSizer, OnResults, batched, default_workers
 from .processes import ProcessBackend
@@ -21,15 +21,16 @@ def make_backend(name: str, workers: int | None = None, scheduler: str | None = 
 
         return DaskBackend(scheduler, workers)
     if scheduler:
-        raise MaumauError(f"--scheduler is the address of a Dask cluster: use it with --backend dask, not {name!r}")
+        raise InvalidSetting(f"{{0}} is the address of a Dask cluster: use it with {{1}} dask, not {name!r}",
+                             "scheduler", "backend")
     if name == "serial":
         if workers not in (None, 1):  # silently playing on one core would look like a slow pool
-            raise MaumauError(f"--workers {workers} has no effect with --backend serial, which plays every match "
-                              "in this process; drop --workers or use --backend processes")
+            raise InvalidSetting(f"{{0}} {workers} has no effect with {{1}} serial, which plays every match "
+                                 "in this process; drop {0} or use {1} processes", "workers", "backend")
         return SerialBackend()
     if name == "processes":
         return ProcessBackend(workers)
-    raise MaumauError(f"unknown --backend {name!r}; use one of {', '.join(BACKENDS)}")
+    raise InvalidSetting(f"unknown {{0}} {name!r}; use one of {', '.join(BACKENDS)}", "backend")
 
 
 __all__ = ["BACKENDS", "Backend", "BatchSizer", "OnResults", "ProcessBackend", "SerialBackend", "batched",

@@ -21,7 +21,7 @@ import runner
 
 from .base import Backend, BatchSizer, OnResults, batched, default_workers
 from runner.seats.botmaker import BotMaker
-from runner.errors import MaumauError, UnknownName
+from runner.errors import InvalidSetting, MaumauError, UnknownName
 from runner.seats.external import EXEC_PREFIX, parse_exec
 from runner.plugins import BUILTIN_PLUGINS, registry
 from runner.tournament.work import MatchOutcome, WorkUnit, play_batch
@@ -48,7 +48,8 @@ class DaskBackend(Backend):
 
     def __init__(self, scheduler: str | None = None, workers: int | None = None):
         if scheduler and workers is not None:
-            raise MaumauError("--workers sizes a local cluster; with --scheduler the cluster's own workers play: leave out --workers")
+            raise InvalidSetting("{0} sizes a local cluster; with {1} the cluster's own workers play: leave out {0}",
+                                 "workers", "scheduler")
         self.distributed = import_distributed()
         self.cluster = None
         self.shares_files = scheduler is None  # a local cluster's workers write the game logs themselves

@@ -1,0 +1,41 @@
+"""The fault settings: one frozen value for how faults are judged and bots are confined, from the CLI to the referee."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from runner.errors import InvalidSetting
+
+POLICIES = ("forfeit", "autoplay", "abort")
+DEFAULT_MEMORY = 1 << 30  # the address-space cap of each bot process, in bytes
+
+
+@dataclass(frozen=True, kw_only=True)
+class FaultSettings:
+    """What a fault is and what follows it; validated when made. New fields take a default, so old callers keep working.
+
+    `policy`: a faulting seat forfeits (ranked last), is autoplayed (random legal moves) or
+    aborts the run. `move_time`: seconds per decision (None: no limit; 0 means None).
+    `time_bank`: extra seconds per seat per match that cover overruns of the move time.
+    `isolate`: every Python bot in a process of its own. `bot_memory`: the memory cap of each
+    bot process in bytes (None: no cap).
+    """
+
+    policy: str = "forfeit"
+    move_time: float | None = None
+    time_bank: float = 0.0
+    isolate: bool = False
+    bot_memory: int | None = DEFAULT_MEMORY
+
+    def __post_init__(self) -> None:
+        if self.policy not in POLICIES:
+            raise InvalidSetting(f"unknown {{0}} {self.policy!r}; use one of {', '.join(POLICIES)}", "policy")
+        if self.move_time is not None and not self.move_time >= 0:
+            raise InvalidSetting(f"{{0}} must be a number of seconds (0: no limit), got {self.move_time:g}", "move_time")
+        if not self.time_bank >= 0:
+            raise InvalidSetting(f"{{0}} must be a number of seconds, got {self.time_bank:g}", "time_bank")
+        if self.bot_memory is not None and not self.bot_memory > 0:
+            raise InvalidSetting(f"{{0}} must be a number of bytes (None: no cap), got {self.bot_memory!r}", "bot_memory")
+        if self.move_time == 0:
+            object.__setattr__(self, "move_time", None)  # 0 means no limit
+        object.__setattr__(self, "time_bank", float(self.time_bank))
