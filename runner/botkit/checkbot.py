@@ -17,6 +17,7 @@ from runner.seats.faults import FaultSettings
 from runner.table.match import Match
 from runner.plugins import registry
 from runner.table.referee import Fault, Referee
+from runner.words import counted
 
 CHECK_RULESETS = ("standard", "standard-challenge", "strafpunten", "elimination")
 
@@ -125,10 +126,10 @@ def report_lines(report: CheckReport) -> list[str]:
     if report.hello is not None:
         lines.append(f"  handshake: name {report.hello.get('name')!r}, protocol {report.hello.get('protocol')}")
     mean = report.seconds / report.decisions if report.decisions else 0.0
-    lines.append(f"  played {report.matches} matches, {report.decisions} decisions answered; "
+    lines.append(f"  played {counted(report.matches, 'match')}, {counted(report.decisions, 'decision')} answered; "
                  f"mean {mean * 1000:.2f} ms, slowest {report.slowest * 1000:.1f} ms per decision")
     if report.penalties:
-        lines.append(f"  note: {report.penalties} missed announcements (drawn as penalties; allowed, but costly)")
+        lines.append(f"  note: {counted(report.penalties, 'missed announcement')} (drawn as penalties; allowed, but costly)")
     if report.passed:
         lines.append("  no violations")
         return lines
@@ -136,7 +137,7 @@ def report_lines(report: CheckReport) -> list[str]:
     first = {}
     for v in report.violations:
         first.setdefault((v.kind, v.detail), v)
-    lines.append(f"  {len(report.violations)} violations:")
+    lines.append(f"  {counted(len(report.violations), 'violation')}:")
     for (kind, detail), count in grouped.most_common():
         where = first[(kind, detail)]
         times = f" ({count} times)" if count > 1 else ""

@@ -13,6 +13,7 @@ import typer
 from runner.errors import MaumauError
 from runner.plugins import registry
 from runner.rules import schema_text
+from runner.words import counted
 
 from . import narrate, output
 from .options import (FormatOpt, IsolateOpt, MemoryOpt, MoveTimeOpt, OnFaultOpt, RulesetOpt, SeedOpt, SetOpt, TimeBankOpt,
@@ -218,7 +219,7 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines,
     from runner.logs.verify import verify_file
 
     summary = verify_file(log)
-    typer.echo(f"ok: {summary.events} events, {summary.rounds} rounds")
+    typer.echo(f"ok: {counted(summary.events, 'event')}, {counted(summary.rounds, 'round')}")
 
 
 @app.command("check-bot")

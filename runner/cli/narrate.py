@@ -30,7 +30,7 @@ def final_rows(result: MatchResult) -> list[dict]:
     rows = []
     for seat, player in enumerate(result.players):
         rows.append({
-            "seat": seat, "player": player, "total": result.totals[seat], "rounds won": result.rounds_won[seat],
+            "seat": seat, "player": player, "total": result.totals[seat], "rounds_won": result.rounds_won[seat],
             "place": place.get(seat, "-"), "winner": seat in result.winners,
             "note": "forfeit" if seat in result.forfeited else ("left" if seat in result.left else ""),
         })

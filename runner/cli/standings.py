@@ -55,7 +55,7 @@ def table_rows(standings: Standings) -> list[dict]:
             "#": i + 1, "entrant": r.entrant, "matches": r.matches, "W": r.wins, "D": r.draws, "L": r.losses,
             "score": f"{r.score:g}", "win rate": f"{r.win_rate:.3f}",
             "95% CI": f"{r.win_rate_low:.3f}–{r.win_rate_high:.3f}", "pts/round": f"{r.points_per_round:.2f}",
-            "rounds won": r.rounds_won, "faults": r.faults, "rating": f"{r.rating:.2f} ± {r.rating_sigma:.2f}",
+            "rounds_won": r.rounds_won, "faults": r.faults, "rating": f"{r.rating:.2f} ± {r.rating_sigma:.2f}",
         }
         for i, r in enumerate(standings.rows)
     ]

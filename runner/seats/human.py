@@ -10,6 +10,7 @@ from runner.game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
 from runner.game.bot import Bot
 from runner.game.cards import SUIT_NAMES
 from runner.game.view import Event, View
+from runner.words import counted
 
 QUIT_WORDS = ("q", "quit", "exit")
 
@@ -132,7 +133,7 @@ def event_words(event: Event, who) -> str:
     if kind == "play":
         return f"{who(seat)} {play_words('played', event.card, event.suit, event.reason)}"
     if kind == "draw":
-        cards = f"{event.count} card{'s' if event.count != 1 else ''}"
+        cards = counted(event.count, "card")
         why = {"seven": " (penalty)", "penalty": " (missed announcement)"}.get(event.reason or "", "")
         return f"{who(seat)} drew {cards}{why}"
     if kind == "pass":

@@ -8,6 +8,7 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 from runner.errors import InvalidSetting
+from runner.words import counted, plural
 
 from .backends import Backend, make_backend
 from .progress import Progress, progress_for
@@ -101,7 +102,7 @@ def stored_standings(directory: Path) -> tuple[Standings, str]:
     store = Store.open(directory)
     try:
         note = "" if store.finished() else (
-            f"unfinished: {store.count()} matches stored; continue with the tournament's command plus --resume --out {directory}"
+            f"unfinished: {counted(store.count(), 'match')} stored; continue with the tournament's command plus --resume --out {directory}"
         )
         return standings_of(store), note
     finally:
@@ -122,18 +123,24 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
             total = match_count(len(settings.entrants), settings.table_size, settings.deals)
-            progress.note(f"{settings.summary()} = {total} matches; results in {out}")
+            progress.note(f"{settings.summary()} = {counted(total, 'match')}; results in {out}")
             before, started = store.count(), time.perf_counter()
             standings = run(settings, store, executor, progress)
             # wall-clock figures are notes (stderr), never part of the standings: those stay the same bytes
             played, seconds = store.count() - before, time.perf_counter() - started
-            progress.note(f"played {played} matches in {seconds:.2f} s ({played / seconds:.0f} matches/s)")
+            progress.note(played_note(played, seconds, executor.where()))
             return standings, out
         except KeyboardInterrupt:
-            progress.warn(f"interrupted after {store.count()} matches; continue with the same command plus --resume --out {out}")
+            progress.warn(f"interrupted after {counted(store.count(), 'match')}; continue with the same command plus --resume --out {out}")
             raise
         finally:
             store.close()
+
+
+def played_note(played: int, seconds: float, where: str) -> str:
+    """`played 1 match in 0.50 s (2 matches/s) on 2 worker processes`."""
+    rate = round(played / seconds) if seconds > 0 else 0
+    return f"played {counted(played, 'match')} in {seconds:.2f} s ({rate} {plural(rate, 'match')}/s) {where}"
 
 
 def default_out(settings: Settings, root: Path = Path("results"), now: Callable[[], float] = time.time) -> Path:

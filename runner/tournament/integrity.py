@@ -18,6 +18,7 @@ import zlib
 from pathlib import Path
 
 from runner.errors import MaumauError
+from runner.words import counted
 
 MAX_LOG_BYTES = 64 << 20  # a log, compressed or not; real ones are a few hundred KB at most
 
@@ -114,7 +115,7 @@ def _check_complete(db, where: Path, count: int) -> None:
     except (KeyError, TypeError, ValueError):
         raise ResultsCorrupt(f"{where}: the record of the finished tournament is incomplete; {_ADVICE}") from None
     if count != expected:
-        raise ResultsCorrupt(f"{where}: {count} matches stored, the finished schedule has {expected}; {_ADVICE}")
+        raise ResultsCorrupt(f"{where}: {counted(count, 'match')} stored, the finished schedule has {expected}; {_ADVICE}")
 
 
 _ADVICE = "the results cannot be trusted: run the tournament again, or restore the directory from a copy"

@@ -13,6 +13,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextCol
 from rich.progress import Progress as RichBar
 from rich.text import Text
 
+from runner.words import plural
+
 
 class Progress:
     """What the tournament driver reports while it runs; this base class shows nothing (--quiet)."""
@@ -39,7 +41,7 @@ class RateColumn(ProgressColumn):
 
     def render(self, task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} matches/s" if speed else "- matches/s")
+        return Text(f"{speed:,.0f} {plural(round(speed), 'match')}/s" if speed else "- matches/s")
 
 
 class BarProgress(Progress):

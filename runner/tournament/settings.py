@@ -6,6 +6,7 @@ import math
 from dataclasses import dataclass, field, fields
 
 from runner.errors import InvalidSetting, MaumauError
+from runner.words import counted, plural
 from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
@@ -42,8 +43,9 @@ class Settings:
         """One line: the ruleset, the entrants, the tables and the deals."""
         k = self.table_size
         deals = f"{self.deals}" + (f" to {self.max_deals} (until confident)" if self.until_confident else "")
+        tables = math.comb(len(self.entrants), k)
         return (f"{self.ruleset_name}: {len(self.entrants)} entrants, tables of {k}, "
-                f"{math.comb(len(self.entrants), k)} table(s) × {deals} deals × {k} rotations")
+                f"{counted(tables, 'table')} × {deals} {plural(self.deals, 'deal')} × {counted(k, 'rotation')}")
 
     def config(self) -> dict:
         """The settings as JSON data, the fault settings among the others."""
