@@ -2,11 +2,18 @@
 
 import io
 import random
+import shlex
+import shutil
+import subprocess
 import sys
+import time
+import uuid
+from pathlib import Path
 
 import pytest
 
 from runner.game.actions import DRAW
+from runner.game.cards import parse_card
 from runner.cli import main
 from runner.seats.human import HumanQuit, HumanSeat
 from runner.table.play import play_match
@@ -14,7 +21,9 @@ from runner.table.play import play_match
 from midround import table
 from scenario import deal, do
 
+ROOT = Path(__file__).resolve().parent.parent
 ALWAYS_FIRST = "1\n" * 3000
+POINTS = {**{rank: int(rank) for rank in "2 3 4 5 6 7 8 9 10".split()}, "J": 10, "Q": 10, "K": 10, "A": 10}  # standard
 
 
 def seat(text: str):
@@ -27,30 +36,46 @@ def test_it_shows_the_hand_the_table_and_numbered_legal_actions():
     rnd = table("strafpunten", ["7H 3H 10C", "9H 2C", "2D 3S 4C 5S"], "5H", totals=(12, 30, 7))
     human, out = seat("2\n")
     view = rnd.view()
-    assert human.act(view) == view.legal[1]
+    assert human.act(view).card.text == "7H"  # the second move shown
     shown = out.getvalue()
     assert "top card: 5H   suit to follow: hearts" in shown
     assert "your hand: 10C 3H 7H" in shown
     assert "hard#1 2 cards (total 30)" in shown and "medium#2 4 cards (total 7)" in shown
-    assert "   1) play 7H" in shown and "   2) play 3H" in shown and "   3) draw" not in shown
+    assert "   1) play 3H\n   2) play 7H\nyour move" in shown
 
 
-def test_it_shows_a_pending_draw_and_what_happened_since_its_last_turn():
-    rnd = deal("standard", ["7H 2D 3D", "7S 5D 6D", "8D 9D 10D"], "10H", "2C 3C 4C 5C 6C 2S")
-    do(rnd, "7H", "7S")  # seat 2 now faces 4 cards
+def test_it_narrates_each_move_as_it_is_made_telling_only_what_the_seat_may_know():
     human, out = seat("1\n")
-    human.names = ["easy", "medium", "human"]
+    human.names, human.seat = ["easy", "medium", "human"], 2
+    rnd = deal("standard", ["7H 2D 3D", "7S 5D 6D", "8D 9D 10D"], "10H", "2C 3C 4C 5C 6C 2S", log=human.feed())
+    do(rnd, "7H", "7S")  # seat 2 now faces 4 cards
     assert human.act(rnd.view()) == DRAW
+    rnd.apply(DRAW)
+    rnd.apply(DRAW)  # easy#0 holds no spade and no 7: it draws 6C, which it cannot play either
     shown = out.getvalue()
-    assert "easy#0 played 7H" in shown and "medium#1 played 7S" in shown
-    assert "draw penalty waiting: 4" in shown
+    assert "=== round 1 === you deal, easy#0 leads\nupcard: 10H\n" in shown
+    assert "  easy#0 played 7H\n  medium#1 played 7S\n" in shown
+    assert "draw penalty waiting: 4" in shown and "   1) draw 4 (penalty)" in shown
+    assert "  you drew 2C 3C 4C 5C (penalty)\n" in shown  # our own cards, by name
+    assert shown.endswith("  easy#0 drew a card\n") and "6C" not in shown  # the others' by count only
+
+
+def test_the_hand_and_the_plays_are_sorted_by_suit_then_rank():
+    rnd = table("standard", ["KD 2H 10C 9H QD 4D", "9S 2C"], "9D", totals=(0, 0))
+    human, out = seat("4\n")
+    view = rnd.view()
+    assert [action.card.text for action in view.legal] == ["KD", "9H", "QD", "4D"]  # the engine's order: the hand's
+    assert human.act(view).card.text == "9H"
+    shown = out.getvalue()
+    assert "your hand: 10C 4D QD KD 2H 9H" in shown
+    assert "   1) play 4D\n   2) play QD\n   3) play KD\n   4) play 9H\nyour move" in shown
 
 
 def test_it_asks_again_after_bad_input():
     rnd = table("standard", ["7H 3H 10C", "9H 2C", "2D 3S 4C"], "5H")
     human, out = seat("\nfive\n0\n9\n1\n")
     view = rnd.view()
-    assert human.act(view) == view.legal[0]
+    assert human.act(view).card.text == "3H"  # the first move shown
     assert out.getvalue().count("is not a move: type a number from 1 to 2") == 4
 
 
@@ -99,3 +124,86 @@ def test_the_cli_refuses_a_seat_outside_the_table(monkeypatch, capsys):
 def test_the_cli_says_so_when_the_input_ends(monkeypatch, capsys):
     code, out = run_cli(monkeypatch, capsys, ["play", "-r", "standard", "--human", "-b", "easy"], "")
     assert code == 1 and "Error: the input ended" in out.err
+
+
+def test_the_end_of_every_round_is_shown_before_the_next_deal():
+    out = io.StringIO()
+    result, log = play_match("standard", ["hard", "hard", "medium"], 5, {"match.limit": 40}, with_log=True,
+                             human_seat=0, human_io=(io.StringIO(ALWAYS_FIRST), out))
+    shown = out.getvalue()
+    names = ["you", "hard#1", "hard#2", "medium#3"]
+    ends = [event for event in log if event["type"] == "round_end"]
+    assert len(ends) >= 2
+    for end in ends:
+        n = end["round"]
+        start = shown.index(f"\n=== round {n} === ")
+        block = shown[start:shown.index(f"\n=== round {n + 1} === ") if n < len(ends) else len(shown)]
+        if end["winner"] is not None:
+            before = reversed(log[:log.index(end)])
+            last = next(e["card"] for e in before if e["type"] == "play" and e["seat"] == end["winner"])
+            went = "go" if end["winner"] == 0 else "went"
+            assert f"round {n}: {names[end['winner']]} {went} out with {last}\nhands left:\n" in block
+        hands = block.split("hands left:\n")[1].split("totals: ")[0].splitlines()
+        assert [line.split()[0] for line in hands] == [names[s] for s in range(4) if s != end["winner"]]
+        for line, points in zip(hands, [p for s, p in enumerate(end["points"]) if s != end["winner"]]):
+            assert line.endswith(f" {points} point{'s' if points != 1 else ''}"), line
+            held = [parse_card(word) for word in line.split()[1:-2] if word != "-"]
+            assert sum(POINTS[card.rank] for card in held) == points and held == sorted(held)  # the hand, sorted
+        totals = "   ".join(f"{names[s]} {t}" for s, t in enumerate(end["totals"]))
+        assert f"totals: {totals}\n" in block
+        if n < len(ends):  # before the next deal, the person is asked to go on
+            assert block.rstrip("\n").endswith("press Enter for the next deal (q quits): ")
+    upcards = [event["upcards"][-1] for event in log if event["type"] == "round_start"]
+    assert [line.split(": ")[1] for line in shown.splitlines() if line.startswith("upcard: ")] == upcards
+
+
+def test_eliminations_and_leaves_are_told():
+    out = io.StringIO()
+    result, log = play_match("elimination", ["medium", "easy", "easy"], 2, {}, leaves=["2:3"], with_log=True,
+                             human_seat=0, human_io=(io.StringIO(ALWAYS_FIRST), out))
+    shown = out.getvalue()
+    assert "\neasy#3 left the table\n" in shown
+    eliminated = [event for event in log if event["type"] == "eliminated"]
+    assert eliminated
+    for event in eliminated:
+        who = "you are" if event["seat"] == 0 else f"{['you', 'medium', 'easy', 'easy'][event['seat']]}#{event['seat']} is"
+        assert f"\n{who} eliminated, with a total of {event['total']}\n" in shown
+    assert shown.index("left the table") < shown.index("=== round 2 ===")
+
+
+@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed: the real-terminal check needs it")
+def test_in_a_real_terminal_the_end_of_the_round_stays_on_screen_until_enter():
+    tmux = ["tmux", "-L", f"maumau-test-{uuid.uuid4().hex}"]  # a server of our own: no one else's sessions touched
+    command = f"{shlex.quote(sys.executable)} -m runner.cli play -r standard --human -b hard -b hard -b medium --seed 3"
+    subprocess.run([*tmux, "new-session", "-d", "-s", "play", "-x", "110", "-y", "70", command], cwd=ROOT, check=True)
+
+    def screen() -> list[str]:
+        shown = subprocess.run([*tmux, "capture-pane", "-p", "-t", "play"], capture_output=True, text=True).stdout
+        return [line.rstrip() for line in shown.splitlines() if line.strip()]
+
+    try:
+        deadline, lines = time.monotonic() + 300, []
+        while time.monotonic() < deadline:  # play the first move shown until the round is over
+            lines = screen()
+            if lines and lines[-1].endswith("press Enter for the next deal (q quits):"):
+                break
+            if lines and lines[-1].endswith("q to quit]:"):
+                subprocess.run([*tmux, "send-keys", "-t", "play", "1", "Enter"], check=True)
+            time.sleep(0.2)
+        assert lines and lines[-1].endswith("next deal (q quits):"), "\n".join(lines)
+        end = next(i for i, line in enumerate(lines) if line.startswith("round 1: "))
+        assert " out with " in lines[end] and lines[end + 1] == "hands left:"
+        winner = lines[end].split()[2]
+        assert [line.split()[0] for line in lines[end + 2:end + 5]] == [
+            name for name in ("you", "hard#1", "hard#2", "medium#3") if name != winner]
+        assert lines[end + 5].startswith("totals: you ")
+        assert not any(line.startswith("=== round 2") for line in lines)  # the next deal waits for Enter
+        subprocess.run([*tmux, "send-keys", "-t", "play", "Enter"], check=True)
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline and not any(line.startswith("=== round 2 === ") for line in screen()):
+            time.sleep(0.2)
+        lines = screen()
+        start = next(i for i, line in enumerate(lines) if line.startswith("=== round 2 === "))
+        assert lines[start + 1].startswith("upcard: ")
+    finally:
+        subprocess.run([*tmux, "kill-server"], capture_output=True)

@@ -83,12 +83,13 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
         maker.check(bots + [j.partition(":")[2] for j in joins])
         make_bot = maker
         if human_seat is not None:
+            human = HumanSeat(names=players, input=human_io[0], output=human_io[1], seat=human_seat)
+            log = human.feed()  # the person follows the match from its log, as it is written
+
             def make_bot(player: str, seat: int, rng):
-                if seat == human_seat:
-                    return HumanSeat(rng, names=players, input=human_io[0], output=human_io[1])
-                return maker(player, seat, rng)
+                return human if seat == human_seat else maker(player, seat, rng)
         match = Match(ruleset, players, seed, make_bot, match_id=f"play-{seed}", referee=referee, log=log,
                       overrides=overrides, changes=changes, ruleset_name=ruleset_name)
         result = match.run()
         maker.end_match(result)
-    return result, log or []
+    return result, log if with_log and log is not None else []
