@@ -38,9 +38,14 @@ TARGETS = (  # (our row, peer row, lowest ratio): the goals of issue 6
 
 def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...]) -> list[Contender]:
     """Our random bots through the full match path (Match, Referee, bots), in this process."""
-    from runner.table.match import Match
-    from runner.table.play import make_bot_factory
     from runner.plugins import registry
+
+    try:
+        from runner.table.match import Match
+        from runner.table.play import make_bot_factory
+    except ImportError:  # a checkout from before runner/ was split into layers: compare with it
+        from runner.match import Match
+        from runner.play import make_bot_factory
 
     reg = registry()
     make_bot = make_bot_factory(reg)
@@ -65,7 +70,7 @@ def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...]) -> 
 def round_loop_contenders(player_counts: tuple[int, ...]) -> list[Contender]:
     """The engine alone, as OpenSpiel's Python loop drives its game: deal one round, then a uniform
     random legal action until it is over (no Match, referee, bot objects or Views)."""
-    from runner.game.engine import Round
+    from runner import Round
     from runner.plugins import registry
 
     contenders = []
@@ -89,8 +94,13 @@ def round_loop_contenders(player_counts: tuple[int, ...]) -> list[Contender]:
 def _compress(events: list[dict]) -> bytes:
     """The game log as a tournament stores it: gzip JSON lines."""
     try:
-        from runner.tournament.work import compress
-    except ImportError:  # before the tournament runner existed
+        from runner.logs.codec import compress
+    except ImportError:
+        try:
+            from runner.work import compress  # before runner/ was split into layers
+        except ImportError:
+            compress = None
+    if compress is None:  # before the tournament runner existed
         import gzip
         import json
 

@@ -9,7 +9,7 @@ import sqlite3
 import pytest
 
 from runner.cli import main
-from runner.tournament.integrity import ResultsCorrupt, digest, parse_log, read_log, sha256
+from runner.tournament.integrity import ResultsCorrupt, digest, parse_stored_log, read_stored_log, sha256
 from runner.tournament.driver import conduct
 from runner.tournament.settings import plan
 
@@ -130,7 +130,7 @@ def play_from_stock(lines):
 
 @pytest.mark.parametrize("forgery, words", [
     (play_from_stock, "(play)"),
-    (lambda lines: gzip.compress(b"[" * 100000 + b"]" * 100000), "not a JSON object"),
+    (lambda lines: gzip.compress(b"[" * 100000 + b"]" * 100000), "line 1: not JSON"),
     (lambda lines: gzip.compress(b"\n" * (80 << 20)), "inflates to over"),
     (lambda lines: gzip.compress("\n".join(lines).encode())[:-20], "truncated"),
 ])
@@ -144,15 +144,15 @@ def test_a_forged_log_is_still_refused_by_its_own_checks(forgery, words, stored,
 
 def test_reading_a_log_is_bounded_and_checked(stored, tmp_path):
     data = (stored / LOG).read_bytes()
-    assert parse_log(read_log(stored, LOG, MATCH, sha256(data)))[0]["type"] == "match_start"
+    assert parse_stored_log(read_stored_log(stored, LOG, MATCH, sha256(data)))[0]["type"] == "match_start"
     with pytest.raises(ResultsCorrupt, match="names the log"):
-        read_log(stored, "/dev/zero", MATCH, None)
+        read_stored_log(stored, "/dev/zero", MATCH, None)
     with pytest.raises(ResultsCorrupt, match="changed after it was stored"):
-        read_log(stored, LOG, MATCH, sha256(b"other"))
+        read_stored_log(stored, LOG, MATCH, sha256(b"other"))
     for bad, words in [(b"not gzip", "not a gzip file"), (gzip.compress(b"[1, 2]\n"), 'an object with a "type"'),
                        (gzip.compress(b"\xff\n"), "not UTF-8")]:
         with pytest.raises(ResultsCorrupt, match=words):
-            parse_log(bad)
+            parse_stored_log(bad)
     assert json.loads(gzip.decompress(data).splitlines()[-1])["type"] == "match_end"
 
 

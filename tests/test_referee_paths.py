@@ -8,7 +8,7 @@ import misbehaving_bots
 from runner.seats.deadline import DecisionTimeout
 from runner.table.match import Match
 from runner.table.referee import Referee
-from runner.tournament.work import compress
+from runner.logs.codec import compress
 from runner.seats.faults import FaultSettings
 
 AUTOPLAY = FaultSettings(policy="autoplay")

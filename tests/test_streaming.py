@@ -15,7 +15,7 @@ from openskill.models import PlackettLuce
 
 from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
 from runner.errors import MaumauError
-from runner.tournament.integrity import parse_log, read_log, sha256
+from runner.tournament.integrity import parse_stored_log, read_stored_log, sha256
 from runner.tournament.standings import Comparison, Standing, Standings, Z95, compute, sequential_z, wilson
 from runner.cli.standings import render_standings
 from runner.tournament.store import Store
@@ -126,9 +126,9 @@ def test_logs_written_by_the_workers_are_the_rows_and_bytes_the_driver_would_wri
     pool, sent = stored(tmp_path / "pool"), stored(tmp_path / "sent")
     assert pool == sent and len(pool) == match_count(3, 2, 2) == len(list((tmp_path / "pool" / "logs").iterdir()))
     for match_id, name, digest, _ in pool:
-        data = read_log(tmp_path / "pool", name, match_id, digest)
+        data = read_stored_log(tmp_path / "pool", name, match_id, digest)
         assert data == (tmp_path / "sent" / name).read_bytes()
-        verify(parse_log(data))  # raises if the log breaks a rule
+        verify(parse_stored_log(data))  # raises if the log breaks a rule
 
 
 def test_the_outcome_names_the_log_the_worker_wrote(tmp_path):

@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import Counter
 from dataclasses import dataclass, field, replace
 
+from runner.game import events as ev
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import RemoteBot
 from runner.seats.faults import FaultSettings
@@ -79,8 +80,8 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
                     sample = (ruleset, players, seat, match_seed, match_id, log)
                 report.matches += 1
                 report.violations += [_violation(match_id, f) for f in found if f.seat == seat]
-                report.penalties += sum(1 for e in log if e["type"] == "draw" and e["seat"] == seat
-                                        and e["reason"] == "penalty")
+                report.penalties += sum(1 for e in log if e["type"] == ev.DRAW and e["seat"] == seat
+                                        and e["reason"] == ev.PENALTY)
     if sample is not None:  # the last clean match, replayed by a fresh process: kept state or hash order shows
         ruleset, players, seat, match_seed, match_id, log = sample
         with BotMaker(reg, isolate, memory) as make_bot:

@@ -2,8 +2,6 @@
 
 from __future__ import annotations
 
-import gzip
-import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -11,6 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from runner.errors import MaumauError
+from runner.game import events as ev
+from runner.logs import codec
 from runner.plugins import registry
 from runner.rules import schema_text
 from runner.words import counted
@@ -117,7 +117,7 @@ def play_cmd(
         typer.echo(f"{exc}; no result.")
         return
     if log is not None:
-        write_log(log, events)
+        codec.write_log(log, events)
     if fmt == "table":
         for line in narrate.narrate(result):
             typer.echo(line)
@@ -206,10 +206,10 @@ def replay_cmd(
     if replayed:
         typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
     for event in events:
-        if event["type"] == "join":
+        if event["type"] == ev.JOIN:
             players = players + [event["player"]]
         typer.echo(event_line(event, players))
-        if step and event["type"] == "round_end":
+        if step and event["type"] == ev.ROUND_END:
             typer.prompt("", default="", show_default=False, prompt_suffix="")
 
 
@@ -242,16 +242,6 @@ def check_bot_cmd(
         typer.echo(line)
     if not report.passed:
         raise typer.Exit(1)
-
-
-def write_log(path: Path, events: list[dict]) -> None:
-    opener = gzip.open if path.suffix == ".gz" else open
-    try:
-        with opener(path, "wt", encoding="utf-8") as handle:
-            for event in events:
-                handle.write(json.dumps(event, separators=(",", ":")) + "\n")
-    except OSError as exc:
-        raise MaumauError(f"cannot write the log {path}: {exc.strerror}") from None
 
 
 def main() -> None:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from runner.game import events as ev
 from runner.table.match import MatchResult
 
 
@@ -42,14 +43,14 @@ def cards(items) -> str:
 
 
 ONE_LINERS = {  # events whose line is their own fields
-    "name_suit": "  {who} names {suit}",
-    "pass": "  {who} keeps the drawn card and passes",
-    "skip": "  {who} is skipped",
-    "forfeit": "  {who} forfeits",
-    "leave": "  {who} leaves",
-    "fault": "  FAULT {who} ({kind}): {detail}",
-    "eliminated": "{who} is eliminated with {total}",
-    "join": "{player} joins as seat {seat} with {total}",
+    ev.NAME_SUIT: "  {who} names {suit}",
+    ev.PASS: "  {who} keeps the drawn card and passes",
+    ev.SKIP: "  {who} is skipped",
+    ev.FORFEIT: "  {who} forfeits",
+    ev.LEAVE: "  {who} leaves",
+    ev.FAULT: "  FAULT {who} ({kind}): {detail}",
+    ev.ELIMINATED: "{who} is eliminated with {total}",
+    ev.JOIN: "{player} joins as seat {seat} with {total}",
 }
 
 
@@ -60,28 +61,28 @@ def event_line(event: dict, players: list[str]) -> str:
     def who(seat: int | None) -> str:
         return players[seat] if seat is not None and seat < len(players) else f"seat {seat}"
 
-    if kind == "match_start":
+    if kind == ev.MATCH_START:
         limit = f", to {event['limit']}" if event.get("limit") is not None else ""
         seats = ", ".join(f"seat {s} {who(s)}" for s in range(len(event["players"])))
         return f"match {event['match']}: {event['ruleset']}{limit}, seed {event['seed']}; {seats}"
-    if kind == "round_start":
+    if kind == ev.ROUND_START:
         hands = "; ".join(f"{who(s)}: {cards(h)}" for s, h in enumerate(event["hands"]) if h)
         label = "deciding round" if event.get("deciding") else "round"
         return (f"{label} {event['round']}: {who(event['dealer'])} deals, {who(event['first'])} leads; "
                 f"upcard {cards(event['upcards'])}; hands {hands}; stock {len(event['stock'])} cards")
-    if kind == "play":
+    if kind == ev.PLAY:
         extra = (f" naming {event['suit']}" if event.get("suit") else "") + (f", says {event['announce']}" if event.get("announce") else "")
         return f"  {who(event['seat'])} plays {event['card']}{extra}"
-    if kind == "draw":
+    if kind == ev.DRAW:
         return f"  {who(event['seat'])} draws {cards(event['cards'])} ({event['reason']})"
-    if kind == "reshuffle":
+    if kind == ev.RESHUFFLE:
         return f"  the discards are reshuffled into a stock of {len(event['stock'])}"
-    if kind == "round_end":
+    if kind == ev.ROUND_END:
         winner = who(event["winner"]) if event["winner"] is not None else "nobody (blocked)"
         return f"round {event['round']} over: {winner} went out; points {event['points']}; totals {event['totals']}"
     if kind in ONE_LINERS:
         return ONE_LINERS[kind].format_map({**event, "who": who(event.get("seat"))})
-    if kind == "match_end":
+    if kind == ev.MATCH_END:
         order = ", ".join(who(s) for s in event["ranking"])
         return f"match over: winner {' and '.join(who(s) for s in event['winners'])}; ranking {order}; totals {event['totals']}"
     fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")

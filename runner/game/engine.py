@@ -13,6 +13,8 @@ from typing import Sequence
 from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, NameSuit, Pass, Play, name_suit, play
 from .cards import SUITS, Card, make_deck
 from .ruleset import Ruleset
+from . import events
+from .events import ACE, CHOICE, OTHERS, PENALTY, SEVEN, STUCK
 from .view import Event, View
 
 PLAY, DRAWN, NAME_SUIT, CHALLENGING, OVER = "play", "drawn", "name_suit", "challenge", "over"
@@ -24,8 +26,6 @@ _new = tuple.__new__
 
 class Rules:
     """A Ruleset compiled into flat lookups for the hot path (one per Ruleset, cached)."""
-
-    _cache: dict[int, tuple[Ruleset, "Rules"]] = {}
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
@@ -79,11 +79,8 @@ class Rules:
 
     @classmethod
     def of(cls, ruleset: Ruleset) -> "Rules":
-        """The compiled rules of `ruleset`, built once."""
-        hit = cls._cache.get(id(ruleset))
-        if hit is None or hit[0] is not ruleset:
-            hit = cls._cache[id(ruleset)] = (ruleset, cls(ruleset))
-        return hit[1]
+        """The compiled rules of `ruleset`, built once and kept with it (`Ruleset.derived`)."""
+        return ruleset.derived("game", cls)
 
 
 def shuffle(rng: random.Random, cards: list) -> None:
@@ -182,12 +179,8 @@ class Round:
         self.again, self.drawn, self.missed, self.winner = False, None, None, None
         self.history, self._legal = [], None
         if log is not None:
-            log.append({
-                "type": "round_start", "round": number, "dealer": dealer,
-                "first": self._lead_seat(), "direction": self.direction, "deciding": deciding,
-                "hands": [[c.text for c in hand] for hand in self.hands],
-                "stock": [c.text for c in reversed(self.stock)], "upcards": [c.text for c in upcards],
-            })
+            log.append(events.round_start(number, dealer, self._lead_seat(), self.direction, deciding, self.hands,
+                                          reversed(self.stock), upcards))
         self.current, self.phase = self._lead_seat(), PLAY
         if ruleset.upcard.effects == "as_dealer_play" and top.rank in rules.action_ranks:
             self._powers(dealer, top)
@@ -403,14 +396,14 @@ class Round:
         if phase == PLAY:
             if type(action) is Draw:
                 if self.pending:
-                    got = self._draw(seat, self.pending, "seven")
+                    got = self._draw(seat, self.pending, SEVEN)
                     self.pending = self.chain = 0
                     self._end_turn(seat, got)
                     return
                 if self.again:
-                    reason = "ace"
+                    reason = ACE
                 else:
-                    reason = "stuck" if self.rules.stuck_only or not self._can_play(seat) else "choice"
+                    reason = STUCK if self.rules.stuck_only or not self._can_play(seat) else CHOICE
                 got = self._draw(seat, 1, reason)
                 if got and self.rules.play_drawn and self.playable(self.hands[seat][-1]):
                     self.drawn, self.phase = self.hands[seat][-1], DRAWN
@@ -434,12 +427,12 @@ class Round:
             self.missed = None
             if type(action) is Challenge:
                 self._record("challenge", seat, count=offender)
-                self._draw(offender, self._penalty_for(offender), "penalty")
+                self._draw(offender, self._penalty_for(offender), PENALTY)
             else:  # logged always, so that a log shows every decision
                 self._record("pass", seat)
                 if not self.hands[offender]:
                     if self.pending and self.rules.last_card_draws:  # the final 7 still counts
-                        self._draw(seat, self.pending, "seven")
+                        self._draw(seat, self.pending, SEVEN)
                     self._finish(offender)
                     return
             self.phase = PLAY
@@ -462,8 +455,7 @@ class Round:
         self.idle = 0
         self.history.append(_new(Event, ("play", seat, card, action.suit, 0, action.announce)))
         if self.log is not None:
-            self.log.append({"type": "play", "seat": seat, "card": card.text, "suit": action.suit,
-                             "announce": action.announce})
+            self.log.append(events.play(seat, card, action.suit, action.announce))
         left = len(hand)
         due = rules.due_after[left] if left < 2 else None
         missed = due is not None and action.announce != due
@@ -471,7 +463,7 @@ class Round:
             if rules.challenge:
                 self.missed = (seat, due)
             else:
-                self._draw(seat, self._penalty_for(seat), "penalty")
+                self._draw(seat, self._penalty_for(seat), PENALTY)
         if not hand and not (missed and rules.challenge):  # a penalty with nothing to draw is forgiven: out
             if rules.last_card_draws:
                 self._last_card_draws(seat, card)
@@ -491,7 +483,7 @@ class Round:
             self.direction = -self.direction
         if rank in rules.others_draw:
             for other in self._others(seat):
-                self._draw(other, rules.others_draw[rank], "others")
+                self._draw(other, rules.others_draw[rank], OTHERS)
         if rank in rules.again and self.hands[seat]:
             if rank in rules.skip_others:
                 for other in self._others(seat):
@@ -508,11 +500,11 @@ class Round:
     def _last_card_draws(self, seat: int, card: Card) -> None:
         rules, rank = self.rules, card.rank
         if rank in rules.draw:
-            self._draw(self._step(seat), self.pending + rules.draw[rank], "seven")
+            self._draw(self._step(seat), self.pending + rules.draw[rank], SEVEN)
             self.pending = 0
         if rank in rules.others_draw:
             for other in self._others(seat):
-                self._draw(other, rules.others_draw[rank], "others")
+                self._draw(other, rules.others_draw[rank], OTHERS)
 
     def _others(self, seat: int) -> list[int]:
         """The other seats in play, in turn order from `seat`."""
@@ -583,12 +575,12 @@ class Round:
         self.stock, self.discard = stock, [top]
         self.history.append(_new(Event, ("reshuffle", -1, None, None, len(stock), None)))
         if self.log is not None:
-            self.log.append({"type": "reshuffle", "stock": [c.text for c in reversed(stock)]})
+            self.log.append(events.reshuffle(reversed(stock)))
 
     def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None:
         self.history.append(_new(Event, ("draw", seat, None, None, len(cards), reason)))
         if self.log is not None:
-            self.log.append({"type": "draw", "seat": seat, "cards": [c.text for c in cards], "reason": reason})
+            self.log.append(events.draw(seat, cards, reason))
 
     def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
                 count: int = 0, reason: str | None = None) -> None:
@@ -596,12 +588,14 @@ class Round:
         log = self.log
         if log is None:
             return
-        if kind == "name_suit":
-            log.append({"type": "name_suit", "seat": seat, "suit": suit})
-        elif kind == "challenge":
-            log.append({"type": "challenge", "seat": seat, "target": count})
+        if kind == events.NAME_SUIT:
+            log.append(events.name_suit(seat, suit))
+        elif kind == events.CHALLENGE:
+            log.append(events.challenge(seat, count))
+        elif kind == events.PASS:
+            log.append(events.pass_(seat))
         else:
-            log.append({"type": kind, "seat": seat})
+            log.append(events.skip(seat))
 
     def _finish(self, winner: int | None) -> None:
         self.winner, self.phase, self._legal = winner, OVER, ()

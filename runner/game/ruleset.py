@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from typing import Annotated, Any, Literal, Mapping
+import weakref
+from typing import Annotated, Any, Callable, Literal, Mapping, TypeVar
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, Strict, field_validator, model_validator
@@ -11,6 +12,8 @@ from .cards import RANKS, SUITS
 
 RANK_PRESETS = {"full": RANKS, "skat": RANKS[5:]}
 FACE_POINTS = {rank: int(rank) for rank in RANKS[:9]}
+
+T = TypeVar("T")
 
 # Booleans and numbers are taken only as written: pydantic's lax mode would read `reverse: "true"`,
 # `reverse: 1` or `hand_size: "7"` as something the writer may not have meant.
@@ -255,4 +258,25 @@ class Ruleset(Model):
         return yaml.safe_dump(self.to_data(), sort_keys=False, allow_unicode=True)
 
     def to_data(self) -> dict:
+        """The ruleset as JSON data (a fresh dict: the caller may change it)."""
         return self.model_dump(mode="json")
+
+    def derived(self, name: str, make: Callable[["Ruleset"], T]) -> T:
+        """What `make(self)` gives, made once per Ruleset and kept while it lives: its compiled Game, its JSON data.
+
+        The one cache of what is compiled from a ruleset. It is keyed by the instance, which is
+        frozen (so the value never goes stale), and each entry goes when its instance does (so
+        no later object can take over its id). The values are not fields: equality, dumps and
+        pickles of the ruleset never see them.
+        """
+        values = _DERIVED.get(id(self))
+        if values is None:
+            values = _DERIVED[id(self)] = {}
+            weakref.finalize(self, _DERIVED.pop, id(self), None)
+        value = values.get(name)
+        if value is None:
+            value = values[name] = make(self)
+        return value
+
+
+_DERIVED: dict[int, dict[str, Any]] = {}  # id of a live Ruleset -> its derived values by name

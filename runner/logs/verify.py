@@ -1,27 +1,23 @@
 """Verify a game log without the engine: the deal, every card's path, every play's legality, every total.
 
-The checker reads the log (DESIGN.md's JSON lines) as a grammar: a match is rounds and table
-changes, a round is decisions, and each decision brings the draws and skips the rules make it
-cause. It knows the rules only from the `rules` mapping in `match_start` and RULES.md, and it
-keeps its own picture of the table (hands, stock, discard pile, whose turn) to hold every
-event against. The first event that does not fit is reported with its number (its line).
+The checker reads the log (the JSON lines of README: Game logs) as a grammar: a match is rounds
+and table changes, a round is decisions, and each decision brings the draws and skips the rules
+make it cause. It knows the rules only from the `rules` mapping in `match_start`, and it keeps
+its own picture of the table (hands, stock, discard pile, whose turn) to hold every event
+against. The first event that does not fit is reported with its number (its line).
 """
 
 from __future__ import annotations
 
-import gzip
-import json
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from runner.game import events as ev
 from runner.game.cards import Card, parse_card
-from runner.errors import MaumauError
+from . import codec
+from .codec import LogError
 from .verify_round import LogRules, RoundCheck
-
-
-class LogError(MaumauError):
-    """A game log that breaks the rules or its format; names the event (line) at fault."""
 
 
 @dataclass(frozen=True)
@@ -32,35 +28,9 @@ class Summary:
     rounds: int
 
 
-def read_log(path: Path | str) -> list[dict]:
-    """The events of a log file, plain or gzip (recognised by its first bytes)."""
-    path = Path(path)
-    try:
-        raw = path.read_bytes()
-        if raw[:2] == b"\x1f\x8b":
-            raw = gzip.decompress(raw)
-        text = raw.decode("utf-8")
-    except OSError as exc:
-        raise LogError(f"cannot read the log {path}: {exc.strerror or exc}") from None
-    except (EOFError, gzip.BadGzipFile, UnicodeDecodeError) as exc:
-        raise LogError(f"{path} is not a (gzip) JSON-lines log: {exc}") from None
-    events = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line.strip():
-            continue
-        try:
-            event = json.loads(line)
-        except json.JSONDecodeError as exc:
-            raise LogError(f"line {number}: not JSON ({exc.msg})") from None
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise LogError(f"line {number}: expected an object with a \"type\"")
-        events.append(event)
-    return events
-
-
 def verify_file(path: Path | str) -> Summary:
-    """Verify the log in `path`; raises LogError at the first event that is wrong."""
-    return verify(read_log(path))
+    """Verify the log in `path` (plain or gzip); raises LogError if it cannot be read or at the first wrong event."""
+    return verify(codec.read_log(path))
 
 
 def verify(events: list[dict]) -> Summary:
@@ -116,7 +86,7 @@ class _Checker:
     # ------------------------------------------------------------------ the match
 
     def match(self) -> None:
-        start = self.take("match_start")
+        start = self.take(ev.MATCH_START)
         rules = self.rules = LogRules(start["rules"])
         players = start["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players) or len(players) < 2:
@@ -155,14 +125,14 @@ class _Checker:
 
     def table_changes(self, number: int) -> None:
         """Joins and leaves between rounds (RULES.md family 3 table management)."""
-        while (event := self.peek()) is not None and event["type"] in ("join", "leave"):
-            self.take("join", "leave")
+        while (event := self.peek()) is not None and event["type"] in (ev.JOIN, ev.LEAVE):
+            self.take(ev.JOIN, ev.LEAVE)
             if not self.rules.table_changes:
                 self.fail("the rules do not allow players to join or leave (match.table_changes)")
             if number == 1:
                 self.fail("players join or leave between rounds, not before the first")
             seated = self.seated()
-            if event["type"] == "leave":
+            if event["type"] == ev.LEAVE:
                 if event["seat"] not in seated:
                     self.fail(f"seat {event['seat']} is not at the table")
                 self.left.add(event["seat"])
@@ -190,8 +160,8 @@ class _Checker:
             return any(self.totals[s] >= rules.limit for s in seated)
         out = {s for s in seated if self.totals[s] > rules.limit}
         reported = set()
-        while (event := self.peek()) is not None and event["type"] == "eliminated":
-            self.take("eliminated")
+        while (event := self.peek()) is not None and event["type"] == ev.ELIMINATED:
+            self.take(ev.ELIMINATED)
             seat = event["seat"]
             if seat not in out or seat in reported:
                 self.fail(f"seat {seat} is not over the limit {rules.limit} (total {self._total(seat)})")
@@ -228,7 +198,7 @@ class _Checker:
         return None, number
 
     def match_end(self, decider: int | None) -> None:
-        event = self.take("match_end")
+        event = self.take(ev.MATCH_END)
         rules, totals = self.rules, self.totals
         if event["totals"] != totals:
             self.fail(f"totals {event['totals']} differ from the sums of the round points {totals}")
@@ -292,7 +262,7 @@ class _Checker:
 
     def round(self, number: int, active: list[int], deciding: bool) -> int | None:
         """Read one round from round_start to round_end; return its winner."""
-        start = self.take("round_start")
+        start = self.take(ev.ROUND_START)
         rules, n = self.rules, len(self.players)
         if start["round"] != number:
             self.fail(f"round {start['round']}, expected round {number}")
@@ -323,7 +293,7 @@ class _Checker:
         return rnd.winner
 
     def round_end(self, rnd: "RoundCheck", deciding: bool) -> None:
-        event = self.take("round_end")
+        event = self.take(ev.ROUND_END)
         if event["round"] != rnd.number:
             self.fail(f"round {event['round']} ends, but round {rnd.number} is being played")
         if event["winner"] != rnd.winner:

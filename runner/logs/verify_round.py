@@ -10,6 +10,7 @@ from __future__ import annotations
 
 from collections import Counter
 
+from runner.game import events as ev
 from runner.game.cards import SUITS, Card
 
 
@@ -141,13 +142,13 @@ class RoundCheck:
         c = self.c
         while not self.over:
             event = c.peek()
-            if event is not None and event["type"] == "fault":
-                c.take("fault")
+            if event is not None and event["type"] == ev.FAULT:
+                c.take(ev.FAULT)
                 c.seat_of(event, self.current, "commits a fault")
                 if event["kind"] not in ("illegal", "exception", "timeout"):
                     self.fail(f"unknown fault kind {event['kind']!r}")
-                if (after := c.peek()) is not None and after["type"] == "forfeit":
-                    c.take("forfeit")
+                if (after := c.peek()) is not None and after["type"] == ev.FORFEIT:
+                    c.take(ev.FORFEIT)
                     c.seat_of(after, self.current, "forfeits")
                     self.forfeit(self.current)
                 continue
@@ -159,32 +160,32 @@ class RoundCheck:
     def decision(self) -> None:
         c, seat, phase = self.c, self.current, self.phase
         if phase == "name_suit":
-            event = c.take("name_suit")
+            event = c.take(ev.NAME_SUIT)
             c.seat_of(event, seat, "names a suit")
             if event["suit"] not in SUITS:
                 self.fail(f"{event['suit']!r} is not a suit")
             self.suit, self.phase, self.current = event["suit"], "play", self.lead
             return
         if phase == "challenge":
-            event = c.take("challenge", "pass")
+            event = c.take(ev.CHALLENGE, ev.PASS)
             c.seat_of(event, seat, "acts")
             offender, self.missed = self.missed, None
-            if event["type"] == "challenge":
+            if event["type"] == ev.CHALLENGE:
                 if event["target"] != offender:
                     self.fail(f"the missed announcement was seat {offender}'s, not seat {event['target']}'s")
                 due = "maumau" if not self.hands_left(offender) else "mau"
-                self.draw(offender, self.rules.penalty.get(due, 0), "penalty")
+                self.draw(offender, self.rules.penalty.get(due, 0), ev.PENALTY)
             elif not self.hands_left(offender):
                 if self.pending and self.rules.last_card_draws:
-                    self.draw(seat, self.pending, "seven")
+                    self.draw(seat, self.pending, ev.SEVEN)
                 self.finish(offender)
                 return
             self.phase = "play"
             return
-        event = c.take("play", "draw", "reshuffle", "pass" if phase == "drawn" else "play")
-        if event["type"] == "play":
+        event = c.take(ev.PLAY, ev.DRAW, ev.RESHUFFLE, ev.PASS if phase == "drawn" else ev.PLAY)
+        if event["type"] == ev.PLAY:
             self.play_card(seat, event)
-        elif event["type"] == "pass":
+        elif event["type"] == ev.PASS:
             c.seat_of(event, seat, "passes")
             self.drawn, self.phase = None, "play"
             self.end_turn(seat, 1)
@@ -238,14 +239,14 @@ class RoundCheck:
             if rules.challenge:
                 self.missed = seat
             else:  # a penalty for a missing announcement is drawn at once, before anything else
-                self.draw(seat, rules.penalty[due], "penalty")
+                self.draw(seat, rules.penalty[due], ev.PENALTY)
         if not self.hands_left(seat) and not (missed and rules.challenge):  # nothing to draw: forgiven, out
             if rules.last_card_draws:
                 if power.draw:
-                    self.draw(self.step(seat), self.pending + power.draw, "seven")
+                    self.draw(self.step(seat), self.pending + power.draw, ev.SEVEN)
                     self.pending = 0
                 for other in self.others(seat) if power.others_draw else ():
-                    self.draw(other, power.others_draw, "others")
+                    self.draw(other, power.others_draw, ev.OTHERS)
             self.finish(seat)
             return
         self.powers(seat, card)
@@ -259,7 +260,7 @@ class RoundCheck:
         if power.reverse:
             self.direction = -self.direction
         for other in self.others(seat) if power.others_draw else ():
-            self.draw(other, power.others_draw, "others")
+            self.draw(other, power.others_draw, ev.OTHERS)
         if (power.play_again or power.skip_others) and self.hands_left(seat):
             for other in self.others(seat) if power.skip_others else ():
                 self.skip(other)
@@ -275,14 +276,14 @@ class RoundCheck:
     def voluntary_draw(self, seat: int) -> None:
         """The seat to act draws: a pending penalty, or one card when stuck (or by choice, or after an Ace)."""
         if self.pending:
-            got = self.draw(seat, self.pending, "seven")
+            got = self.draw(seat, self.pending, ev.SEVEN)
             self.pending = self.chain = 0
             self.end_turn(seat, got)
             return
         can_play = any(self.playable(card) for card, count in self.hands[seat].items() if count)
         if can_play and not self.rules.draw_by_choice:
             self.fail(f"seat {seat} draws but could play (the rules allow drawing only when stuck)")
-        reasons = ("ace",) if self.again else ("stuck", "choice") if can_play else ("stuck",)
+        reasons = (ev.ACE,) if self.again else (ev.STUCK, ev.CHOICE) if can_play else (ev.STUCK,)
         got = self.draw(seat, 1, reasons)
         drawn = self.last_drawn
         if got and self.rules.play_drawn and self.playable(drawn):
@@ -349,7 +350,7 @@ class RoundCheck:
     # ------------------------------------------------------------------ moving cards
 
     def skip(self, seat: int) -> None:
-        event = self.c.take("skip", why=f"seat {seat} is skipped")
+        event = self.c.take(ev.SKIP, why=f"seat {seat} is skipped")
         if event["seat"] != seat:
             self.fail(f"seat {seat} is skipped here, not seat {event['seat']}")
 
@@ -364,10 +365,10 @@ class RoundCheck:
         while True:
             if not self.stock and len(self.discard) >= 2:
                 self.reshuffle()
-            elif (upcoming := c.peek()) is not None and upcoming["type"] == "reshuffle":
-                c.take("reshuffle")
+            elif (upcoming := c.peek()) is not None and upcoming["type"] == ev.RESHUFFLE:
+                c.take(ev.RESHUFFLE)
                 self.fail("a reshuffle while the stock still has cards (or no discard pile to turn over)")
-            event = c.take("draw", why=why)
+            event = c.take(ev.DRAW, why=why)
             if event["seat"] != seat:
                 self.fail(f"a draw by seat {event['seat']}, but {why}")
             if event["reason"] not in reasons:
@@ -391,7 +392,7 @@ class RoundCheck:
                 return count - remaining
 
     def reshuffle(self) -> None:
-        event = self.c.take("reshuffle")
+        event = self.c.take(ev.RESHUFFLE)
         stock = [self.c.card(text) for text in event["stock"]]
         under = Counter(self.discard[:-1])
         if Counter(stock) != under:

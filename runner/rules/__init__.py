@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
@@ -24,7 +25,23 @@ def load(path: Path, find: Callable[[str], Path | None] = lambda name: None, ove
     return build(data, str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})", problems)
 
 
+_from_data: dict[str, Ruleset] = {}  # canonical JSON -> the one Ruleset of that data in this process
+
+
+def ruleset_of(data: dict, source: str = "the ruleset") -> Ruleset:
+    """The Ruleset of resolved-ruleset data (`Ruleset.to_data()`, as work units and bot processes receive it).
+
+    Validated once per process: equal data gives the same instance, so what is compiled from it
+    (`Ruleset.derived`) is compiled once too.
+    """
+    key = json.dumps(data, sort_keys=True)
+    ruleset = _from_data.get(key)
+    if ruleset is None:
+        ruleset = _from_data[key] = build(data, source)
+    return ruleset
+
+
 __all__ = [
     "MAX_DEPTH", "MAX_EXTENDS_DEPTH", "MAX_FILE_BYTES", "apply_overrides", "build", "exists", "json_schema", "load",
-    "merge", "normal_key", "parse_override", "read_yaml", "resolve_raw", "schema_text",
+    "merge", "normal_key", "parse_override", "read_yaml", "resolve_raw", "ruleset_of", "schema_text",
 ]

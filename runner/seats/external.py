@@ -20,6 +20,7 @@ import time
 from pathlib import Path
 
 from runner.game.bot import Bot
+from runner.game.ruleset import Ruleset
 from runner.errors import MaumauError
 from .faults import DEFAULT_MEMORY
 from .protocol import (MAX_LINE_BYTES, PROTOCOL_VERSION, NotAnAction, ProtocolViolation, decode, encode, parse_action,
@@ -288,7 +289,7 @@ class RemoteBot(Seat):
             raise SeatFailure("exception", "the bot process is not running", give_up=True)
         deadline = time.monotonic() + STARTUP_SECONDS
         process.greet(deadline)
-        process.send({**self._start, "rules": _rules_data(view.ruleset)}, deadline)
+        process.send({**self._start, "rules": view.ruleset.derived("data", Ruleset.to_data)}, deadline)
         self.started = True
 
     def act_within(self, view, budget: float | None, started: float = 0.0):
@@ -329,15 +330,3 @@ class RemoteBot(Seat):
 
     def act(self, view):  # the referee never calls this; it is here so that a RemoteBot is still a bot
         raise RuntimeError("RemoteBot is driven by the referee through prepare() and act_within()")
-
-
-
-_rules_cache: dict[int, tuple[object, dict]] = {}
-
-
-def _rules_data(ruleset) -> dict:
-    """The ruleset as JSON data, computed once per Ruleset object."""
-    hit = _rules_cache.get(id(ruleset))
-    if hit is None or hit[0] is not ruleset:
-        hit = _rules_cache[id(ruleset)] = (ruleset, ruleset.to_data())
-    return hit[1]

@@ -15,6 +15,7 @@ import sys
 from runner.game.actions import Challenge, Draw, NameSuit, Pass, Play
 from runner.game.cards import Card
 from runner.errors import MaumauError
+from runner.rules import ruleset_of
 from .protocol import (PROTOCOL_VERSION, ProtocolViolation, action_data, decode, describe_answer, encode, exception_text,
                        parse_view)
 
@@ -64,7 +65,6 @@ class Host:
         self.history: list = []  # the current round's events, as received in pieces
         self.broken: str | None = None
         self.ruleset = None
-        self._rules_key: str | None = None
 
     def handle(self, message: dict) -> dict | None:
         """The reply to one message (None for messages that need none)."""
@@ -80,11 +80,7 @@ class Host:
         raise ProtocolViolation(f"unexpected message type {kind!r}")
 
     def _start(self, message: dict) -> None:
-        from runner.game.ruleset import Ruleset
-
-        key = repr(message["rules"])
-        if key != self._rules_key:
-            self.ruleset, self._rules_key = Ruleset.model_validate(message["rules"]), key
+        self.ruleset = ruleset_of(message["rules"], "the match_start message")
         rng = random.Random()
         if "rng_state" in message:
             version, state, gauss = message["rng_state"]

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from runner.game.engine import OVER, Round
+from runner.game import events
 from runner.seats.seat import as_seat
 
 from .referee import Fault, Forfeit, Referee
@@ -99,11 +100,8 @@ class Match:
         self.direction: int | None = None  # None: the ruleset's initial direction
         self.dealer = len(players) - 1  # so that seat 0 leads the first round
         if log is not None:
-            log.append({
-                "type": "match_start", "match": match_id, "ruleset": ruleset_name or ruleset.name,
-                "overrides": dict(overrides or {}), "rules": ruleset.to_data(), "limit": ruleset.match.limit,
-                "seed": seed, "players": list(players),
-            })
+            log.append(events.match_start(match_id, ruleset_name or ruleset.name, overrides or {}, ruleset.to_data(),
+                                          ruleset.match.limit, seed, players))
 
     # ------------------------------------------------------------------ rounds
 
@@ -125,7 +123,7 @@ class Match:
                 table.forfeited.append(forfeit.fault.seat)
                 rnd.forfeit(forfeit.fault.seat)
                 if self.log is not None:
-                    self.log.append({"type": "forfeit", "seat": forfeit.fault.seat})
+                    self.log.append(events.forfeit(forfeit.fault.seat))
                 continue
             decisions += 1
             apply(action)
@@ -165,7 +163,7 @@ class Match:
                     table.eliminated.append(sorted(out, key=lambda s: (table.totals[s], s)))
                     for seat in out:
                         if self.log is not None:
-                            self.log.append({"type": "eliminated", "seat": seat, "total": table.totals[seat]})
+                            self.log.append(events.eliminated(seat, table.totals[seat]))
                     final_batch = out
                 if len(table.seated()) <= 1:
                     break
@@ -188,10 +186,7 @@ class Match:
         self.rounds.append(RoundSummary(number=number, winner=winner, points=tuple(points), totals=tuple(self.table.totals),
                                         deciding=deciding))
         if self.log is not None:
-            self.log.append({
-                "type": "round_end", "round": number, "winner": winner, "points": list(points),
-                "totals": list(self.table.totals),
-            })
+            self.log.append(events.round_end(number, winner, points, self.table.totals))
 
     def _table_changes(self, number: int) -> None:
         table = self.table
@@ -208,11 +203,11 @@ class Match:
                 self.bots.append(self.make_bot(change.player, seat, bot_rng(self.seed, seat)))
                 self.seats.append(as_seat(self.bots[-1]))
                 if self.log is not None:
-                    self.log.append({"type": "join", "seat": seat, "player": change.player, "total": total})
+                    self.log.append(events.join(seat, change.player, total))
             elif change.seat in table.seated():
                 table.left.append(change.seat)
                 if self.log is not None:
-                    self.log.append({"type": "leave", "seat": change.seat})
+                    self.log.append(events.leave(change.seat))
 
     # ------------------------------------------------------------------ outcome
 
@@ -227,10 +222,7 @@ class Match:
         if not winners and ranking:
             winners = [ranking[0]]
         if self.log is not None:
-            self.log.append({
-                "type": "match_end", "ranking": ranking, "winners": winners, "totals": list(table.totals),
-                "rounds_won": list(table.rounds_won),
-            })
+            self.log.append(events.match_end(ranking, winners, table.totals, table.rounds_won))
         return MatchResult(
             match_id=self.match_id, players=tuple(table.players), ranking=tuple(ranking), winners=tuple(winners),
             totals=tuple(table.totals), rounds_won=tuple(table.rounds_won), rounds=tuple(self.rounds),

@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from time import perf_counter
 
 from runner.errors import MaumauError
+from runner.game import events
 from runner.game.actions import Action
 from runner.game.engine import Round
 from runner.seats.faults import FaultSettings
@@ -111,7 +112,7 @@ class Referee:
         fault = Fault(seat=rnd.current, player=player, kind=kind, detail=detail, round=rnd.number)
         self.faults.append(fault)
         if rnd.log is not None:
-            rnd.log.append({"type": "fault", "seat": fault.seat, "kind": kind, "detail": detail})
+            rnd.log.append(events.fault(fault.seat, kind, detail))
         if self.policy == "abort":
             raise TournamentAborted(f"bot {player!r} (seat {fault.seat}) committed a fault ({kind}): {detail}")
         if self.policy == "autoplay":

@@ -12,15 +12,12 @@ from __future__ import annotations
 import hashlib
 import json
 import math
-import os
-import stat
-import zlib
 from pathlib import Path
 
 from runner.errors import MaumauError
+from runner.logs import codec
+from runner.logs.codec import LogError
 from runner.words import counted
-
-MAX_LOG_BYTES = 64 << 20  # a log, compressed or not; real ones are a few hundred KB at most
 
 
 class ResultsCorrupt(MaumauError):
@@ -124,65 +121,23 @@ _ADVICE = "the results cannot be trusted: run the tournament again, or restore t
 # ---------------------------------------------------------------- logs
 
 
-def read_log(directory: Path, name: str, match_id: str, expected_sha256: str | None) -> bytes:
+def read_stored_log(directory: Path, name: str, match_id: str, expected_sha256: str | None) -> bytes:
     """The bytes of a match's stored log, checked: its own file under logs/, regular, bounded, unchanged."""
     if name != f"logs/{match_id}.jsonl.gz":  # a log path rewritten to point elsewhere (../.., /dev/zero)
         raise ResultsCorrupt(f"{directory}: match {match_id!r} names the log {name[:80]!r}; {_ADVICE}")
     path = directory / name
-    data = _read_regular(path, MAX_LOG_BYTES)
+    try:
+        data = codec.read_file(path)
+    except LogError as exc:
+        raise ResultsCorrupt(f"{exc}; {_ADVICE}") from None
     if expected_sha256 is not None and sha256(data) != expected_sha256:
         raise ResultsCorrupt(f"{path}: the log was changed after it was stored; {_ADVICE}")
     return data
 
 
-def _read_regular(path: Path, limit: int) -> bytes:
+def parse_stored_log(data: bytes, source: str = "the log") -> list[dict]:
+    """The events of a stored (gzip) log; ResultsCorrupt if it is not one."""
     try:
-        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
-    except OSError as exc:
-        raise ResultsCorrupt(f"cannot read the log {path}: {exc.strerror}") from None
-    try:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise ResultsCorrupt(f"{path} is not a regular file; {_ADVICE}")
-        data = os.read(fd, limit + 1)
-        while len(data) <= limit:
-            more = os.read(fd, limit + 1 - len(data))
-            if not more:
-                break
-            data += more
-    except OSError as exc:
-        raise ResultsCorrupt(f"cannot read the log {path}: {exc.strerror}") from None
-    finally:
-        os.close(fd)
-    if len(data) > limit:
-        raise ResultsCorrupt(f"{path} is over {limit >> 20} MiB: not a log this runner wrote")
-    return data
-
-
-def parse_log(data: bytes, source: str = "the log") -> list[dict]:
-    """The events of a gzip JSON-lines log, decompressed within MAX_LOG_BYTES; ResultsCorrupt if malformed."""
-    inflater = zlib.decompressobj(16 + zlib.MAX_WBITS)
-    try:
-        raw = inflater.decompress(data, MAX_LOG_BYTES + 1)
-    except zlib.error as exc:
-        raise ResultsCorrupt(f"{source} is not a gzip file ({exc})") from None
-    if len(raw) > MAX_LOG_BYTES or inflater.unconsumed_tail:
-        raise ResultsCorrupt(f"{source} inflates to over {MAX_LOG_BYTES >> 20} MiB: not a log this runner wrote")
-    if not inflater.eof:
-        raise ResultsCorrupt(f"{source} is truncated (the gzip stream ends early)")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise ResultsCorrupt(f"{source} is not UTF-8 text (byte {exc.start})") from None
-    events = []
-    for number, line in enumerate(text.splitlines(), 1):
-        if not line:
-            continue
-        try:
-            event = json.loads(line)
-        except (ValueError, RecursionError):
-            raise ResultsCorrupt(f"{source}, line {number}: not a JSON object") from None
-        if not isinstance(event, dict) or not isinstance(event.get("type"), str):
-            raise ResultsCorrupt(f'{source}, line {number}: expected an object with a "type"')
-        events.append(event)
-    return events
-
+        return codec.decode(data, source, compressed=True)
+    except LogError as exc:
+        raise ResultsCorrupt(str(exc)) from None

@@ -10,6 +10,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from runner.errors import MaumauError
+from runner.logs import codec
+from runner.logs.codec import LogError
+
 from .integrity import sha256
 
 LOGS = "logs"  # the directory of the logs, inside the results directory
@@ -20,12 +23,11 @@ def log_name(match_id: str) -> str:
     return f"{LOGS}/{match_id}.jsonl.gz"
 
 
-def write_log(directory: str | Path, match_id: str, data: bytes) -> tuple[str, str]:
+def store_log(directory: str | Path, match_id: str, data: bytes) -> tuple[str, str]:
     """Write match `match_id`'s gzip log into `directory`; return its name and SHA-256."""
     name = log_name(match_id)
-    path = Path(directory) / name
-    try:
-        path.write_bytes(data)  # no temporary file: until its row is committed, a log is overwritten on resume
-    except OSError as exc:
-        raise MaumauError(f"cannot write the game log {path}: {exc.strerror}; free some space or choose another --out") from None
+    try:  # no temporary file: until its row is committed, a log is overwritten on resume
+        codec.write_file(Path(directory) / name, data)
+    except LogError as exc:
+        raise MaumauError(f"{exc}; free some space or choose another --out") from None
     return name, sha256(data)

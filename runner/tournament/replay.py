@@ -7,7 +7,7 @@ from pathlib import Path
 
 from runner.errors import MaumauError
 from runner.seats.external import EXEC_PREFIX
-from .integrity import parse_log, read_log
+from .integrity import parse_stored_log, read_stored_log
 from .store import Store
 from .schedule import Slot, unit_of
 from .settings import Settings
@@ -27,8 +27,8 @@ def events_of(directory: Path, match_id: str) -> tuple[list[dict], list[str], bo
         seats = tuple(seat_entrants(store, match_id, settings))
         entrants = [settings.entrants[e] for e in seats]
         if row["log"]:
-            data = read_log(directory, row["log"], match_id, row["log_sha256"])
-            events = parse_log(data, str(directory / row["log"]))
+            data = read_stored_log(directory, row["log"], match_id, row["log_sha256"])
+            events = parse_stored_log(data, str(directory / row["log"]))
             verify(events)  # a log that breaks the rules is refused, not narrated
             return events, entrants, False
         slot = Slot(match_id=match_id, table=row["tbl"], deal=row["deal"], rotation=row["rotation"], seed=row["seed"],
@@ -39,7 +39,7 @@ def events_of(directory: Path, match_id: str) -> tuple[list[dict], list[str], bo
             raise MaumauError(f"match {match_id!r} has no stored log, and re-playing it would run {commands[0]!r:.80}; "
                               "replay only re-plays registered bots (run the tournament with --logs)")
         outcome = play_unit(replace(unit, logs=True))
-        return parse_log(outcome.log), entrants, True
+        return parse_stored_log(outcome.log), entrants, True
     finally:
         store.close()
 

@@ -19,7 +19,7 @@ from typing import Iterator, Mapping, Sequence
 
 from runner.errors import MaumauError
 from .integrity import check_rows, digest, plain_digest
-from .logfiles import LOGS, write_log
+from .logfiles import LOGS, store_log
 from .schedule import Slot
 from runner.table.referee import Fault
 from .work import MatchOutcome, SeatOutcome
@@ -206,7 +206,7 @@ class Store:
             slot = slots[outcome.match_id]
             log_name, log_hash = outcome.log_name, outcome.log_sha256
             if outcome.log is not None:
-                log_name, log_hash = write_log(self.directory, outcome.match_id, outcome.log)
+                log_name, log_hash = store_log(self.directory, outcome.match_id, outcome.log)
             row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
                    outcome.decisions, log_name, log_hash)
             seat_rows = [seat_row(s) for s in outcome.seats]

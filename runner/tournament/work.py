@@ -7,19 +7,18 @@ process-wide plugin registry, which each worker builds once.
 
 from __future__ import annotations
 
-import gzip
-import json
 import random
 from dataclasses import dataclass, field
 from functools import partial
 
 from runner.seats.botmaker import shared_maker
 from runner.seats.faults import FaultSettings
-from .logfiles import write_log
+from .logfiles import store_log
 from runner.table.match import Match, MatchResult
 from runner.table.referee import Fault, Referee
 from runner.game.ruleset import Ruleset
-from runner.rules import build
+from runner.logs.codec import compress
+from runner.rules import ruleset_of
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -76,18 +75,6 @@ class MatchOutcome:
     log_sha256: str | None = None
 
 
-_rulesets: dict[str, Ruleset] = {}
-
-
-def ruleset_of(data: dict) -> Ruleset:
-    """The Ruleset of a resolved-ruleset dict, validated once per process."""
-    key = json.dumps(data, sort_keys=True)
-    ruleset = _rulesets.get(key)
-    if ruleset is None:
-        ruleset = _rulesets[key] = build(data, "tournament ruleset")
-    return ruleset
-
-
 def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
     """The bot for `seat`: the one place a worker constructs bots (in-process, isolated or `exec:`)."""
     return shared_maker(unit.faults.isolate, unit.faults.bot_memory)(name, seat, rng)
@@ -101,7 +88,7 @@ def make_referee(unit: WorkUnit) -> Referee:
 def play_unit(unit: WorkUnit) -> MatchOutcome:
     """Play one match and summarise it; the log, gzip-compressed (byte-stable), comes back or goes to `unit.log_dir`."""
     log: list[dict] | None = [] if unit.logs else None
-    ruleset = ruleset_of(unit.ruleset)
+    ruleset = ruleset_of(unit.ruleset, "tournament ruleset")
     bots = shared_maker(unit.faults.isolate, unit.faults.bot_memory)
     try:
         match = Match(
@@ -116,7 +103,7 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
     data = compress(log) if log is not None else None
     name = digest = None
     if data is not None and unit.log_dir is not None:
-        name, digest = write_log(unit.log_dir, unit.match_id, data)
+        name, digest = store_log(unit.log_dir, unit.match_id, data)
         data = None
     return MatchOutcome(
         match_id=unit.match_id, rounds=len(result.rounds), decisions=result.decisions,
@@ -127,37 +114,6 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
 def play_batch(units: list[WorkUnit]) -> list[MatchOutcome]:
     """Play a batch of units in order: what a backend sends to a worker in one message."""
     return [play_unit(unit) for unit in units]
-
-
-def _line_encoder():
-    """`json.dumps(obj, separators=(",", ":"))` at half the cost: one C encoder built once, not one per call.
-
-    Falls back to the public encoder if this Python's `c_make_encoder` differs (checked on a sample).
-    """
-    encode = json.JSONEncoder(separators=(",", ":")).encode
-    try:
-        from json.encoder import c_make_encoder, encode_basestring_ascii
-
-        iterencode = c_make_encoder(None, json.JSONEncoder().default, encode_basestring_ascii, None, ":", ",",
-                                    False, False, True)
-    except (ImportError, TypeError):
-        return encode
-
-    def fast(obj) -> str:
-        return "".join(iterencode(obj, 0))
-
-    sample = {"type": "x", "seat": -1, "cards": ["10H", None, True, 1.5], "detail": 'é"\n', "rules": {"a": {}}}
-    return fast if fast(sample) == encode(sample) else encode
-
-
-_encode = _line_encoder()
-LOG_COMPRESSLEVEL = 3  # of a strafpunten log: level 6 takes 2x the time for 13% fewer bytes (bench/results.md)
-
-
-def compress(events: list[dict]) -> bytes:
-    """Events as gzip JSON lines; mtime 0 so that equal logs are equal bytes."""
-    text = "\n".join([_encode(event) for event in events]) + "\n"
-    return gzip.compress(text.encode("utf-8"), compresslevel=LOG_COMPRESSLEVEL, mtime=0)
 
 
 def seat_outcomes(unit: WorkUnit, ruleset: Ruleset, result: MatchResult) -> tuple[SeatOutcome, ...]:

@@ -1,0 +1,104 @@
+"""The game log's vocabulary: each event type's name and a builder of its line, the one place a log event is made.
+
+A game log is one JSON object per line, each with a "type" (README: Game logs). The engine
+writes the events of a round, the match those around its rounds, the referee its faults;
+readers (the verifier, replay, check-bot) compare against the names here. The builders keep
+the order of the keys, which is part of the log's bytes.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Sequence
+
+from .cards import Card
+
+# Event types.
+MATCH_START, MATCH_END = "match_start", "match_end"
+ROUND_START, ROUND_END = "round_start", "round_end"
+PLAY, NAME_SUIT, DRAW, PASS, SKIP, RESHUFFLE, CHALLENGE = "play", "name_suit", "draw", "pass", "skip", "reshuffle", "challenge"
+FAULT, FORFEIT = "fault", "forfeit"
+ELIMINATED, JOIN, LEAVE = "eliminated", "join", "leave"
+
+# Why a seat draws.
+STUCK = "stuck"  # cannot (or, where drawing by choice is allowed, will not) play
+CHOICE = "choice"  # draws by choice although it could play
+SEVEN = "seven"  # takes a pending draw penalty
+PENALTY = "penalty"  # a missed announcement
+ACE = "ace"  # draws instead of following its own play-again card
+OTHERS = "others"  # a power that makes every other seat draw
+
+
+def _texts(cards: Iterable[Card]) -> list[str]:
+    return [card.text for card in cards]
+
+
+def match_start(match: str, ruleset: str, overrides: dict, rules: dict, limit: int | None, seed: int | str,
+                players: Sequence[str]) -> dict:
+    return {"type": MATCH_START, "match": match, "ruleset": ruleset, "overrides": dict(overrides), "rules": rules,
+            "limit": limit, "seed": seed, "players": list(players)}
+
+
+def round_start(number: int, dealer: int, first: int, direction: int, deciding: bool,
+                hands: Iterable[Iterable[Card]], stock: Iterable[Card], upcards: Iterable[Card]) -> dict:
+    """`stock` top card first; `upcards` in the order they were turned up, the top one last."""
+    return {"type": ROUND_START, "round": number, "dealer": dealer, "first": first, "direction": direction,
+            "deciding": deciding, "hands": [_texts(hand) for hand in hands], "stock": _texts(stock),
+            "upcards": _texts(upcards)}
+
+
+def play(seat: int, card: Card, suit: str | None, announce: str | None) -> dict:
+    return {"type": PLAY, "seat": seat, "card": card.text, "suit": suit, "announce": announce}
+
+
+def name_suit(seat: int, suit: str) -> dict:
+    return {"type": NAME_SUIT, "seat": seat, "suit": suit}
+
+
+def draw(seat: int, cards: Iterable[Card], reason: str) -> dict:
+    return {"type": DRAW, "seat": seat, "cards": _texts(cards), "reason": reason}
+
+
+def pass_(seat: int) -> dict:
+    return {"type": PASS, "seat": seat}
+
+
+def skip(seat: int) -> dict:
+    return {"type": SKIP, "seat": seat}
+
+
+def reshuffle(stock: Iterable[Card]) -> dict:
+    """`stock`: the whole new stock, top card first."""
+    return {"type": RESHUFFLE, "stock": _texts(stock)}
+
+
+def challenge(seat: int, target: int) -> dict:
+    return {"type": CHALLENGE, "seat": seat, "target": target}
+
+
+def fault(seat: int, kind: str, detail: str) -> dict:
+    return {"type": FAULT, "seat": seat, "kind": kind, "detail": detail}
+
+
+def forfeit(seat: int) -> dict:
+    return {"type": FORFEIT, "seat": seat}
+
+
+def round_end(number: int, winner: int | None, points: Sequence[int], totals: Sequence[int]) -> dict:
+    return {"type": ROUND_END, "round": number, "winner": winner, "points": list(points), "totals": list(totals)}
+
+
+def eliminated(seat: int, total: int) -> dict:
+    return {"type": ELIMINATED, "seat": seat, "total": total}
+
+
+def join(seat: int, player: str, total: int) -> dict:
+    return {"type": JOIN, "seat": seat, "player": player, "total": total}
+
+
+def leave(seat: int) -> dict:
+    return {"type": LEAVE, "seat": seat}
+
+
+def match_end(ranking: Sequence[int], winners: Sequence[int], totals: Sequence[int], rounds_won: Sequence[int]) -> dict:
+    return {"type": MATCH_END, "ranking": list(ranking), "winners": list(winners), "totals": list(totals),
+            "rounds_won": list(rounds_won)}
