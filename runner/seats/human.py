@@ -16,13 +16,14 @@ from typing import Sequence, TextIO
 
 from runner.game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
 from runner.game.bot import Bot
+from runner.game import events as ev
 from runner.game.cards import SUIT_NAMES, parse_card
 from runner.game.view import View
 from runner.words import counted
 
 QUIT_WORDS = ("q", "quit", "exit")
-DRAW_REASONS = {"seven": " (penalty)", "penalty": " (missed announcement)", "ace": " (instead of following the Ace)",
-                "others": " (an Ace's power)"}
+DRAW_REASONS = {ev.SEVEN: " (penalty)", ev.PENALTY: " (missed announcement)", ev.ACE: " (instead of following the Ace)",
+                ev.OTHERS: " (an Ace's power)"}
 
 
 class HumanQuit(KeyboardInterrupt):
@@ -125,28 +126,28 @@ class HumanSeat(Bot):
     def on_event(self, event: dict) -> None:
         """Narrate one event of the game log, telling only what this seat may know."""
         kind = event["type"]
-        if kind == "round_start":
+        if kind == ev.ROUND_START:
             self._round_start(event)
-        elif kind == "round_end":
+        elif kind == ev.ROUND_END:
             self._round_end(event)
-        elif kind == "join":
+        elif kind == ev.JOIN:
             self.names.append(event["player"])
             self.say(f"{event['player']} joins as seat {event['seat']}, with a total of {event['total']}")
-        elif kind == "eliminated":
+        elif kind == ev.ELIMINATED:
             self.say(f"{self.who(event['seat'])} {'are' if event['seat'] == self.seat else 'is'} eliminated, "
                      f"with a total of {event['total']}")
-        elif kind == "leave":
+        elif kind == ev.LEAVE:
             self.say(f"{self.who(event['seat'])} left the table")
-        elif kind in ("play", "draw"):
+        elif kind in (ev.PLAY, ev.DRAW):
             self._move(event)
-        elif kind == "pass":
+        elif kind == ev.PASS:
             kept = event["seat"] == self.drew_last
             self.say(f"  {self.who(event['seat'])} {'kept the drawn card' if kept else 'let the missed announcement go'}")
-        elif kind not in ("match_start", "match_end"):
-            if kind == "forfeit":
+        elif kind not in (ev.MATCH_START, ev.MATCH_END):
+            if kind == ev.FORFEIT:
                 self.gone.add(event["seat"])
             self.say(f"  {event_words(event, self.who)}")
-        self.drew_last = event.get("seat") if kind == "draw" else None
+        self.drew_last = event.get("seat") if kind == ev.DRAW else None
 
     def _round_start(self, event: dict) -> None:
         if self.rounds_shown:
@@ -167,7 +168,7 @@ class HumanSeat(Bot):
     def _move(self, event: dict) -> None:
         seat = event["seat"]
         hand = self.hands[seat] if seat < len(self.hands) else []
-        if event["type"] == "play":
+        if event["type"] == ev.PLAY:
             if event["card"] in hand:
                 hand.remove(event["card"])
             self.last_play[seat] = event["card"]
@@ -255,16 +256,16 @@ def play_words(verb: str, card, suit: str | None, announce: str | None) -> str:
 def event_words(event: dict, who) -> str:
     """One log event other than a play or a draw in words."""
     kind, seat = event["type"], event.get("seat")
-    if kind == "skip":
+    if kind == ev.SKIP:
         return f"{who(seat)} {'are' if who(seat) == 'you' else 'is'} skipped"
-    if kind == "name_suit":
+    if kind == ev.NAME_SUIT:
         return f"{who(seat)} named {SUIT_NAMES[event['suit']]}"
-    if kind == "reshuffle":
+    if kind == ev.RESHUFFLE:
         return f"the discard pile was shuffled into a new stock of {counted(len(event['stock']), 'card')}"
-    if kind == "challenge":
+    if kind == ev.CHALLENGE:
         return f"{who(seat)} challenged {who(event['target'])}"
-    if kind == "fault":
+    if kind == ev.FAULT:
         return f"{who(seat)} committed a fault ({event['kind']}): {event['detail']}"
-    if kind == "forfeit":
+    if kind == ev.FORFEIT:
         return f"{who(seat)} forfeited the match"
     return f"{who(seat)}: {kind}"
