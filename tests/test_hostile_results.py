@@ -63,7 +63,7 @@ TAMPERING = {
     "a place made text": lambda d: sql(d, "UPDATE seats SET place = 'first' WHERE rowid = 1"),
     "a seat deleted": lambda d: sql(d, "DELETE FROM seats WHERE rowid = 1"),
     "a match deleted": lambda d: sql(d, f"DELETE FROM seats WHERE match_id = '{MATCH}'", f"DELETE FROM matches WHERE id = '{MATCH}'"),
-    "a fault added": lambda d: sql(d, f"INSERT INTO faults VALUES ('{MATCH}', 0, 'random', 'illegal', 'x', 1)"),
+    "a fault added": lambda d: sql(d, f"INSERT INTO faults VALUES ('{MATCH}', 0, 'random', 'illegal', 'x', 1, '')"),
     "a seat of no match": lambda d: sql(d, "INSERT INTO seats SELECT 'zz', seat, entrant, bot, place, score, points, "
                                            "rounds, rounds_won, faults, forfeited FROM seats WHERE rowid = 1"),
     "log path rewritten": lambda d: sql(d, f"UPDATE matches SET log = '../../../etc/passwd' WHERE id = '{MATCH}'"),

@@ -29,6 +29,7 @@ class Violation:
     round: int
     kind: str  # a fault kind, or "reproducibility"
     detail: str
+    traceback: str = ""  # of an exception: where in the bot's code
 
 
 @dataclass(kw_only=True)
@@ -118,7 +119,7 @@ def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat
 
 
 def _violation(match_id: str, fault: Fault) -> Violation:
-    return Violation(match_id, fault.round, fault.kind, fault.detail)
+    return Violation(match_id, fault.round, fault.kind, fault.detail, fault.traceback)
 
 
 def report_lines(report: CheckReport) -> list[str]:
@@ -143,4 +144,5 @@ def report_lines(report: CheckReport) -> list[str]:
         where = first[(kind, detail)]
         times = f" ({count} times)" if count > 1 else ""
         lines.append(f"  - {kind}: {detail} [first in {where.match}, round {where.round}]{times}")
+        lines += [f"      {line}" for line in where.traceback.splitlines()]  # where in the bot's code, the first time
     return lines

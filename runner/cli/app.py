@@ -193,24 +193,54 @@ def standings_cmd(directory: Annotated[Path, typer.Argument(help="A tournament's
 
 @app.command("replay")
 def replay_cmd(
-    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
-    match: Annotated[str, typer.Option("--match", help="Match id, e.g. t0-d3-r1.")],
+    source: Annotated[Path, typer.Argument(help="A tournament's results directory, or a game log file (maumau play --log).")],
+    match: Annotated[Optional[str], typer.Option("--match", help="Match id in the directory, e.g. t0-d3-r1 (see `maumau matches`).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
-    """One stored match, event by event."""
-    from runner.tournament.replay import events_of
+    """One match, event by event: a stored tournament match, or the log of `maumau play --log FILE`."""
+    from runner.tournament.replay import events_of, events_of_file
 
     from .narrate import event_line
 
-    events, players, replayed = events_of(directory, match)
-    if replayed:
-        typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    if source.is_dir():
+        if match is None:
+            raise MaumauError(f"{source} is a tournament: give --match ID (`maumau matches {source}` lists them)")
+        events, players, replayed = events_of(source, match)
+        if replayed:
+            typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    else:
+        if match is not None:
+            raise MaumauError(f"--match picks a match of a results directory; {source} is one match's log file")
+        events, players = events_of_file(source)
     for event in events:
         if event["type"] == ev.JOIN:
             players = players + [event["player"]]
         typer.echo(event_line(event, players))
         if step and event["type"] == ev.ROUND_END:
             typer.prompt("", default="", show_default=False, prompt_suffix="")
+
+
+@app.command("matches")
+def matches_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
+    bot: Annotated[Optional[str], typer.Option("--bot", help="Only the matches of this entrant (or every entrant of this bot).")] = None,
+    lost: Annotated[bool, typer.Option("--lost", help="With --bot: only the matches it lost (did not share first place).")] = False,
+    faults: Annotated[bool, typer.Option("--faults", help="Only the matches with faults (with --bot: its own).")] = False,
+    fmt: FormatOpt = "table",
+) -> None:
+    """A stored tournament's matches in schedule order, with the ids `maumau replay DIR --match ID` takes."""
+    from runner.tournament.listing import list_matches
+
+    output.render_rows([], fmt)  # refuse a bad --format before reading
+    with option_names():
+        lines = list_matches(directory, bot, lost, faults)
+    rows = [{"match": line.match, "players": list(line.players), "winners": list(line.winners), "rounds": line.rounds,
+             "faults": list(line.faults)} for line in lines]
+    if fmt != "json":  # lists as words in a table or CSV cell
+        rows = [{key: " ".join(value) if isinstance(value, list) else value for key, value in row.items()} for row in rows]
+    output.emit(rows, fmt)
+    if fmt == "table" and rows:
+        typer.echo(f"{counted(len(rows), 'match')}; replay one with: maumau replay {directory} --match ID", err=True)
 
 
 @app.command("verify")

@@ -21,6 +21,7 @@ def narrate(result: MatchResult) -> list[str]:
                      f"totals: {' '.join(str(t) for t in summary.totals)}")
     for fault in result.faults:
         lines.append(f"fault: {result.players[fault.seat]}#{fault.seat} {fault.kind} in round {fault.round}: {fault.detail}")
+        lines += indented(fault.traceback)
     winners = " and ".join(label(result, s) for s in result.winners)
     lines.append(f"{'draw between' if len(result.winners) > 1 else 'winner:'} {winners}")
     return lines
@@ -36,6 +37,11 @@ def final_rows(result: MatchResult) -> list[dict]:
             "note": "forfeit" if seat in result.forfeited else ("left" if seat in result.left else ""),
         })
     return rows
+
+
+def indented(traceback: str, margin: str = "    ") -> list[str]:
+    """A fault's traceback (the bot's files and lines) as lines under the fault's own."""
+    return [margin + line for line in traceback.splitlines()]
 
 
 def cards(items) -> str:
@@ -81,7 +87,10 @@ def event_line(event: dict, players: list[str]) -> str:
         winner = who(event["winner"]) if event["winner"] is not None else "nobody (blocked)"
         return f"round {event['round']} over: {winner} went out; points {event['points']}; totals {event['totals']}"
     if kind in ONE_LINERS:
-        return ONE_LINERS[kind].format_map({**event, "who": who(event.get("seat"))})
+        line = ONE_LINERS[kind].format_map({**event, "who": who(event.get("seat"))})
+        if kind == ev.FAULT and isinstance(event.get("traceback"), str):
+            line = "\n".join([line, *indented(event["traceback"], "      ")])
+        return line
     if kind == ev.MATCH_END:
         order = ", ".join(who(s) for s in event["ranking"])
         return f"match over: winner {' and '.join(who(s) for s in event['winners'])}; ranking {order}; totals {event['totals']}"

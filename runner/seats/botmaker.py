@@ -17,7 +17,7 @@ from .external import EXEC_PREFIX, BotProcess, CommandBot, RemoteBot, check_prog
 from .isolation import worker_command, worker_environment
 from runner.plugins import Registry, registry
 from .faults import DEFAULT_MEMORY
-from .protocol import exception_text
+from .protocol import exception_text, exception_traceback
 from .seat import BotUnavailable, Seat
 
 
@@ -26,12 +26,12 @@ class _Unbuildable(Bot):
 
     name = "unbuildable"
 
-    def __init__(self, problem: str):
+    def __init__(self, problem: str, traceback: str = ""):
         super().__init__()
-        self.problem = problem
+        self.problem, self.traceback = problem, traceback
 
     def act(self, view):
-        raise BotUnavailable(f"the bot could not be built: {self.problem}")
+        raise BotUnavailable(f"the bot could not be built: {self.problem}", self.traceback)
 
 
 class ProcessPool:
@@ -120,7 +120,7 @@ class BotMaker:
             try:
                 return self.reg.bot(player).cls(rng=rng)
             except Exception as exc:  # a broken constructor is that bot's fault, not the runner's
-                return _Unbuildable(exception_text(exc))
+                return _Unbuildable(exception_text(exc), exception_traceback(exc))
         argv, hosted = how
         process = self.pool.acquire(argv, player, worker_environment() if hosted else None)
         bot = RemoteBot(process, seat, rng, send_rng_state=hosted)

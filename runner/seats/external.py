@@ -23,8 +23,8 @@ from runner.game.bot import Bot
 from runner.game.ruleset import Ruleset
 from runner.errors import MaumauError
 from .faults import DEFAULT_MEMORY
-from .protocol import (MAX_LINE_BYTES, PROTOCOL_VERSION, NotAnAction, ProtocolViolation, decode, encode, parse_action,
-                       view_data)
+from .protocol import (MAX_LINE_BYTES, PROTOCOL_VERSION, NotAnAction, ProtocolViolation, bounded_traceback, decode, encode,
+                       parse_action, view_data)
 from .seat import Seat, SeatFailure
 
 EXEC_PREFIX = "exec:"
@@ -313,7 +313,8 @@ class RemoteBot(Seat):
         if kind == "error":
             message = reply.get("message")
             text = str(message)[:300] if message else "the bot reported an error"
-            raise SeatFailure("exception", text, give_up=reply.get("give_up") is True)
+            raise SeatFailure("exception", text, give_up=reply.get("give_up") is True,
+                              traceback=bounded_traceback(reply.get("traceback")))
         raise process.violation(f'expected {{"type": "action"}} or {{"type": "error"}}, got type {kind!r:.40}')
 
     def finish(self, result: dict | None = None) -> bool:

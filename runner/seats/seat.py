@@ -12,19 +12,26 @@ from runner.game.bot import Bot
 from runner.game.view import View
 
 from .deadline import DecisionTimeout, arm, disarm
-from .protocol import exception_text
+from .protocol import exception_text, exception_traceback
 
 
 class SeatFailure(Exception):
     """A seat's bot failed to answer: `kind` is a fault kind; `give_up`: do not ask it again this match."""
 
-    def __init__(self, kind: str, detail: str, give_up: bool):
+    def __init__(self, kind: str, detail: str, give_up: bool, traceback: str = ""):
         super().__init__(detail)
-        self.kind, self.detail, self.give_up = kind, detail, give_up
+        self.kind, self.detail, self.give_up, self.traceback = kind, detail, give_up, traceback
 
 
 class BotUnavailable(Exception):
-    """Raised by a stand-in bot that can never act (its constructor failed): a fault, and it is given up."""
+    """Raised by a stand-in bot that can never act (its constructor failed): a fault, and it is given up.
+
+    `traceback` is the constructor's.
+    """
+
+    def __init__(self, message: str, traceback: str = ""):
+        super().__init__(message)
+        self.traceback = traceback
 
 
 class Seat:
@@ -56,15 +63,17 @@ class LocalSeat(Seat):
             except (DecisionTimeout, KeyboardInterrupt):
                 raise
             except BotUnavailable as exc:
-                failure = SeatFailure("exception", str(exc), give_up=True)
+                failure = SeatFailure("exception", str(exc), give_up=True, traceback=exc.traceback)
             except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
-                failure = SeatFailure("exception", exception_text(exc), give_up=False)  # still within the deadline
+                # still within the deadline: __str__ is the bot's code; the traceback names its files and lines
+                failure = SeatFailure("exception", exception_text(exc), give_up=False, traceback=exception_traceback(exc))
             finally:
                 if armed:
                     disarm()
         except DecisionTimeout as exc:
             if not armed:  # raised by the bot itself, with no deadline running
-                raise SeatFailure("exception", exception_text(exc), give_up=False) from None
+                raise SeatFailure("exception", exception_text(exc), give_up=False,
+                                  traceback=exception_traceback(exc)) from None
             raise SeatFailure("timeout", f"still deciding at the budget of {budget:.3f}s; interrupted", give_up=True) from None
         raise failure
 

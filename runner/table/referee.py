@@ -31,6 +31,7 @@ class Fault:
     kind: str  # illegal, exception, timeout
     detail: str
     round: int
+    traceback: str = ""  # of an exception: where in the bot's code it was raised (file, line)
 
 
 class TournamentAborted(MaumauError):
@@ -82,7 +83,8 @@ class Referee:
             started = perf_counter()
             answer = seat.act_within(view, budget, started)
         except SeatFailure as failure:
-            return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up)
+            return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
+                               traceback=failure.traceback)
         elapsed = perf_counter() - started
         stats = self.thinking.get(index)
         if stats is None:
@@ -108,11 +110,12 @@ class Referee:
         self.banks[seat] -= over
         return self.banks[seat] < 0
 
-    def _fault(self, rnd: Round, player: str, kind: str, detail: str, give_up: bool = False) -> Action:
-        fault = Fault(seat=rnd.current, player=player, kind=kind, detail=detail, round=rnd.number)
+    def _fault(self, rnd: Round, player: str, kind: str, detail: str, give_up: bool = False,
+               traceback: str = "") -> Action:
+        fault = Fault(seat=rnd.current, player=player, kind=kind, detail=detail, round=rnd.number, traceback=traceback)
         self.faults.append(fault)
         if rnd.log is not None:
-            rnd.log.append(events.fault(fault.seat, kind, detail))
+            rnd.log.append(events.fault(fault.seat, kind, detail, traceback))
         if self.policy == "abort":
             raise TournamentAborted(f"bot {player!r} (seat {fault.seat}) committed a fault ({kind}): {detail}")
         if self.policy == "autoplay":

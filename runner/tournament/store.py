@@ -25,7 +25,9 @@ from runner.table.referee import Fault
 from .work import MatchOutcome, SeatOutcome
 
 DB_NAME = "tournament.sqlite"
-SCHEMA_VERSION = 2  # 2: each match row carries its log's SHA-256 and a digest of its rows (runner.integrity)
+SCHEMA_VERSION = 3  # 2: each match row carries its log's SHA-256 and a digest of its rows (runner.integrity)
+# 3: a fault row carries the bot's traceback. A schema-2 directory is still read and resumed, its faults without one.
+READABLE_SCHEMAS = ("2", "3")
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -44,7 +46,7 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE INDEX IF NOT EXISTS matches_in_order ON matches (deal, tbl, rotation);
 CREATE TABLE IF NOT EXISTS faults (
     match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, bot TEXT NOT NULL,
-    kind TEXT NOT NULL, detail TEXT NOT NULL, round INTEGER NOT NULL
+    kind TEXT NOT NULL, detail TEXT NOT NULL, round INTEGER NOT NULL, traceback TEXT NOT NULL
 );
 """
 
@@ -54,6 +56,15 @@ class Store:
 
     def __init__(self, directory: Path, db: sqlite3.Connection):
         self.directory, self.db = directory, db
+        self._tracebacks: bool | None = None
+
+    @property
+    def tracebacks(self) -> bool:
+        """Whether the faults table has a traceback column (schema 3; a schema-2 directory has none)."""
+        if self._tracebacks is None:
+            columns = [row[1] for row in self.db.execute("PRAGMA table_info(faults)")]
+            self._tracebacks = "traceback" in columns
+        return self._tracebacks
 
     # ------------------------------------------------------------ opening
     @classmethod
@@ -91,9 +102,9 @@ class Store:
             raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
         try:
             store.meta("config")
-            if store.meta("schema") != str(SCHEMA_VERSION):
+            if store.meta("schema") not in READABLE_SCHEMAS:
                 raise MaumauError(f"{path} was written by another version of maumau (schema {store.meta('schema')!r:.10}, "
-                                  f"this one reads {SCHEMA_VERSION}); run the tournament again with this version")
+                                  f"this one reads {' and '.join(READABLE_SCHEMAS)}); run the tournament again with this version")
             check_rows(store.db, directory)  # refuse results changed or damaged since they were written
         except (sqlite3.DatabaseError, KeyError) as exc:
             store.close()
@@ -210,14 +221,15 @@ class Store:
             row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
                    outcome.decisions, log_name, log_hash)
             seat_rows = [seat_row(s) for s in outcome.seats]
-            fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round) for f in outcome.faults]
+            fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round, f.traceback)[:None if self.tracebacks else 5]
+                          for f in outcome.faults]
             matches.append((*row, plain_digest(row, seat_rows, fault_rows)))
             seats.extend((outcome.match_id, *fields) for fields in seat_rows)
             faults.extend((outcome.match_id, *fields) for fields in fault_rows)
         with self.db:
             self.db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", matches)
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
-            self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
+            self.db.executemany(f"INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?{', ?' if self.tracebacks else ''})", faults)
 
     def mark_finished(self, deals: int, looks: int = 1) -> None:
         """The tournament is over after `deals` deals, decided at its `looks`-th look at the standings."""
@@ -226,9 +238,10 @@ class Store:
             self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [("deals_played", str(deals)), ("looks", str(looks))])
 
     def faults(self) -> list[tuple[str, Fault]]:
-        rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")
-        return [(match_id, Fault(seat=seat, player=bot, kind=kind, detail=detail, round=round_))
-                for match_id, seat, bot, kind, detail, round_ in rows]
+        traceback = "traceback" if self.tracebacks else "''"
+        rows = self.db.execute(f"SELECT match_id, seat, bot, kind, detail, round, {traceback} FROM faults ORDER BY rowid")
+        return [(match_id, Fault(seat=seat, player=bot, kind=kind, detail=detail, round=round_, traceback=text))
+                for match_id, seat, bot, kind, detail, round_, text in rows]
 
 
 def seat_row(s: SeatOutcome) -> tuple:
