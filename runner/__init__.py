@@ -3,7 +3,7 @@
 from .game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
 from .game.bot import Bot
 from .game.cards import RANKS, SUITS, Card, parse_card
-from .game.engine import Round
+from .game.engine import Game, Outcome, Round
 from .game.ruleset import Ruleset
 from .game.view import Event, View
 from .plugins.hookspecs import hookimpl, hookspec
@@ -11,6 +11,6 @@ from .plugins.hookspecs import hookimpl, hookspec
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Bot", "Card", "Challenge", "Draw", "Event", "NameSuit", "Pass", "Play", "RANKS", "Round",
-    "Ruleset", "SUITS", "View", "hookimpl", "hookspec", "parse_card",
+    "Action", "Bot", "Card", "Challenge", "Draw", "Event", "Game", "NameSuit", "Outcome", "Pass", "Play", "RANKS",
+    "Round", "Ruleset", "SUITS", "View", "hookimpl", "hookspec", "parse_card",
 ]

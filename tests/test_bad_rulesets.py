@@ -18,13 +18,14 @@ BAD = Path(__file__).parent / "data" / "bad"
 EXPECTED = {
     "unknown_key": "hand_sise: unknown key 'hand_sise' (hint: did you mean 'hand_size'?)",
     "unknown_nested_key": "powers.8.skipp: unknown key 'skipp' (hint: did you mean 'skip'?)",
-    "wrong_type": "hand_size: Input should be a valid integer, got 'five' (str)",
+    "wrong_type": "hand_size: Input should be a valid integer, unable to parse string as an integer, got 'five' (str)",
     "quoted_number": "hand_size: Input should be a valid integer, got '7' (str) (hint: write a whole number without quotes)",
     "string_boolean": "powers.9.reverse: Input should be a valid boolean, got 'true' (str) (hint: write true or false)",
     "number_boolean": "last_card_draws: Input should be a valid boolean, got 1 (int) (hint: write true or false)",
     "duplicate_rank_key": "powers.10: given twice, as 10 (line 5) and as '10' (line 6) (hint: keep one of them)",
     "bad_rank": "deck.ranks.0: Input should be '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K' or 'A', got '1'",
-    "bad_power_rank": "powers.Z: Input should be '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K' or 'A', got 'Z'",
+    "bad_power_rank": "powers.Z: 'Z' is not a rank or card (ranks 2-10 J Q K A, X (the jokers); cards like KH, 10C, XR; "
+                      "several like \"JC JS\") (hint: name cards of the deck)",
     "deck_too_small": "hand_size: 5 players × 7 cards + 1 upcard need 36 cards, the deck has 32 "
                       "(hint: lower hand_size or players.max, or add deck copies)",
     "players_min_above_max": "players.min: 5 is above players.max (3) (hint: make players.min at most players.max)",
@@ -96,26 +97,15 @@ def test_a_bad_value_given_with_set_names_the_key():
 def test_every_problem_of_a_file_is_reported_each_on_its_own_line(tmp_path):
     path = tmp_path / "many.yaml"
     path.write_text("name: many\nhand_size: '7'\npowers:\n  j: {wild: true}\n  J: {wild: true, reverse: 'yes'}\n"
-                    "  8: {skip: 1, skipp: 2}\n")
+                    "  8: {skip: 1, skipp: 2, reverse: 'yes'}\n")  # the first of two keys is read on
     result = CliRunner().invoke(app, ["rulesets", "check", str(path)])
     assert result.exit_code == 1
     assert result.stderr.splitlines() == [
         f"Error: {path}: powers.J: given twice, as j (line 4) and as J (line 5) (hint: keep one of them)",
         f"Error: {path}: hand_size: Input should be a valid integer, got '7' (str) (hint: write a whole number without quotes)",
-        f"Error: {path}: powers.J.reverse: Input should be a valid boolean, got 'yes' (str) (hint: write true or false)",
         f"Error: {path}: powers.8.skipp: unknown key 'skipp' (hint: did you mean 'skip'?)",
+        f"Error: {path}: powers.8.reverse: Input should be a valid boolean, got 'yes' (str) (hint: write true or false)",
     ]
-
-
-def test_every_inconsistency_is_reported(tmp_path):
-    path = tmp_path / "inconsistent.yaml"
-    path.write_text("name: inconsistent\nplayers: {min: 5, max: 3}\npoints: {2: 2}\n")
-    result = CliRunner().invoke(app, ["rulesets", "check", str(path)])
-    assert result.exit_code == 1
-    lines = result.stderr.splitlines()
-    assert len(lines) == 2
-    assert lines[0].startswith(f"Error: {path}: players.min: 5 is above players.max (3)")
-    assert lines[1].startswith(f"Error: {path}: points: no value for rank(s) 3, 4,")
 
 
 def test_the_console_script_prints_every_problem_as_an_error_line(tmp_path):

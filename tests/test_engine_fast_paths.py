@@ -9,7 +9,7 @@ import pytest
 
 from runner.game.actions import DRAW, Play
 from runner.game.cards import SUITS, Card, make_deck
-from runner.game.engine import Round, Rules, shuffle
+from runner.game.engine import Round, Game, shuffle
 from scenario import load
 
 
@@ -34,7 +34,7 @@ def test_shuffle_leaves_a_random_subclass_to_its_own_shuffle():
     assert cards == [3, 2, 1]
 
 
-def naive_plays(rules: Rules, hand: list[Card], top: Card, suit: str, due: str | None) -> list[Play]:
+def naive_plays(rules: Game, hand: list[Card], top: Card, suit: str, due: str | None) -> list[Play]:
     """RULES.md's legal-move rule written out: same rank or suit; a wild card on anything (on a wild
     card only if wild_on_wild), naming each suit; one action per distinct card."""
     plays = []
@@ -51,7 +51,7 @@ def naive_plays(rules: Rules, hand: list[Card], top: Card, suit: str, due: str |
                                        {"announcements.mau.required": False}])
 def test_legal_plays_from_the_tables_are_the_rule_applied_card_by_card(overrides):
     ruleset = load("standard", overrides)
-    rules = Rules.of(ruleset)
+    rules = Game.of(ruleset)
     rng = random.Random(7)
     deck = make_deck(ruleset.deck.ranks)
     for _ in range(400):

@@ -34,8 +34,7 @@ class CheckedRound(Round):
         return rnd
 
     def apply(self, action):
-        assert self.canonical(action) == action, f"illegal {action} in phase {self.phase}"
-        super().apply(action)
+        assert self.play(action) == action  # play raises IllegalAction for an action that is not legal
         self.actions += 1
         cards = Counter(chain(self.stock, self.discard, *self.hands))
         assert dict.__eq__(cards, self.deck), f"cards lost or duplicated by {action}"  # dict's == is C-fast

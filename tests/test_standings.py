@@ -115,4 +115,53 @@ def test_renderings_carry_the_same_numbers(standings):
     assert csv_lines[0].startswith("rank,entrant,bot,matches,wins,draws,losses,score,win_rate")
     assert len(csv_lines) == 1 + len(ENTRANTS)
     table = render_standings(standings, "table")
-    assert "Head to head" in table and "Too close to call at 95%" in table
+    # a three-seat match among them: the crosstable of every pair, not only the two-seat head to head
+    assert "Placed ahead" in table and "Head to head" not in table and "Too close to call at 95%" in table
+    assert "parity 1/2 = 0.500 at tables of 2, 1/3 = 0.333 at tables of 3" in table
+    cross = {(c["entrant"], c["opponent"]): c for c in data["crosstable"]}
+    assert cross["ann", "cy"]["share"] == 0.5 and cross["cy", "bob"]["matches"] == 1
+    assert data["table_sizes"] == [2, 3]
+    two_seats = compute(ENTRANTS, MATCHES[:4])
+    assert "Head to head" in render_standings(two_seats, "table")
+
+
+def test_the_ahead_share_has_parity_one_half_at_any_table_size(standings):
+    # per match, the share of the opponents placed ahead of: ann 1, 0, 1/2, 1, 0 (third of three)
+    assert row(standings, "ann").ahead == 0.5
+    assert row(standings, "bob").ahead == 0.5  # 0, 1 and 1/2 (second of three)
+    assert row(standings, "cy").ahead == 0.5  # 1/2, 0, 1
+    assert sum(r.win_rate * r.matches for r in standings.rows) == 5  # while first places sum to one per match
+    for r in standings.rows:
+        assert (r.ahead_low, r.ahead_high) == wilson(r.ahead * r.matches, r.matches)  # every match its own deal
+
+
+def test_the_average_place_counts_a_shared_first_as_first(standings):
+    assert row(standings, "ann").mean_place == pytest.approx((1 + 2 + 1 + 1 + 3) / 5)
+    assert row(standings, "cy").mean_place == pytest.approx((1 + 2 + 1) / 3)
+
+
+def test_the_crosstable_covers_every_pair_that_met_at_any_table(standings):
+    cross = standings.crosstable
+    assert (cross["bob", "cy"].matches, cross["bob", "cy"].ahead) == (1, 0.0)  # the three-seat match only
+    assert (cross["cy", "bob"].matches, cross["cy", "bob"].ahead) == (1, 1.0)
+    assert (cross["ann", "cy"].matches, cross["ann", "cy"].ahead) == (3, 1.5)
+    assert (cross["ann", "bob"].matches, cross["ann", "bob"].ahead) == (3, 1.0)
+    for (a, b), c in cross.items():
+        assert c.ahead + cross[b, a].ahead == c.matches  # each match both played is shared out between them
+    assert (cross["ann", "bob"].low, cross["ann", "bob"].high) == wilson(1.0, 3)
+
+
+def test_rotations_of_a_deal_count_together_in_the_ahead_interval():
+    # a deal that every rotation wins for the same entrant carries one deal's information, not three
+    matches, blocks = [], []
+    for deal in range(6):
+        for rotation in range(3):
+            places = {"ann": 1, "bob": 2, "cy": 3} if deal % 2 else {"ann": 3, "bob": 2, "cy": 1}
+            matches.append([seat(s, name, places[name], float(places[name] == 1))
+                            for s, name in enumerate(["ann", "bob", "cy"])])
+            blocks.append(f"t0-d{deal}")
+    clustered = compute(ENTRANTS, matches, blocks=blocks)
+    independent = compute(ENTRANTS, matches)
+    ann_c, ann_i = row(clustered, "ann"), row(independent, "ann")
+    assert ann_c.ahead == ann_i.ahead == 0.5
+    assert ann_c.ahead_high - ann_c.ahead_low > ann_i.ahead_high - ann_i.ahead_low

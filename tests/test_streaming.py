@@ -209,6 +209,12 @@ def held_standings(entrants, matches, looks=None, blocks=None):
         seats = [s for _, s in played]
         n, score, rounds = len(seats), sum(s.score for s in seats), sum(s.rounds for s in seats)
         low, high = clustered([(block, s.score) for block, s in played])
+        shares = [(block, share_of(s, match)) for block, match in zip(blocks, matches) for s in match
+                  if s.entrant == label]
+        ahead_total = 0.0
+        for _, share in shares:
+            ahead_total += share
+        ahead_low, ahead_high = clustered(shares)
         rows.append(Standing(
             entrant=label, bot=bot, matches=n, wins=sum(1 for s in seats if s.score == 1),
             draws=sum(1 for s in seats if 0 < s.score < 1), losses=sum(1 for s in seats if s.score == 0), score=score,
@@ -216,27 +222,45 @@ def held_standings(entrants, matches, looks=None, blocks=None):
             points_per_round=sum(s.points for s in seats) / rounds if rounds else 0.0,
             rounds_won=sum(s.rounds_won for s in seats), faults=sum(s.faults for s in seats),
             rating=ratings[label].mu, rating_sigma=ratings[label].sigma,
+            ahead=ahead_total / n if n else 0.0, ahead_low=ahead_low, ahead_high=ahead_high,
+            mean_place=sum(s.place for s in seats) / n if n else 0.0,
         ))
     rows.sort(key=lambda r: (-r.win_rate, -r.rating, order[r.entrant]))
     z = sequential_z(looks) if looks else Z95
-    adjacent = []
-    for a, b in zip(rows, rows[1:]):
+    def compared(above, below, z=Z95):
         values = []
         for block, match in zip(blocks, matches):
             places = {s.entrant: s.place for s in match}
-            if a.entrant in places and b.entrant in places:
-                diff = places[b.entrant] - places[a.entrant]
+            if above in places and below in places:
+                diff = places[below] - places[above]
                 values.append((block, 1.0 if diff > 0 else 0.5 if diff == 0 else 0.0))
         low, high = clustered(values, z)
-        adjacent.append(Comparison(above=a.entrant, below=b.entrant, matches=len(values), ahead=sum(v for _, v in values),
-                                   low=low, high=high))
+        return Comparison(above=above, below=below, matches=len(values), ahead=sum(v for _, v in values),
+                          low=low, high=high)
+
+    adjacent = [compared(a.entrant, b.entrant, z) for a, b in zip(rows, rows[1:])]
+    crosstable = {}
+    for match in matches:
+        for a, b in itertools.permutations(match, 2):
+            if (a.entrant, b.entrant) not in crosstable:
+                crosstable[a.entrant, b.entrant] = compared(a.entrant, b.entrant)
     h2h = {}
     for match in matches:
         if len(match) == 2:
             for me, other in (match, reversed(match)):
                 n, score = h2h.get((me.entrant, other.entrant), (0, 0.0))
                 h2h[me.entrant, other.entrant] = (n + 1, score + me.score)
-    return Standings(tuple(rows), h2h, tuple(adjacent), looks)
+    sizes = tuple(sorted({len(match) for match in matches}))
+    return Standings(rows=tuple(rows), head_to_head=h2h, adjacent=tuple(adjacent), looks=looks, crosstable=crosstable,
+                     table_sizes=sizes)
+
+
+def share_of(seat, match):
+    """The share of its opponents `seat` placed ahead of in `match`, a shared place a half."""
+    others = [s for s in match if s is not seat]
+    if not others:
+        return 0.5
+    return sum(1.0 if o.place > seat.place else 0.5 if o.place == seat.place else 0.0 for o in others) / len(others)
 
 
 def test_streamed_standings_of_a_stored_tournament_equal_the_held_computation(tmp_path):

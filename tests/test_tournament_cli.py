@@ -3,38 +3,20 @@
 import csv
 import io
 import json
-import sys
 
 import pytest
 
-from runner.cli import main
+from console import maumau, run_cli
 
 SMALL = ["tournament", "-r", "strafpunten", "-b", "random", "-b", "random", "-b", "random", "--table-size", "2",
          "--deals", "2", "--backend", "serial", "-q"]
-
-
-def maumau(capsys, monkeypatch, *args):
-    """Run the console script in-process: (exit code, stdout, stderr)."""
-    monkeypatch.setattr(sys, "argv", ["maumau", *map(str, args)])
-    code = 0
-    try:
-        main()
-    except SystemExit as exc:
-        code = exc.code or 0
-    captured = capsys.readouterr()
-    return code, captured.out, captured.err
 
 
 @pytest.fixture(scope="module")
 def played(tmp_path_factory):
     """A small stored tournament (3 entrants, tables of 2, 2 deals = 12 matches) and its JSON standings."""
     out = tmp_path_factory.mktemp("cli") / "t"
-    with pytest.MonkeyPatch.context() as monkeypatch:
-        capture = io.StringIO()
-        monkeypatch.setattr(sys, "argv", ["maumau", *SMALL, "--out", str(out), "--format", "json"])
-        monkeypatch.setattr(sys, "stdout", capture)
-        main()
-    return out, json.loads(capture.getvalue())
+    return out, json.loads(run_cli(*SMALL, "--out", out, "--format", "json"))
 
 
 def test_tournament_prints_standings_and_stores_every_match(played):

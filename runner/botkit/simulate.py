@@ -1,12 +1,15 @@
 """The engine as a simulator for search bots: sample a full Round consistent with a View, and play it out.
 
-A supported API for third-party bots (see docs/bots.md):
+A supported API for third-party bots (see docs/bots.md), as `runner.simulate`:
 
     rnd = determinize(view, rng)        # hidden hands and stock sampled, everything public kept
                                         # (or: sampler = Sampler(view); rnd = sampler.sample(rng))
     rnd.apply(action)                   # try one of view.legal
     playout(rnd, rng)                   # every seat plays `quick_policy` to the end of the round
     rnd.points()                        # each seat's points for the round
+
+The engine rebuilds the state (`Round.from_view`: the view's counters, pile and history kept);
+what this module adds is belief: which hidden cards a seat can hold, given what it did.
 """
 
 from __future__ import annotations
@@ -17,25 +20,13 @@ from typing import Callable
 
 from runner.game.actions import CHALLENGE, PASS, Action, Play
 from runner.game.cards import SUITS, Card, make_deck
-from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round, Rules
+from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Game, Round, hidden_cards, unseen_cards
 from runner.game.ruleset import Ruleset
 from runner.game.view import View
 
 Policy = Callable[[Round, random.Random], Action]
 
-_DECISIONS = frozenset(("play", "draw", "pass", "name_suit", "challenge"))
 TRIES = 20  # deals tried for one sample before the named suits' belief is given up
-
-
-def unseen_cards(view: View) -> list[Card]:
-    """The cards `view.seat` cannot see (other hands and the stock): the deck minus its hand and the discard pile."""
-    ruleset = view.ruleset
-    deck = Counter(make_deck(ruleset.deck.ranks, ruleset.deck.copies_for(len(view.active))))
-    deck.subtract(view.hand)
-    deck.subtract(view.discard)
-    if any(count < 0 for count in deck.values()):
-        raise ValueError("the view holds cards its ruleset's deck does not have")
-    return sorted(deck.elements())  # sorted: the sample then depends on the rng alone
 
 
 def determinize(view: View, rng: random.Random) -> Round:
@@ -56,40 +47,24 @@ class Sampler:
     not a fact: a random player breaks it): a seat that took a draw penalty it could have passed
     on holds no card that passes it; one that played a wild card had no other card to play; the
     suit it named with its last play, a wild card, is the suit it holds most of (deals that break
-    this are redealt, up to TRIES times). The discard pile, active suit, pending draw, direction,
-    phase, seat to act, totals and history come from the view; reshuffles in the sampled round
-    are driven by the rng.
+    this are redealt, up to TRIES times). Everything else comes from the view (`Round.from_view`);
+    reshuffles in the sampled round are driven by the rng.
     """
 
     def __init__(self, view: View, infer: bool = True, sensible: bool = False):
         self.view = view
-        self.hidden = unseen_cards(view)
-        hidden_count = sum(size for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
-        if hidden_count + view.stock_size != len(self.hidden):
-            raise ValueError(
-                f"view of seat {view.seat} is inconsistent: {len(self.hidden)} unseen cards for "
-                f"{hidden_count} in other hands and {view.stock_size} in the stock"
-            )
-        self.rules = rules = Rules.of(view.ruleset)
+        self.hidden = hidden_cards(view)
+        self.rules = rules = Game.of(view.ruleset)
         self.voids = known_voids(view, rules, sensible) if infer else {}
         self.named = named_suits(view, rules) if infer and sensible else {}
-        self.parts = dict(
-            active=view.active, chain=_chain(view, rules), again=view.again, missed=_missed(view),
-            dealer=view.seat if view.phase == NAME_SUIT else None, number=view.round, totals=view.totals,
-            rounds_won=view.rounds_won, history=view.history, turns=_turns(view), idle=_idle(view),
-        )
 
     def sample(self, rng: random.Random) -> Round:
         """One Round consistent with the view, drawn with `rng` (which also drives its reshuffles)."""
-        view = self.view
         for _ in range(TRIES):
             hands, stock = self._deal(rng)
             if all(_most_held(hands[seat], suit) for seat, suit in self.named.items()):
                 break
-        return Round.from_parts(
-            view.ruleset, rng, hands, stock, view.discard, view.suit, view.seat, view.phase,
-            view.pending, view.direction, **self.parts,
-        )
+        return Round.from_view(self.view, rng, hands, stock)
 
     def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
         """Hidden hands and the stock, dealt at random within the known voids."""
@@ -125,17 +100,17 @@ def _most_held(hand: list[Card], suit: str) -> bool:
     return counts[suit] >= max(counts.values(), default=0)
 
 
-def compiled(view: View, rules: Rules | Ruleset | None = None) -> Rules:
+def compiled(view: View, rules: Game | Ruleset | None = None) -> Game:
     """The compiled rules a helper below works with: `rules` itself, or compiled from a Ruleset (default: `view.ruleset`)."""
-    if isinstance(rules, Rules):
+    if isinstance(rules, Game):
         return rules
-    return Rules.of(view.ruleset if rules is None else rules)
+    return Game.of(view.ruleset if rules is None else rules)
 
 
-def named_suits(view: View, rules: Rules | Ruleset | None = None) -> dict[int, str]:
+def named_suits(view: View, rules: Game | Ruleset | None = None) -> dict[int, str]:
     """The suit each other seat named with its last play, a wild card, if it has neither played nor drawn since.
 
-    `rules`: the view's ruleset (the default), or those rules compiled (`Rules.of(view.ruleset)`).
+    `rules`: the view's ruleset (the default), or those rules compiled (`Game.of(view.ruleset)`).
     """
     rules = compiled(view, rules)
     named, done = {}, {view.seat}
@@ -148,12 +123,12 @@ def named_suits(view: View, rules: Rules | Ruleset | None = None) -> dict[int, s
     return named
 
 
-def known_voids(view: View, rules: Rules | Ruleset | None = None,
+def known_voids(view: View, rules: Game | Ruleset | None = None,
                 sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
     """What each other seat is known not to hold, from its draws for want of a playable card.
 
     `rules`: the view's ruleset (the default, also as `view.ruleset`), or those rules compiled
-    (`Rules.of(view.ruleset)`, which a Sampler holds as `.rules`).
+    (`runner.Game.of(view.ruleset)`, which a Sampler holds as `.rules`).
 
     A seat that drew because it could not play held none of the cards it could have played
     then, nor could it play the card it drew unless it played or kept it at once; a card still
@@ -229,45 +204,6 @@ def _kept(history, index: int, seat: int) -> bool:
     return following is not None and following.seat == seat and following.kind == "pass"
 
 
-def _chain(view: View, rules: Rules) -> int:
-    """How many times the pending draw penalty has been passed on (for a ruleset's chain limit)."""
-    if not view.pending:
-        return 0
-    stacked = 0
-    for event in reversed(view.history):
-        if event.kind == "play":
-            if event.card.rank not in rules.draw:
-                break
-            stacked += 1
-        elif event.kind == "draw" and event.reason == "seven":
-            break
-    return max(stacked - 1, 0)
-
-
-def _missed(view: View) -> tuple[int, str] | None:
-    """In phase `challenge`: the seat that just missed its announcement, and which one."""
-    if view.phase != CHALLENGING:
-        return None
-    offender = next(event.seat for event in reversed(view.history) if event.kind == "play")
-    return offender, ("maumau" if view.hand_sizes[offender] == 0 else "mau")
-
-
-def _turns(view: View) -> int:
-    """Decisions taken so far this round (the ruleset's turn limit counts them)."""
-    return sum(1 for event in view.history if event.kind in _DECISIONS)
-
-
-def _idle(view: View) -> int:
-    """Turns in a row that ended without a card gained or played (a blocked round counts them)."""
-    idle = 0
-    for event in reversed(view.history):
-        if event.kind == "draw" and event.count == 0:
-            idle += 1
-        elif event.kind in ("play", "draw", "pass"):
-            break
-    return idle
-
-
 def quick_policy(rnd: Round, rng: random.Random) -> Action:
     """A fast playout policy: play rather than draw, keep wild cards back, name the suit held most."""
     legal = rnd.legal()
@@ -304,6 +240,6 @@ def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Ro
 
 
 __all__ = [
-    "Policy", "Rules", "Sampler", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits", "playout", "quick_policy",
-    "unseen_cards",
+    "Policy", "Sampler", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits", "playout",
+    "quick_policy", "unseen_cards",
 ]

@@ -62,13 +62,15 @@ def rulesets_show(name: Annotated[str, typer.Argument(help="Ruleset name or YAML
 
 @rulesets_app.command("check")
 def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML files.")]) -> None:
-    """Validate ruleset files; each error names the file, the key and the fix."""
+    """Validate ruleset files; each error names the file, the key and the fix; notes point out what may surprise."""
     reg = registry()
     failed = 0
     for file in files:
         try:
-            ruleset = reg.load_ruleset(file)
+            ruleset, notes = reg.check_ruleset(file)
             typer.echo(f"ok: {file} ({ruleset.name})")
+            for note in notes:
+                typer.echo(f"note: {note}")
         except MaumauError as exc:
             failed += 1
             for line in exc.lines():  # every problem of the file, not only the first
@@ -144,7 +146,7 @@ def tournament_cmd(
     ruleset: RulesetOpt,
     bots: Annotated[list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")],
     table_size: Annotated[Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")] = None,
-    deals: Annotated[int, typer.Option("--deals", help="Deals per table; each is played under every seat rotation.")] = 10,
+    deals: Annotated[Optional[int], typer.Option("--deals", help="Deals per table, each played under every seat rotation (default 10, or every deal of --deals-file).")] = None,
     workers: Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")] = None,
     backend: Annotated[str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")] = "processes",
     scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).")] = None,
@@ -162,6 +164,10 @@ def tournament_cmd(
     bot_memory: MemoryOpt = "1G",
     until_confident: Annotated[bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")] = False,
     max_deals: Annotated[Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")] = None,
+    gauntlet: Annotated[Optional[str], typer.Option("--gauntlet", help="Only the tables with this entrant (a label or a bot entered once); its results against each opponent.")] = None,
+    tables: Annotated[Optional[int], typer.Option("--tables", help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.")] = None,
+    seatings: Annotated[str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")] = "rotations",
+    deals_file: Annotated[Optional[Path], typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`): deal i at every table.")] = None,
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
     from runner.tournament.driver import conduct
@@ -173,7 +179,8 @@ def tournament_cmd(
     faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
     with option_names():
         settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), logs=logs,
-                        until_confident=until_confident, max_deals=max_deals, faults=faults)
+                        until_confident=until_confident, max_deals=max_deals, faults=faults, gauntlet=gauntlet,
+                        tables=tables, seatings=seatings, deals_file=deals_file)
         standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
     typer.echo(render_standings(standings, fmt))
 
@@ -189,6 +196,18 @@ def standings_cmd(directory: Annotated[Path, typer.Argument(help="A tournament's
     if note and fmt == "table":
         typer.echo(note, err=True)
     typer.echo(render_standings(standings, fmt))
+
+
+@app.command("deals")
+def deals_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
+    out: Annotated[Path, typer.Option("--out", help="The deal file to write (JSON lines; gzip if .gz).")],
+) -> None:
+    """Write a tournament's deals (every hand, the upcards and the stock of every round) to a deal file."""
+    from runner.tournament.export import export_deals
+
+    count = export_deals(directory, out)
+    typer.echo(f"wrote {count} deals to {out}; play them with --deals-file {out}")
 
 
 @app.command("replay")

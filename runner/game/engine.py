@@ -1,13 +1,19 @@
-"""One round of Mau Mau as a pure state machine: deal, legal actions, apply, events. Seeded, no I/O.
+"""One round of Mau Mau as a pure state machine: deal, legal actions, play, events. Seeded, no I/O.
 
-The engine is also the simulator for search bots: `Round.clone()` copies a state cheaply and
-`legal()` / `apply()` / `over` / `points()` roll it out (see `runner.simulate` for sampling a
-state consistent with a View).
+As OpenSpiel and python-chess shape theirs: `Game` is a ruleset compiled (`Game.of(ruleset)`),
+`Round` one state of it. `legal()` lists the actions of the seat to act, `play(action)` checks
+one and carries it out, `apply(action)` carries out one of `legal()` unchecked (the fast path
+of playouts), `over` and `outcome` say whether and how the round ended, `points()` scores it.
+The engine is also the simulator for search bots: `clone()` copies a state cheaply, and
+`Round.from_view(view, rng, hands, stock)` (or `Round.sample(view, rng)`) makes the state a View
+describes with its hidden cards filled in; docs/bots.md describes the protocol.
 """
 
 from __future__ import annotations
 
 import random
+from collections import Counter
+from dataclasses import dataclass
 from typing import Sequence
 
 from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, NameSuit, Pass, Play, name_suit, play
@@ -24,8 +30,30 @@ PLAY, DRAWN, NAME_SUIT, CHALLENGING, OVER = "play", "drawn", "name_suit", "chall
 _new = tuple.__new__
 
 
-class Rules:
-    """A Ruleset compiled into flat lookups for the hot path (one per Ruleset, cached)."""
+class IllegalAction(ValueError):
+    """An action `Round.play` was given that is not legal in the state."""
+
+
+# Why a round ended (Outcome.reason).
+WENT_OUT, BLOCKED, TURN_LIMIT, FORFEITED = "went_out", "blocked", "turn_limit", "forfeited"
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a round ended: the seat that won it (None: nobody), and why it ended.
+
+    `reason` is `went_out` (the winner played its last card), `blocked` (a turn of every seat in
+    play passed without a card played or drawn), `turn_limit` (the ruleset's turn_limit was
+    reached) or `forfeited` (all seats but at most one were taken out by the fault policy; the
+    one left, if any, wins).
+    """
+
+    winner: int | None
+    reason: str
+
+
+class Game:
+    """A Ruleset compiled into flat lookups for the hot path: `Game.of(ruleset)`, built once per Ruleset."""
 
     def __init__(self, ruleset: Ruleset):
         self.ruleset = ruleset
@@ -78,7 +106,7 @@ class Rules:
         return table
 
     @classmethod
-    def of(cls, ruleset: Ruleset) -> "Rules":
+    def of(cls, ruleset: Ruleset) -> "Game":
         """The compiled rules of `ruleset`, built once and kept with it (`Ruleset.derived`)."""
         return ruleset.derived("game", cls)
 
@@ -98,6 +126,29 @@ def shuffle(rng: random.Random, cards: list) -> None:
         cards[i], cards[j] = cards[j], cards[i]
 
 
+def unseen_cards(view: View) -> list[Card]:
+    """The cards `view.seat` cannot see (other hands and the stock): the deck minus its hand and the discard pile."""
+    ruleset = view.ruleset
+    deck = Counter(make_deck(ruleset.deck.ranks, ruleset.deck.copies_for(len(view.active))))
+    deck.subtract(view.hand)
+    deck.subtract(view.discard)
+    if any(count < 0 for count in deck.values()):
+        raise ValueError("the view holds cards its ruleset's deck does not have")
+    return sorted(deck.elements())  # sorted: a sample then depends on the rng alone
+
+
+def hidden_cards(view: View) -> list[Card]:
+    """`unseen_cards(view)`, checked to be as many as the other hands and the stock hold."""
+    hidden = unseen_cards(view)
+    count = sum(size for seat, size in enumerate(view.hand_sizes) if seat != view.seat)
+    if count + view.stock_size != len(hidden):
+        raise ValueError(
+            f"view of seat {view.seat} is inconsistent: {len(hidden)} unseen cards for "
+            f"{count} in other hands and {view.stock_size} in the stock"
+        )
+    return hidden
+
+
 def _seat_after(order: list[int], seat: int, direction: int) -> int:
     """The seat of `order` (the seats in play) that comes after `seat`, which may itself be out of play."""
     if seat in order:
@@ -115,10 +166,10 @@ class Round:
         "rules", "rng", "n_seats", "active", "hands", "stock", "discard", "suit", "current", "phase",
         "pending", "chain", "direction", "again", "drawn", "missed", "idle", "turns", "winner",
         "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
-        "single_deck",
+        "single_deck", "outcome",
     )
 
-    def __init__(self, rules: Rules, rng: random.Random):
+    def __init__(self, rules: Game, rng: random.Random):
         self.rules, self.rng = rules, rng
         self.single_deck = False  # True when no card can be in a hand twice (set by `deal`)
         self._after = None  # {direction: next seat in play after each seat}, built on first use
@@ -142,7 +193,7 @@ class Round:
         deciding: bool = False,
     ) -> "Round":
         """Shuffle (or take `deck`, top card first), deal and turn up: a round ready for its first decision."""
-        rules = Rules.of(ruleset)
+        rules = Game.of(ruleset)
         self = cls(rules, rng)
         self.n_seats = n_seats
         self.active = list(active) if active is not None else list(range(n_seats))
@@ -176,7 +227,7 @@ class Round:
         top = upcards[-1]
         self.suit = top.suit
         self.pending = self.chain = self.idle = self.turns = 0
-        self.again, self.drawn, self.missed, self.winner = False, None, None, None
+        self.again, self.drawn, self.missed, self.winner, self.outcome = False, None, None, None, None
         self.history, self._legal = [], None
         if log is not None:
             log.append(events.round_start(number, dealer, self._lead_seat(), self.direction, deciding, self.hands,
@@ -246,7 +297,7 @@ class Round:
         `challenge`, `missed` is (offending seat, announcement missed); in phase `name_suit`
         the current seat is the dealer. No log is written.
         """
-        self = cls(Rules.of(ruleset), rng)
+        self = cls(Game.of(ruleset), rng)
         self.n_seats = len(hands)
         self.active = list(active) if active is not None else [s for s in range(self.n_seats) if hands[s]]
         self.out = set(out)
@@ -258,17 +309,57 @@ class Round:
         self.drawn = self.hands[current][-1] if phase == DRAWN else None
         self.missed = missed
         self.dealer = current if dealer is None else dealer
-        self.number, self.turns, self.idle, self.winner = number, turns, idle, None
+        self.number, self.turns, self.idle, self.winner, self.outcome = number, turns, idle, None, None
         self.totals = tuple(totals) if totals is not None else (0,) * self.n_seats
         self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * self.n_seats
         self.history, self.log, self._legal = list(history), None, None
         return self
 
+    @classmethod
+    def from_view(cls, view: View, rng: random.Random, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> "Round":
+        """The state `view` describes, with its hidden cards given: a hand per seat and the stock, top card first.
+
+        `view` is the view of the seat to act, as a bot receives it; everything in it (its own hand,
+        the pile, the counters, the history) is kept, and `hands[view.seat]` is taken from it.
+        Each other hand must have its size in `view.hand_sizes`, the stock `view.stock_size` cards.
+        """
+        hands = [list(hand) for hand in hands]
+        hands[view.seat] = list(view.hand)  # in order: in phase `drawn` the drawn card is last
+        if [len(hand) for hand in hands] != list(view.hand_sizes) or len(stock) != view.stock_size:
+            raise ValueError(f"hidden cards of sizes {[len(hand) for hand in hands]} and a stock of {len(stock)} "
+                             f"do not fit the view's {list(view.hand_sizes)} and {view.stock_size}")
+        return cls.from_parts(
+            view.ruleset, rng, hands, stock, view.discard, view.suit, view.seat, view.phase, view.pending,
+            view.direction, active=view.active, out=view.out, chain=view.chain, again=view.again, missed=view.missed,
+            number=view.round, totals=view.totals, rounds_won=view.rounds_won, history=view.history,
+            turns=view.turns, idle=view.idle,
+        )
+
+    @classmethod
+    def sample(cls, view: View, rng: random.Random) -> "Round":
+        """A state consistent with `view`, its hidden cards dealt uniformly at random with `rng` (which goes on to
+        drive the state's reshuffles)."""
+        pool = hidden_cards(view)
+        rng.shuffle(pool)
+        hands: list[list[Card]] = []
+        at = 0
+        for seat, size in enumerate(view.hand_sizes):
+            taken = 0 if seat == view.seat else size
+            hands.append(pool[at:at + taken])
+            at += taken
+        return cls.from_view(view, rng, hands, pool[at:])
+
     # ------------------------------------------------------------------ queries
 
     @property
     def over(self) -> bool:
+        """Whether the round has ended (`outcome` says how)."""
         return self.phase == OVER
+
+    @property
+    def game(self) -> Game:
+        """The compiled rules this round is played under."""
+        return self.rules
 
     @property
     def top(self) -> Card:
@@ -383,13 +474,28 @@ class Round:
             seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
             tuple(map(len, hands)), len(self.stock), tuple(self.discard), self.totals,
             self.rounds_won, self.number, tuple(self.active), self.rules.ruleset, tuple(self.history),
-            legal, self.again,
+            legal, self.again, self.chain, self.missed, self.turns, self.idle,
+            tuple(sorted(self.out)) if self.out else (),
         ))
 
     # ------------------------------------------------------------------ transitions
 
+    def play(self, action: object) -> Action:
+        """Check `action` and carry it out; IllegalAction if it is not legal now. Returns the action carried out.
+
+        A Play's announcement may be missing or wrong (it costs the ruleset's penalty); the
+        action carried out is the engine's own (`canonical(action)`).
+        """
+        chosen = self.canonical(action)
+        if chosen is None:
+            what = "the round is over" if self.phase == OVER else f"legal: {', '.join(map(str, self.legal()))}"
+            shown = str(action) if isinstance(action, (Play, Draw, Pass, NameSuit, Challenge)) else repr(action)
+            raise IllegalAction(f"{shown} is not legal for seat {self.current} in phase {self.phase} ({what})")
+        Round.apply(self, chosen)  # the engine's own transition, also under a subclass that wraps apply
+        return chosen
+
     def apply(self, action: Action) -> None:
-        """Carry out a legal action of the seat to act (see `canonical`)."""
+        """Carry out `action`, one of `legal()`, unchecked: the fast path of playouts (`play` checks it first)."""
         self._legal = None
         self.turns += 1
         seat, phase = self.current, self.phase
@@ -433,11 +539,11 @@ class Round:
                 if not self.hands[offender]:
                     if self.pending and self.rules.last_card_draws:  # the final 7 still counts
                         self._draw(seat, self.pending, SEVEN)
-                    self._finish(offender)
+                    self._finish(offender, WENT_OUT)
                     return
             self.phase = PLAY
         if self.turns >= self.rules.turn_limit and self.phase != OVER:
-            self._finish(None)
+            self._finish(None, TURN_LIMIT)
 
     def _penalty_for(self, seat: int) -> int:
         rules = self.rules
@@ -467,7 +573,7 @@ class Round:
         if not hand and not (missed and rules.challenge):  # a penalty with nothing to draw is forgiven: out
             if rules.last_card_draws:
                 self._last_card_draws(seat, card)
-            self._finish(seat)
+            self._finish(seat, WENT_OUT)
         elif card.rank in rules.action_ranks:
             self._powers(seat, card)
         else:  # a plain card: the turn simply passes on
@@ -530,7 +636,7 @@ class Round:
         self.idle = 0 if gained else self.idle + 1
         playing = len(self.in_play()) if self.out else len(self.active)
         if self.idle >= playing or self.turns >= self.rules.turn_limit:
-            self._finish(None)
+            self._finish(None, BLOCKED if self.idle >= playing else TURN_LIMIT)
             return
         self._next_turn(seat, self._step(seat))
 
@@ -597,8 +703,9 @@ class Round:
         else:
             log.append(events.skip(seat))
 
-    def _finish(self, winner: int | None) -> None:
+    def _finish(self, winner: int | None, reason: str) -> None:
         self.winner, self.phase, self._legal = winner, OVER, ()
+        self.outcome = Outcome(winner, reason)
 
     def forfeit(self, seat: int) -> None:
         """Take `seat` out of the round (a fault policy's forfeit): its cards stay put, unscored."""
@@ -606,7 +713,7 @@ class Round:
         self.out.add(seat)
         remaining = self.in_play()
         if len(remaining) <= 1:
-            self._finish(remaining[0] if remaining else None)
+            self._finish(remaining[0] if remaining else None, FORFEITED)
             return
         if self.missed is not None and self.missed[0] == seat:
             self.missed = None

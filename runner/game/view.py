@@ -23,7 +23,10 @@ class Event(NamedTuple):
 
 
 class View(NamedTuple):
-    """Everything the seat to act may know (immutable); `legal` lists every legal action."""
+    """Everything the seat to act may know (immutable); `legal` lists every legal action.
+
+    Fields may be added at the end, with defaults: a View built by position keeps working.
+    """
 
     seat: int
     hand: tuple[Card, ...]
@@ -43,3 +46,9 @@ class View(NamedTuple):
     history: tuple[Event, ...]
     legal: tuple[Action, ...]
     again: bool = False  # this is an extra turn after a play-again card
+    # The engine's public counters, so that a state can be rebuilt from a view (Round.from_view):
+    chain: int = 0  # how many times the pending draw penalty has been passed on (for a chain_limit)
+    missed: tuple[int, str] | None = None  # in phase challenge: the seat that missed its announcement, and which
+    turns: int = 0  # decisions taken so far this round (the ruleset's turn_limit counts them)
+    idle: int = 0  # turns in a row that ended without a card gained or played (a blocked round counts them)
+    out: tuple[int, ...] = ()  # seats the fault policy took out of this round (forfeited), in seat order

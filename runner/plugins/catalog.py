@@ -79,7 +79,18 @@ class Registry:
 
     def load_ruleset(self, name_or_file: str, overrides=None):
         """The validated Ruleset registered as `name_or_file`, or read from that YAML file."""
-        from runner.rules import exists, load
+        from runner.rules import load
+
+        return load(self._ruleset_file(name_or_file), self.ruleset_path, overrides)
+
+    def check_ruleset(self, name_or_file: str):
+        """(the validated Ruleset, the notes `rulesets check` prints) for a registered name or a YAML file."""
+        from runner.rules import check
+
+        return check(self._ruleset_file(name_or_file), self.ruleset_path)
+
+    def _ruleset_file(self, name_or_file: str) -> Path:
+        from runner.rules import exists
 
         path = self.ruleset_path(name_or_file)
         if path is None:
@@ -92,4 +103,4 @@ class Registry:
                 raise UnknownName(
                     f"unknown ruleset {name_or_file!r}; registered: {', '.join(sorted(self.rulesets))} (or give a .yaml file)"
                 )
-        return load(path, self.ruleset_path, overrides)
+        return path

@@ -10,7 +10,7 @@ from runner.errors import RulesetError
 from runner.game.ruleset import Ruleset
 
 from .explain import build
-from .extends import MAX_EXTENDS_DEPTH, merge, resolve_raw
+from .extends import MAX_EXTENDS_DEPTH, Note, merge, resolve_raw
 from .files import MAX_DEPTH, MAX_FILE_BYTES, exists, normal_key, read_yaml
 from .overrides import apply_overrides, parse_override
 from .schema import json_schema, schema_text
@@ -22,7 +22,15 @@ def load(path: Path, find: Callable[[str], Path | None] = lambda name: None, ove
     data = resolve_raw(Path(path), find, problems=problems)
     if overrides:
         data = apply_overrides(data, overrides)
-    return build(data, str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})", problems)
+    return build(data, str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})", problems, strict=True)
+
+
+def check(path: Path, find: Callable[[str], Path | None] = lambda name: None) -> tuple[Ruleset, list[Note]]:
+    """Load one ruleset file as `load` does, with the notes `rulesets check` prints (they do not fail it)."""
+    notes: list[Note] = []
+    problems: list[RulesetError] = []
+    ruleset = build(resolve_raw(Path(path), find, notes=notes, problems=problems), str(path), problems, strict=True)
+    return ruleset, notes + [Note(str(path), key, text) for key, text in ruleset.notes()]
 
 
 _from_data: dict[str, Ruleset] = {}  # canonical JSON -> the one Ruleset of that data in this process
@@ -42,6 +50,6 @@ def ruleset_of(data: dict, source: str = "the ruleset") -> Ruleset:
 
 
 __all__ = [
-    "MAX_DEPTH", "MAX_EXTENDS_DEPTH", "MAX_FILE_BYTES", "apply_overrides", "build", "exists", "json_schema", "load",
-    "merge", "normal_key", "parse_override", "read_yaml", "resolve_raw", "ruleset_of", "schema_text",
+    "MAX_DEPTH", "MAX_EXTENDS_DEPTH", "MAX_FILE_BYTES", "Note", "apply_overrides", "build", "check", "exists",
+    "json_schema", "load", "merge", "normal_key", "parse_override", "read_yaml", "resolve_raw", "ruleset_of", "schema_text",
 ]

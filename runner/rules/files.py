@@ -10,16 +10,19 @@ from typing import Any
 import yaml
 
 from runner.errors import RulesetError, combined
-from runner.game.cards import RANKS
+from runner.game import selectors
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 32  # a real ruleset nests 4 levels; deeper data only risks Python's recursion limit
 
 
 def normal_key(key: Any) -> str:
-    """A mapping key as the ruleset reads it: a string, a rank in capitals (`10:` and `'10':`, `j:` and `J:` agree)."""
-    text = str(key)
-    return text.upper() if text.upper() in RANKS else text
+    """A mapping key as the ruleset reads it: a selector in canonical form (`10:` and `'10':`, `jc, js` and
+    `JC JS` agree; runner/game/selectors.py), any other key as its text."""
+    try:
+        return selectors.normalize(key)
+    except ValueError:
+        return str(key)
 
 
 def read_yaml(path: Path, problems: list[RulesetError] | None = None) -> dict:
@@ -146,19 +149,23 @@ def _keys_given_twice(root: yaml.Node, source: str) -> list[RulesetError]:
             stack.extend((item, f"{path}.{i}" if path else str(i)) for i, item in reversed(list(enumerate(node.value))))
         elif isinstance(node, yaml.MappingNode):
             first: dict[str, yaml.Node] = {}
+            kept = []
             for key, value in node.value:
                 if key.tag == "tag:yaml.org,2002:merge" or not isinstance(key, yaml.ScalarNode):
-                    continue  # `<<:` merges are meant to be overridden; a complex key is refused later
+                    kept.append((key, value))  # `<<:` merges are meant to be overridden; a complex key is refused later
+                    continue
                 name = normal_key(key.value)
                 where = f"{path}.{name}" if path else name
-                if name in first:
+                if name in first:  # reported, and left out: the reading goes on with the first
                     earlier = first[name]
                     found.append((key.start_mark.line, RulesetError(
                         source, where, f"given twice, as {_as_written(earlier)} (line {earlier.start_mark.line + 1}) "
                         f"and as {_as_written(key)} (line {key.start_mark.line + 1})", "keep one of them")))
-                else:
-                    first[name] = key
+                    continue
+                first[name] = key
+                kept.append((key, value))
                 stack.append((value, where))
+            node.value = kept
     return [error for _, error in sorted(found, key=lambda item: item[0])]
 
 

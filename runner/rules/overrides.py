@@ -35,3 +35,4 @@ def apply_overrides(data: dict, overrides: Mapping[str, Any]) -> dict:
             change = {part: change}
         data = merge(data, change)
     return data
+

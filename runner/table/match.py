@@ -6,8 +6,9 @@ import random
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
-from runner.game.engine import OVER, Round
 from runner.game import events
+from runner.game.cards import Card, parse_card
+from runner.game.engine import OVER, Round, shuffle
 from runner.seats.seat import as_seat
 
 from .referee import Fault, Forfeit, Referee
@@ -87,8 +88,12 @@ class Match:
         overrides: dict | None = None,
         changes: Sequence[TableChange] = (),
         ruleset_name: str | None = None,
+        decks: Sequence[str] = (),
     ):
+        """`decks`: the deck of each round in turn (its cards top first, space-separated), from a deal file;
+        rounds past them shuffle their own."""
         self.ruleset, self.seed, self.match_id = ruleset, seed, match_id
+        self.decks = tuple(decks)
         self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
         self.referee = referee or Referee(seed=seed)
         self.rng = random.Random(f"{seed}:deal")
@@ -111,7 +116,7 @@ class Match:
         rnd = Round.deal(
             self.ruleset, self.rng, len(table.players), dealer=dealer, active=active, number=number,
             totals=table.totals, rounds_won=table.rounds_won, log=self.log, deciding=deciding,
-            direction=self.direction,
+            direction=self.direction, deck=self._deck(number, len(active)),
         )
         seats, players, decide, apply = self.seats, table.players, self.referee.decide, rnd.apply
         decisions = 0
@@ -129,6 +134,18 @@ class Match:
             apply(action)
         self.decisions += decisions
         return rnd
+
+    def _deck(self, number: int, players: int) -> list[Card] | None:
+        """Round `number`'s deck from the deal file, if it has one of the size this table shuffles."""
+        if number > len(self.decks):
+            return None
+        deck = [parse_card(text) for text in self.decks[number - 1].split()]
+        if len(deck) != len(self.ruleset.deck.ranks) * 4 * self.ruleset.deck.copies_for(players):
+            return None  # a table of another size shuffles another deck (elimination with copies_by_players)
+        # the generator moves on as if it had shuffled: later reshuffles draw what they would have, so a
+        # tournament played on its own deals is the same tournament
+        shuffle(self.rng, [None] * len(deck))
+        return deck
 
     def run(self) -> MatchResult:
         """Play rounds until the format says the match is over; return the result."""

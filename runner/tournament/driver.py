@@ -11,8 +11,9 @@ from runner.errors import InvalidSetting
 from runner.words import counted, plural
 
 from .backends import Backend, make_backend
+from .deals import Deal, deal_book
 from .progress import Progress, progress_for
-from .schedule import Slot, match_count, schedule, unit_of
+from .schedule import Slot, schedule, unit_of
 from .settings import Settings
 from .standings import Standings, tally
 from .store import Store
@@ -27,11 +28,12 @@ class Pending:
     matches in flight, never the whole schedule.
     """
 
-    def __init__(self, settings: Settings, store: Store, deals: range, log_dir: str | None = None):
-        self.settings, self.store, self.deals, self.log_dir = settings, store, deals, log_dir
+    def __init__(self, settings: Settings, store: Store, deals: range, log_dir: str | None = None,
+                 book: list[Deal] | None = None):
+        self.settings, self.store, self.deals, self.log_dir, self.book = settings, store, deals, log_dir, book
         self.slots: dict[str, Slot] = {}
         self.stored = store.count(deals)  # before any of them is played here
-        self.size = match_count(len(settings.entrants), settings.table_size, len(deals)) - self.stored
+        self.size = settings.match_count(len(deals)) - self.stored
 
     def __len__(self) -> int:
         return self.size
@@ -43,7 +45,7 @@ class Pending:
             for slot in slots:
                 if slot.match_id not in stored:
                     self.slots[slot.match_id] = slot
-                    yield unit_of(self.settings, slot, self.log_dir)
+                    yield unit_of(self.settings, slot, self.log_dir, self.book)
 
     def store_results(self, outcomes: list[MatchOutcome]) -> None:
         """Commit finished matches to the store; their slots are no longer needed."""
@@ -62,7 +64,7 @@ def standings_of(store: Store, deals: int | None = None, looks: int | None = Non
     if settings.until_confident and looks is None:
         looks = int(store.meta("looks")) if store.finished() else None
     with store.snapshot():  # the standings read the matches twice: both readings see the same ones
-        return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks)
+        return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks, settings.gauntlet)
 
 
 def run(settings: Settings, store: Store, backend: Backend, progress: Progress | None = None) -> Standings:
@@ -75,15 +77,16 @@ def run(settings: Settings, store: Store, backend: Backend, progress: Progress |
     # a worker that sees the results directory writes the log files: the driver then creates none
     log_dir = str(store.directory.resolve()) if settings.logs and backend.shares_files else None
     first, deals, looks = 0, settings.deals, 0
+    book = deal_book(settings, store.directory)
     while True:
         looks += 1
-        pending = Pending(settings, store, range(first, deals), log_dir)
+        pending = Pending(settings, store, range(first, deals), log_dir, book)
 
         def on_results(outcomes: list[MatchOutcome]) -> None:
             pending.store_results(outcomes)
             progress.advance(len(outcomes))
 
-        total = match_count(len(settings.entrants), settings.table_size, deals)
+        total = settings.match_count(deals)
         progress.start(total, total - len(pending))
         try:
             backend.run(pending, on_results)
@@ -122,7 +125,7 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
         executor.prepare(settings.bots)  # a cluster worker without a bot is refused before the directory is made
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
-            total = match_count(len(settings.entrants), settings.table_size, settings.deals)
+            total = settings.match_count()
             progress.note(f"{settings.summary()} = {counted(total, 'match')}; results in {out}")
             before, started = store.count(), time.perf_counter()
             standings = run(settings, store, executor, progress)

@@ -11,13 +11,15 @@ from __future__ import annotations
 
 import hashlib
 import json
-import math
 from pathlib import Path
 
 from runner.errors import MaumauError
 from runner.logs import codec
 from runner.logs.codec import LogError
 from runner.words import counted
+
+
+from .tables import matches_in
 
 
 class ResultsCorrupt(MaumauError):
@@ -107,8 +109,7 @@ def _check_complete(db, where: Path, count: int) -> None:
         return
     config = json.loads(meta["config"])
     try:
-        entrants, size, deals = len(config["entrants"]), int(config["table_size"]), int(meta["deals_played"])
-        expected = math.comb(entrants, size) * deals * size
+        expected = matches_in(config, int(meta["deals_played"]))
     except (KeyError, TypeError, ValueError):
         raise ResultsCorrupt(f"{where}: the record of the finished tournament is incomplete; {_ADVICE}") from None
     if count != expected:

@@ -8,6 +8,7 @@ from pathlib import Path
 from runner.errors import MaumauError
 from runner.logs import codec
 from runner.seats.external import EXEC_PREFIX
+from .deals import Deal, load_book
 from .integrity import parse_stored_log, read_stored_log
 from .store import Store
 from .schedule import Slot, unit_of
@@ -20,29 +21,37 @@ def events_of(directory: Path, match_id: str) -> tuple[list[dict], list[str], bo
     """Match `match_id` of `directory`: its events, its entrants by seat, and whether it was re-played (no log)."""
     store = Store.open(directory)
     try:
-        row = store.match_row(match_id)
-        if row is None:
-            examples = ", ".join(store.match_ids()) or "none stored yet"
-            raise MaumauError(f"no match {match_id!r} in {directory}; ids look like {examples}")
-        settings = Settings.from_config(store.config())
-        seats = tuple(seat_entrants(store, match_id, settings))
-        entrants = [settings.entrants[e] for e in seats]
-        if row["log"]:
-            data = read_stored_log(directory, row["log"], match_id, row["log_sha256"])
-            events = parse_stored_log(data, str(directory / row["log"]))
-            verify(events)  # a log that breaks the rules is refused, not narrated
-            return events, entrants, False
-        slot = Slot(match_id=match_id, table=row["tbl"], deal=row["deal"], rotation=row["rotation"], seed=row["seed"],
-                    seats=seats)
-        unit = unit_of(settings, slot)
-        commands = [bot for bot in unit.bots if bot.startswith(EXEC_PREFIX)]
-        if commands:  # the stored config names them: a doctored directory must not make replay run programs
-            raise MaumauError(f"match {match_id!r} has no stored log, and re-playing it would run {commands[0]!r:.80}; "
-                              "replay only re-plays registered bots (run the tournament with --logs)")
-        outcome = play_unit(replace(unit, logs=True))
-        return parse_stored_log(outcome.log), entrants, True
+        return stored_events(store, Settings.from_config(store.config()), match_id)
     finally:
         store.close()
+
+
+def stored_events(store: Store, settings: Settings, match_id: str,
+                  book: list[Deal] | None = None) -> tuple[list[dict], list[str], bool]:
+    """`events_of` in an open store; `book`: the tournament's deals, if it plays a deal file (read when not given)."""
+    directory = store.directory
+    row = store.match_row(match_id)
+    if row is None:
+        examples = ", ".join(store.match_ids()) or "none stored yet"
+        raise MaumauError(f"no match {match_id!r} in {directory}; ids look like {examples}")
+    seats = tuple(seat_entrants(store, match_id, settings))
+    entrants = [settings.entrants[e] for e in seats]
+    if row["log"]:
+        data = read_stored_log(directory, row["log"], match_id, row["log_sha256"])
+        events = parse_stored_log(data, str(directory / row["log"]))
+        verify(events)  # a log that breaks the rules is refused, not narrated
+        return events, entrants, False
+    slot = Slot(match_id=match_id, table=row["tbl"], deal=row["deal"], rotation=row["rotation"], seed=row["seed"],
+                seats=seats)
+    if book is None and settings.deals_file is not None:
+        book = load_book(directory, settings.deals_sha256)
+    unit = unit_of(settings, slot, book=book)
+    commands = [bot for bot in unit.bots if bot.startswith(EXEC_PREFIX)]
+    if commands:  # the stored config names them: a doctored directory must not make replay run programs
+        raise MaumauError(f"match {match_id!r} has no stored log, and re-playing it would run {commands[0]!r:.80}; "
+                          "replay only re-plays registered bots (run the tournament with --logs)")
+    outcome = play_unit(replace(unit, logs=True))
+    return parse_stored_log(outcome.log), entrants, True
 
 
 def events_of_file(path: Path) -> tuple[list[dict], list[str]]:

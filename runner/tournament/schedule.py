@@ -1,11 +1,12 @@
-"""The schedule of a round-robin tournament: tables, duplicate deals, rotations and seeds.
+"""The schedule of a tournament: tables, duplicate deals, seatings and seeds.
 
-Every k-subset of the entrants meets at a table; each meeting plays `deals` seeds, and each
-seed once under every seat rotation of the table (duplicate deals), so that seat and card
-luck cancel out; the order round the table changes from deal to deal, so that no entrant
-always plays right after the same opponent. A match's id, `t<table>-d<deal>-r<rotation>`,
-never changes, and its seed is derived (sha256) from the tournament seed and the id's table
-and deal, so every rotation of a deal sees the same shuffles.
+The settings' tables meet (every k-subset of the entrants by default, runner.tournament.tables);
+each meeting plays `deals` seeds, and each seed once under every seat rotation of the table
+(duplicate deals), so that seat and card luck cancel out; the order round the table changes
+from deal to deal, so that no entrant always plays right after the same opponent. With
+`seatings: permutations` each seed is played under every one of the k! seating orders instead.
+A match's id, `t<table>-d<deal>-r<seating>`, never changes, and its seed is derived (sha256) from
+the tournament seed and the id's table and deal, so every seating of a deal sees the same shuffles.
 """
 
 from __future__ import annotations
@@ -16,6 +17,7 @@ import math
 from dataclasses import dataclass
 from typing import Iterator
 
+from .deals import Deal
 from .settings import Settings
 from .work import WorkUnit
 
@@ -45,28 +47,36 @@ def schedule(settings: Settings, deals: range) -> Iterator[Slot]:
     takes the next of the (k-1)! orders in turn: over those deals every entrant plays right
     after every other equally often (who follows a strong player suffers from its 7s and 8s).
     """
-    n, k = len(settings.entrants), settings.table_size
-    tables = list(itertools.combinations(range(n), k))
+    k = settings.table_size
+    tables = settings.table_list()
     orders = [(0, *rest) for rest in itertools.permutations(range(1, k))]
+    every_order = list(itertools.permutations(range(k)))
     for deal in deals:
-        order = orders[deal % len(orders)]
+        if settings.seatings == "permutations":
+            seatings = every_order
+        else:
+            order = orders[deal % len(orders)]
+            seatings = [tuple(order[(s + r) % k] for s in range(k)) for r in range(k)]
         for t, members in enumerate(tables):
             seed = derive_seed(settings.seed, f"t{t}-d{deal}")
-            around = [members[i] for i in order]
-            for r in range(k):
-                seats = tuple(around[(s + r) % k] for s in range(k))
+            for r, seating in enumerate(seatings):
+                seats = tuple(members[i] for i in seating)
                 yield Slot(match_id=f"t{t}-d{deal}-r{r}", table=t, deal=deal, rotation=r, seed=seed, seats=seats)
 
 
 def match_count(entrants: int, table_size: int, deals: int) -> int:
+    """The matches of a round robin of `entrants` at tables of `table_size` over `deals` deals."""
     return math.comb(entrants, table_size) * deals * table_size
 
 
-def unit_of(settings: Settings, slot: Slot, log_dir: str | None = None) -> WorkUnit:
-    """The work unit of `slot`; with `log_dir`, its worker writes the log file into that results directory."""
+def unit_of(settings: Settings, slot: Slot, log_dir: str | None = None, book: list[Deal] | None = None) -> WorkUnit:
+    """The work unit of `slot`; with `log_dir`, its worker writes the log file into that results directory.
+
+    `book`: the deals of the tournament's deal file, of which the slot's deal plays its decks.
+    """
     return WorkUnit(
         match_id=slot.match_id, seed=slot.seed, bots=tuple(settings.bots[e] for e in slot.seats),
         entrants=tuple(settings.entrants[e] for e in slot.seats), ruleset=settings.ruleset,
         ruleset_name=settings.ruleset_name, overrides=settings.overrides, logs=settings.logs, faults=settings.faults,
-        log_dir=log_dir,
+        log_dir=log_dir, decks=book[slot.deal].decks if book is not None else (),
     )

@@ -2,18 +2,23 @@
 
 from __future__ import annotations
 
-import math
+import random
 from dataclasses import dataclass, field, fields
+from pathlib import Path
 
 from runner.errors import InvalidSetting, MaumauError
+from runner.logs import codec
 from runner.words import counted, plural
 from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
 
-from .integrity import ResultsCorrupt
+from .deals import MAX_FILE_BYTES, check_deck, read_deals
+from .integrity import ResultsCorrupt, sha256
+from .tables import SEATINGS, Table, all_tables, gauntlet_tables, matches_in, sampled_tables, seatings_per_deal
 
 DEFAULT_TABLE = 4
+DEFAULT_DEALS = 10
 
 
 # The fault settings are stored flat, under these keys, as before they were one value: an older
@@ -38,14 +43,34 @@ class Settings:
     until_confident: bool = False
     max_deals: int | None = None
     faults: FaultSettings = FaultSettings()
+    tables: tuple[Table, ...] | None = None  # the tables that meet, in order; None: every k-subset of the entrants
+    gauntlet: str | None = None  # the entrant at every table (--gauntlet)
+    sampled: int | None = None  # --tables N: the tables are a balanced sample of N
+    seatings: str = "rotations"  # each deal under every rotation of the table, or every seating order
+    deals_file: str | None = None  # the deal file played (deal i at every table), as given; a copy is kept
+    deals_sha256: str | None = None
+
+    def table_list(self) -> list[Table]:
+        """The tables, in schedule order (a table's index is its number in the match ids)."""
+        return list(self.tables) if self.tables is not None else all_tables(len(self.entrants), self.table_size)
+
+    @property
+    def seatings_per_deal(self) -> int:
+        return seatings_per_deal(self.table_size, self.seatings)
+
+    def match_count(self, deals: int | None = None) -> int:
+        """The matches of the first `deals` deals (default: --deals)."""
+        return matches_in(self.config(), self.deals if deals is None else deals)
 
     def summary(self) -> str:
         """One line: the ruleset, the entrants, the tables and the deals."""
         k = self.table_size
         deals = f"{self.deals}" + (f" to {self.max_deals} (until confident)" if self.until_confident else "")
-        tables = math.comb(len(self.entrants), k)
+        which = (f" with {self.gauntlet}" if self.gauntlet else "") + (" (sampled)" if self.sampled else "")
+        orders = "rotation" if self.seatings == "rotations" else "seating order"
         return (f"{self.ruleset_name}: {len(self.entrants)} entrants, tables of {k}, "
-                f"{counted(tables, 'table')} × {deals} {plural(self.deals, 'deal')} × {counted(k, 'rotation')}")
+                f"{counted(len(self.table_list()), 'table')}{which} × {deals} {plural(self.deals, 'deal')} × "
+                f"{counted(self.seatings_per_deal, orders)}")
 
     def config(self) -> dict:
         """The settings as JSON data, the fault settings among the others."""
@@ -57,6 +82,8 @@ class Settings:
     def from_config(cls, config: dict) -> "Settings":
         try:
             config = dict(config, bots=tuple(config["bots"]), entrants=tuple(config["entrants"]))
+            if config.get("tables") is not None:
+                config["tables"] = tuple(tuple(table) for table in config["tables"])
             faults = FaultSettings(**{name: config.pop(key) for name, key in FAULT_KEYS.items() if key in config})
             return cls(**config, faults=faults)
         except (KeyError, TypeError, ValueError, MaumauError) as exc:  # a stored config is input too: never a traceback
@@ -64,9 +91,10 @@ class Settings:
 
 
 def plan(
-    ruleset_name: str, bots: list[str], deals: int = 10, table_size: int | None = None, seed: int = 1,
+    ruleset_name: str, bots: list[str], deals: int | None = DEFAULT_DEALS, table_size: int | None = None, seed: int = 1,
     overrides: dict | None = None, *, logs: bool = True, until_confident: bool = False, max_deals: int | None = None,
-    faults: FaultSettings | None = None,
+    faults: FaultSettings | None = None, gauntlet: str | None = None, tables: int | None = None,
+    seatings: str = "rotations", deals_file: str | Path | None = None,
 ) -> Settings:
     """Validated settings of a tournament from the user's names and numbers."""
     reg = registry()
@@ -84,6 +112,10 @@ def plan(
     if k > len(bots):
         raise InvalidSetting(f"{{0}} {k} needs at least {k} entrants, got {len(bots)}; add some ({{1}}) or lower it",
                              "table_size", "bots")
+    book_digest = None
+    if deals_file is not None:
+        deals, book_digest = check_deals_file(Path(deals_file), ruleset, k, deals, max_deals if until_confident else None)
+    deals = DEFAULT_DEALS if deals is None else deals
     if deals < 1:
         raise InvalidSetting(f"{{0}} must be at least 1, got {deals}", "deals")
     if until_confident:
@@ -92,11 +124,51 @@ def plan(
             raise InvalidSetting(f"{{0}} {max_deals} is below {{1}} {deals}; raise it", "max_deals", "deals")
     else:
         max_deals = None
+    if seatings not in SEATINGS:
+        raise InvalidSetting(f"unknown {{0}} {seatings!r}; use one of {', '.join(SEATINGS)}", "seatings")
+    entrants = labels(bots)
+    focus = entrant_index(entrants, bots, gauntlet) if gauntlet is not None else None
+    chosen = choose_tables(len(bots), k, seed, focus, tables)
     return Settings(
         ruleset_name=ruleset_name, ruleset=ruleset.to_data(), overrides=overrides, bots=tuple(bots),
-        entrants=labels(bots), table_size=k, deals=deals, seed=seed, logs=logs, until_confident=until_confident,
-        max_deals=max_deals, faults=faults,
+        entrants=entrants, table_size=k, deals=deals, seed=seed, logs=logs, until_confident=until_confident,
+        max_deals=max_deals, faults=faults, tables=chosen, gauntlet=entrants[focus] if focus is not None else None,
+        sampled=tables, seatings=seatings, deals_file=str(deals_file) if deals_file is not None else None,
+        deals_sha256=book_digest,
     )
+
+
+def check_deals_file(path: Path, ruleset, k: int, deals: int | None, max_deals: int | None) -> tuple[int, str]:
+    """The deals to play from a deal file (default: all of them) and the file's digest; refuses another deck."""
+    _, book = read_deals(path)
+    check_deck(str(path), book, ruleset, k)
+    for count, setting in ((deals, "deals"), (max_deals, "max_deals")):
+        if count is not None and count > len(book):
+            raise InvalidSetting(f"{{0}} {count} is more than the {len(book)} deals of {path}; lower it", setting)
+    return (deals if deals is not None else len(book)), sha256(codec.read_file(path, MAX_FILE_BYTES))
+
+
+def entrant_index(entrants: tuple[str, ...], bots: list[str], name: str) -> int:
+    """The entrant `name` stands for: its label, or a bot entered once."""
+    if name in entrants:
+        return entrants.index(name)
+    if bots.count(name) == 1:
+        return bots.index(name)
+    raise InvalidSetting(f"{{0}} {name!r} is not one of the entrants ({', '.join(entrants)}); name one of them",
+                         "gauntlet")
+
+
+def choose_tables(n: int, k: int, seed: int, focus: int | None, count: int | None) -> tuple[Table, ...] | None:
+    """The tables that meet: every k-subset (None), those with `focus`, or a balanced sample of `count`."""
+    if count is not None:
+        if count < 1:
+            raise InvalidSetting(f"{{0}} must be at least 1, got {count}", "tables")
+        if focus is not None and k == 1:
+            raise InvalidSetting("{0} needs tables of at least 2", "gauntlet")
+        return tuple(sampled_tables(n, k, count, random.Random(f"maumau:{seed}:tables"), focus))
+    if focus is not None:
+        return tuple(gauntlet_tables(n, k, focus))
+    return None
 
 
 def labels(bots: list[str]) -> tuple[str, ...]:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import itertools
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Callable, Hashable, Iterable, Sequence
 
@@ -43,6 +43,11 @@ class Standing:
     faults: int
     rating: float
     rating_sigma: float
+    # parity 0.5 at any table size: per match, the share of the opponents this entrant placed ahead of
+    ahead: float = 0.0
+    ahead_low: float = 0.0
+    ahead_high: float = 1.0
+    mean_place: float = 0.0  # 1 is first (every seat sharing first is placed 1)
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -62,12 +67,15 @@ class Comparison:
         return self.matches > 0 and self.low > 0.5
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, kw_only=True)
 class Standings:
     rows: tuple[Standing, ...]  # best first
     head_to_head: dict[tuple[str, str], tuple[int, float]]  # (a, b) -> (matches, a's score), 2-seat tables
     adjacent: tuple[Comparison, ...]  # each entrant against the next one down
     looks: int | None = None  # --until-confident: the intervals of `adjacent` allow for this many looks
+    crosstable: dict[tuple[str, str], Comparison] = field(default_factory=dict)  # every pair that met, both ways
+    table_sizes: tuple[int, ...] = ()  # the seat counts of the matches
+    gauntlet: str | None = None  # the entrant at every table (--gauntlet)
 
     @property
     def too_close(self) -> list[Comparison]:
@@ -162,14 +170,14 @@ def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[Seat
 
 
 def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Scored]],
-          looks: int | None = None) -> Standings:
+          looks: int | None = None, gauntlet: str | None = None) -> Standings:
     """Standings of `entrants` (label, bot) over the matches `read()` gives, (block, seats) in schedule order.
 
     The matches are read twice and never held: first to count, score and rate them, then to
     measure how much each deal's rotations go together, which needs the means the first reading
-    gives; memory grows with the entrants, not the matches. `looks`: the standings are the
-    `looks`-th look of a sequential test (--until-confident), and adjacent entrants are compared
-    at 95% over all looks together.
+    gives; memory grows with the entrants (and their pairs), not the matches. `looks`: the
+    standings are the `looks`-th look of a sequential test (--until-confident), and adjacent
+    entrants are compared at 95% over all looks together. `gauntlet` is only noted for rendering.
     """
     order = {label: i for i, (label, _) in enumerate(entrants)}
     totals = {label: Totals() for label, _ in entrants}
@@ -177,10 +185,12 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
     model = PlackettLuce()
     ratings = {label: model.rating(name=label) for label, _ in entrants}
     h2h: dict[tuple[str, str], tuple[int, float]] = {}
+    sizes: set[int] = set()
     for _, match in read():
         rate_match(model, ratings, match)
-        for seat in match:
-            totals[seat.entrant].add(seat)
+        sizes.add(len(match))
+        for seat, share in zip(match, ahead_shares(match)):
+            totals[seat.entrant].add(seat, share)
         for a, b in itertools.permutations(match, 2):
             count = met.setdefault((a.entrant, b.entrant), [0, 0])
             count[0] += 1
@@ -188,21 +198,38 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
         if len(match) == 2:
             add_head_to_head(h2h, match)
     ranked = sorted(entrants, key=lambda e: (-totals[e[0]].win_rate, -ratings[e[0]].mu, order[e[0]]))
-    pairs = [(a, b) for (a, _), (b, _) in zip(ranked, ranked[1:])]
     spread = {label: Clustered(t.n, t.score) for label, t in totals.items()}
-    pair_spread = {pair: Clustered(*met.get(pair, (0, 0))) for pair in pairs}
+    ahead_spread = {label: Clustered(t.n, t.ahead) for label, t in totals.items()}
+    pair_spread = {pair: Clustered(*counts) for pair, counts in met.items()}
     for block, match in read():
-        places = {}
-        for seat in match:
+        for seat, share in zip(match, ahead_shares(match)):
             spread[seat.entrant].add(block, seat.score)
-            places[seat.entrant] = seat.place
-        for (above, below), clustered in pair_spread.items():
-            if above in places and below in places:
-                clustered.add(block, ahead(places[above], places[below]))
-    rows = tuple(totals[label].standing(label, bot, spread[label].interval(), ratings[label]) for label, bot in ranked)
+            ahead_spread[seat.entrant].add(block, share)
+        for a, b in itertools.permutations(match, 2):
+            pair_spread[a.entrant, b.entrant].add(block, ahead(a.place, b.place))
+    rows = tuple(totals[label].standing(label, bot, spread[label].interval(), ratings[label],
+                                        ahead_spread[label].interval()) for label, bot in ranked)
     z = sequential_z(looks) if looks else Z95
-    adjacent = tuple(comparison(a, b, c.n, c.total, c.interval(z)) for (a, b), c in pair_spread.items())
-    return Standings(rows, h2h, adjacent, looks)
+    pairs = [(a, b) for (a, _), (b, _) in zip(ranked, ranked[1:])]
+    adjacent = tuple(pair_comparison(a, b, pair_spread.get((a, b)), z) for a, b in pairs)
+    crosstable = {(a, b): pair_comparison(a, b, c) for (a, b), c in pair_spread.items()}
+    return Standings(rows=rows, head_to_head=h2h, adjacent=adjacent, looks=looks, crosstable=crosstable,
+                     table_sizes=tuple(sorted(sizes)), gauntlet=gauntlet)
+
+
+def pair_comparison(above: str, below: str, clustered: "Clustered | None", z: float = Z95) -> Comparison:
+    """How often `above` placed ahead of `below`, from the pair's fed `Clustered` (None: they never met)."""
+    if clustered is None:
+        return comparison(above, below, 0, 0, (0.0, 1.0))
+    return comparison(above, below, clustered.n, clustered.total, clustered.interval(z))
+
+
+def ahead_shares(match: Sequence[SeatOutcome]) -> list[float]:
+    """Per seat, the share of its opponents it placed ahead of (a shared place counts half): 0.5 is parity."""
+    others = len(match) - 1
+    if others < 1:
+        return [0.5] * len(match)
+    return [sum(ahead(me.place, other.place) for other in match if other is not me) / others for me in match]
 
 
 class Totals:
@@ -211,10 +238,14 @@ class Totals:
     def __init__(self):
         self.n = self.wins = self.draws = self.losses = self.points = self.rounds = self.rounds_won = self.faults = 0
         self.score = 0  # summed in schedule order, as the interval's total is
+        self.ahead = 0.0  # shares of opponents placed ahead, likewise
+        self.places = 0
 
-    def add(self, seat: SeatOutcome) -> None:
+    def add(self, seat: SeatOutcome, ahead: float) -> None:
         self.n += 1
         self.score += seat.score
+        self.ahead += ahead
+        self.places += seat.place
         self.wins += seat.score == 1
         self.draws += 0 < seat.score < 1
         self.losses += seat.score == 0
@@ -227,13 +258,16 @@ class Totals:
     def win_rate(self) -> float:
         return self.score / self.n if self.n else 0.0
 
-    def standing(self, label: str, bot: str, interval: tuple[float, float], rating) -> Standing:
+    def standing(self, label: str, bot: str, interval: tuple[float, float], rating,
+                 ahead_interval: tuple[float, float]) -> Standing:
         low, high = interval
         return Standing(
             entrant=label, bot=bot, matches=self.n, wins=self.wins, draws=self.draws, losses=self.losses,
             score=self.score, win_rate=self.win_rate, win_rate_low=low, win_rate_high=high,
             points_per_round=self.points / self.rounds if self.rounds else 0.0, rounds_won=self.rounds_won,
             faults=self.faults, rating=rating.mu, rating_sigma=rating.sigma,
+            ahead=self.ahead / self.n if self.n else 0.0, ahead_low=ahead_interval[0], ahead_high=ahead_interval[1],
+            mean_place=self.places / self.n if self.n else 0.0,
         )
 
 

@@ -35,6 +35,7 @@ class WorkUnit:
     logs: bool = True
     faults: FaultSettings = FaultSettings()
     log_dir: str | None = None  # the results directory, if the worker writes the log file there itself
+    decks: tuple[str, ...] = ()  # from a deal file: each round's deck, its cards top first, space-separated
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -94,6 +95,7 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
         match = Match(
             ruleset, list(unit.bots), unit.seed, partial(make_bot, unit), match_id=unit.match_id,
             referee=make_referee(unit), log=log, overrides=unit.overrides, ruleset_name=unit.ruleset_name,
+            decks=unit.decks,
         )
         result = match.run()
     except BaseException:  # an aborted match: its bot processes are released, nothing is returned

@@ -1,0 +1,117 @@
+"""Reading ruleset files (issue 14): the `replace: true` directive of extends, card keys, and the notes of `rulesets check`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from typer.testing import CliRunner
+
+from runner.cli import app
+from runner.errors import RulesetError
+from runner.game.cards import parse_card
+from runner.plugins import registry
+
+C = parse_card
+
+
+def write(directory: Path, name: str, text: str) -> Path:
+    path = directory / name
+    path.write_text(text)
+    return path
+
+
+def load(path: Path, overrides=None):
+    return registry().load_ruleset(str(path), overrides)
+
+
+def check(*paths: Path):
+    return CliRunner().invoke(app, ["rulesets", "check", *map(str, paths)])
+
+
+def test_replace_true_drops_the_inherited_mapping_whole(tmp_path):
+    merged = load(write(tmp_path, "merged.yaml", "extends: standard\nname: merged\npowers: {8: {reverse: true}}\n"))
+    assert merged.powers["8"].skip == 1 and merged.powers["8"].reverse
+    replaced = load(write(tmp_path, "replaced.yaml",
+                          "extends: standard\nname: replaced\npowers: {8: {replace: true, reverse: true}}\n"))
+    assert replaced.powers["8"].skip == 0 and replaced.powers["8"].reverse
+    assert replaced.powers["7"].draw == 2  # only the mapping that says replace is replaced
+
+
+def test_replace_works_for_any_mapping_and_at_any_depth(tmp_path):
+    ruleset = load(write(tmp_path, "r.yaml", "extends: standard\nname: r\n"
+                                             "powers: {replace: true, Q: {replace: true, skip: 1}}\n"
+                                             "points: {replace: true, 2: 1, 3: 1, 4: 1, 5: 1, 6: 1, 7: 1, 8: 1, 9: 1, "
+                                             "10: 1, J: 1, Q: 1, K: 1, A: 1}\n"))
+    assert list(ruleset.powers) == ["Q"] and ruleset.powers["Q"].skip == 1
+    assert set(ruleset.points.values()) == {1}
+
+
+def test_replace_in_a_file_without_extends_is_read_as_a_plain_mapping(tmp_path):
+    ruleset = load(write(tmp_path, "root.yaml", "name: root\npowers: {8: {replace: true, skip: 1}}\n"))
+    assert ruleset.powers["8"].skip == 1
+
+
+@pytest.mark.parametrize("text, key, problem", [
+    ("powers: {8: {replace: yes please}}", "powers.8.replace", "expected true or false, got 'yes please'"),
+    ("replace: true", "replace", "replace at the top of a file would drop everything inherited"),
+])
+def test_a_bad_replace_is_an_error_naming_the_key(tmp_path, text, key, problem):
+    path = write(tmp_path, "bad.yaml", f"extends: standard\nname: bad\n{text}\n")
+    with pytest.raises(RulesetError) as caught:
+        load(path)
+    assert (caught.value.source, caught.value.key, caught.value.problem) == (str(path), key, problem)
+
+
+def test_card_keys_merge_whatever_their_spelling(tmp_path):
+    base = write(tmp_path, "base.yaml", "extends: standard\nname: base\npowers: {\"JC, JS\": {draw: 5}}\n")
+    child = load(write(tmp_path, "child.yaml", "extends: base.yaml\nname: child\npowers: {jc js: {stack: false}}\n"))
+    assert child.powers["JC JS"].draw == 5 and not child.powers["JC JS"].stack
+    assert load(base, {"powers.kh.draw": 3}).power_of(C("KH")).draw == 3
+
+
+def test_two_spellings_of_one_key_in_a_file_are_refused(tmp_path):
+    path = write(tmp_path, "twice.yaml", "extends: standard\nname: twice\npoints: {10: 10, '10': 5}\n")
+    result = check(path)
+    assert result.exit_code == 1
+    assert result.stderr == (f"Error: {path}: points.10: the same key as 10 (one would silently win) "
+                             "(hint: write each key once)\n")
+
+
+def test_check_notes_a_power_added_beside_inherited_ones_and_a_shadowing_card_key(tmp_path):
+    path = write(tmp_path, "house.yaml", "extends: standard\nname: house\n"
+                                         "powers: {8: {reverse: true}, JD: {skip: 1}, 7: {draw: 3}}\n")
+    result = check(path)
+    assert result.exit_code == 0 and result.stderr == ""
+    assert result.stdout.splitlines() == [
+        f"ok: {path} (house)",
+        f"note: {path}: powers.8: reverse added beside the inherited skip (from standard); to drop those, "
+        "write `replace: true` in it",
+        f"note: {path}: powers.JD: replaces the powers of J for JD (a single-card key wins over a key naming several "
+        "cards, which wins over a rank; the chosen power applies whole)",
+    ]
+
+
+def test_replace_or_switching_the_inherited_power_off_gives_no_note(tmp_path):
+    quiet = [write(tmp_path, "a.yaml", "extends: standard\nname: a\npowers: {8: {replace: true, reverse: true}}\n"),
+             write(tmp_path, "b.yaml", "extends: standard\nname: b\npowers: {8: {skip: 0, reverse: true}}\n"),
+             write(tmp_path, "c.yaml", "extends: standard\nname: c\npowers: {9: {reverse: true}}\n")]
+    result = check(*quiet)
+    assert result.exit_code == 0 and "note:" not in result.stdout
+
+
+def test_check_notes_a_match_that_will_likely_end_at_the_round_bound(tmp_path):
+    path = write(tmp_path, "endless.yaml", "extends: standard\nname: endless\nmatch: {limit: 1000000}\n"
+                 "points: {replace: true, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, J: 0, Q: 0, K: 0, A: 1}\n")
+    result = check(path)
+    assert result.exit_code == 0
+    note, = [line for line in result.stdout.splitlines() if line.startswith("note:")]
+    assert note.startswith(f"note: {path}: match.max_rounds: a losing hand scores about 0.38 points a round")
+    assert "it will likely end at max_rounds (1000)" in note
+
+
+def test_every_builtin_checks_without_a_note():
+    names = sorted(registry().rulesets)
+    for name in names:
+        ruleset, notes = registry().check_ruleset(name)
+        assert notes == [], (name, notes)
