@@ -17,6 +17,7 @@ from runner.words import counted
 
 from . import narrate, output
 from .options import (FormatOpt, IsolateOpt, MemoryOpt, MoveTimeOpt, OnFaultOpt, RulesetOpt, SeedOpt, SetOpt, TimeBankOpt,
+                      WallTimeOpt,
                       fault_settings, option_names, overrides_of)
 
 app = typer.Typer(
@@ -97,6 +98,7 @@ def play_cmd(
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
@@ -109,7 +111,7 @@ def play_cmd(
 
     if human and human_seat is None:
         human_seat = 0
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
     try:
         result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
                                     with_log=log is not None, faults=faults, human_seat=human_seat)
@@ -159,6 +161,7 @@ def tournament_cmd(
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
@@ -176,7 +179,7 @@ def tournament_cmd(
     from .standings import render_standings
 
     output.render_rows([], fmt)  # refuse a bad --format before playing
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
     with option_names():
         settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), logs=logs,
                         until_confident=until_confident, max_deals=max_deals, faults=faults, gauntlet=gauntlet,
@@ -276,6 +279,7 @@ def check_bot_cmd(
     bot: Annotated[str, typer.Argument(help="A registered bot name or 'exec:PROGRAM [ARGS]'.")],
     matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     seed: SeedOpt = 1,
     isolate: Annotated[bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")] = True,
     bot_memory: MemoryOpt = "1G",
@@ -285,7 +289,7 @@ def check_bot_cmd(
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
-    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory)
+    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory, wall_time)
     report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)

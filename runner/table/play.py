@@ -74,7 +74,7 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
         if not 0 <= human_seat <= len(players):
             raise MaumauError(f"--human-seat {human_seat}: expected a seat from 0 to {len(players)} (the bots fill the others)")
         players = players[:human_seat] + [HumanSeat.name] + players[human_seat:]
-        faults = replace(faults, move_time=None)  # a person takes the time they need
+        faults = replace(faults, move_time=None, wall_time=0)  # a person takes the time they need
     changes = parse_changes(list(joins), list(leaves))
     check_table(ruleset, players, changes)
     referee = Referee(faults, seed=seed)

@@ -24,7 +24,7 @@ DEFAULT_DEALS = 10
 # The fault settings are stored flat, under these keys, as before they were one value: an older
 # results directory still resumes.
 FAULT_KEYS = {"policy": "on_fault", "move_time": "move_time", "time_bank": "time_bank", "isolate": "isolate",
-              "bot_memory": "bot_memory"}
+              "bot_memory": "bot_memory", "wall_time": "wall_time"}
 
 
 @dataclass(frozen=True, kw_only=True)
