@@ -1,4 +1,4 @@
-"""The CPU time of hard's searched decisions (those with more than one legal action), the figure --move-time is a budget of.
+"""The CPU time of hard's searched decisions (more than one legal action): what --move-time is a budget of.
 
     python3 bench/hard_cpu.py [--matches 3] [--rulesets standard strafpunten]
 

@@ -1,4 +1,4 @@
-"""The `medium` bot: the strategy tips of seed 002 as small named heuristics that score each legal action."""
+"""The `medium` bot: the classic strategy tips of Mau Mau as small named heuristics that score each legal action."""
 
 from __future__ import annotations
 
@@ -37,7 +37,7 @@ def closest_opponent(view: runner.View) -> int:
 
 
 def unseen_count(view: runner.View, rank: str) -> int:
-    """Cards of `rank` still hidden (other hands or the stock): the deck's copies minus those in our hand and on the pile.
+    """Cards of `rank` still hidden (other hands or the stock): the deck's copies less those in our hand and the pile.
 
     The discard pile is what counts as played: cards reshuffled into the stock are back in play.
     """

@@ -220,8 +220,24 @@ class Worker(Honest):
         return self.random(view)
 
 
-BOTS = (Honest, Crasher, Exiter, HardExiter, Sleeper, Dawdler, Spinner, Garbage, Illegal, Impostor, Mutator, Hog, Cheater,
-        BrokenConstructor, Napper, Worker)
+BOTS = (
+    Honest,
+    Crasher,
+    Exiter,
+    HardExiter,
+    Sleeper,
+    Dawdler,
+    Spinner,
+    Garbage,
+    Illegal,
+    Impostor,
+    Mutator,
+    Hog,
+    Cheater,
+    BrokenConstructor,
+    Napper,
+    Worker,
+)
 
 
 @runner.hookimpl

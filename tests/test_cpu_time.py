@@ -51,9 +51,10 @@ def test_a_cpu_bound_bot_over_its_budget_is_a_timeout(isolate):
 
 @pytest.mark.parametrize("isolate", [False, True])
 def test_a_sleeping_bot_over_the_wall_clock_cap_is_a_timeout(isolate):
-    (fault,) = played(["t-honest", "t-sleep"], isolate, move_time=0.2, wall_time=0.5)  # it uses no CPU: only the cap acts
+    (fault,) = played(["t-honest", "t-sleep"], isolate, move_time=0.2, wall_time=0.5)  # no CPU used: only the cap acts
     assert fault.kind == "timeout" and fault.player == "t-sleep"
-    assert fault.detail.startswith(("still deciding after 0.500s of wall clock", "no answer after 0.500s of wall clock"))
+    assert fault.detail.startswith(("still deciding after 0.500s of wall clock",
+                                    "no answer after 0.500s of wall clock"))
     assert "the cap for a bot that sleeps, blocks or waits (--wall-time)" in fault.detail
 
 
@@ -101,7 +102,8 @@ def cpu_ticks(pid: int) -> int:
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see the spinners spin")
 def test_a_tournament_gives_the_same_standings_with_processes_spinning_beside_it(capsys, monkeypatch, tmp_path):
     command = ["tournament", "-r", "strafpunten", "-b", "t-busy", "-b", "medium", "-b", "random", "--deals", "2",
-               "--backend", "serial", "--move-time", "0.05", "--wall-time", str(GENEROUS_WALL), "--format", "json", "-q"]
+               "--backend", "serial", "--move-time", "0.05", "--wall-time", str(GENEROUS_WALL), "--format", "json",
+               "-q"]
     code, quiet, err = maumau(capsys, monkeypatch, *command, "--out", tmp_path / "quiet")
     assert code == 0, err
     procs = spinning(3)

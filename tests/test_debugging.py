@@ -26,7 +26,8 @@ def crash_traceback_is_the_bots(text: str) -> None:
     """`text` is Python's traceback of Crasher.misbehave, its files named from the import path."""
     assert text.startswith("Traceback (most recent call last):\n"), text
     assert f'  File "misbehaving_bots.py", line {CALL_LINE}, in act\n' in text
-    assert f'  File "misbehaving_bots.py", line {RAISE_LINE}, in misbehave\n    raise ZeroDivisionError("on purpose")' in text
+    raised = f'  File "misbehaving_bots.py", line {RAISE_LINE}, in misbehave\n    raise ZeroDivisionError("on purpose")'
+    assert raised in text
     assert text.endswith("ZeroDivisionError: on purpose") and "runner/" not in text  # none of the runner's frames
 
 
@@ -46,7 +47,8 @@ def test_an_exception_fault_carries_the_bots_traceback_in_the_fault_and_the_log(
     assert fault.kind == "exception" and fault.detail == "ZeroDivisionError: on purpose"
     crash_traceback_is_the_bots(fault.traceback)
     (event,) = [event for event in log if event["type"] == "fault"]
-    assert event == {"type": "fault", "seat": 1, "kind": "exception", "detail": fault.detail, "traceback": fault.traceback}
+    assert event == {"type": "fault", "seat": 1, "kind": "exception", "detail": fault.detail,
+                     "traceback": fault.traceback}
 
 
 def test_a_fault_that_is_no_exception_adds_no_traceback_to_the_log():
@@ -60,7 +62,8 @@ def test_a_fault_that_is_no_exception_adds_no_traceback_to_the_log():
 
 
 def test_play_prints_the_traceback_under_the_fault(capsys, monkeypatch):
-    code, out, _ = maumau(capsys, monkeypatch, "play", "-r", "strafpunten", "-b", "t-honest", "-b", "t-crash", "--seed", "7")
+    code, out, _ = maumau(capsys, monkeypatch, "play", "-r", "strafpunten", "-b", "t-honest", "-b", "t-crash",
+                          "--seed", "7")
     lines = out.splitlines()
     at = lines.index("fault: t-crash#1 exception in round 1: ZeroDivisionError: on purpose")
     assert code == 0 and lines[at + 1] == "    Traceback (most recent call last):"
@@ -70,7 +73,8 @@ def test_play_prints_the_traceback_under_the_fault(capsys, monkeypatch):
 def test_check_bot_reports_the_traceback_of_each_kind_of_violation(capsys, monkeypatch):
     code, out, _ = maumau(capsys, monkeypatch, "check-bot", "t-crash", "--matches", "1", "--in-process")
     lines = out.splitlines()
-    at = next(i for i, line in enumerate(lines) if line.startswith("  - exception: ZeroDivisionError: on purpose [first in "))
+    first = "  - exception: ZeroDivisionError: on purpose [first in "
+    at = next(i for i, line in enumerate(lines) if line.startswith(first))
     assert code == 1 and lines[at + 1] == "      Traceback (most recent call last):"
     crash_traceback_is_the_bots("\n".join(line[6:] for line in lines[at + 1:at + 8]))
 
@@ -104,13 +108,15 @@ def test_matches_lists_the_matches_with_filters_and_replay_takes_their_ids(capsy
     code, out, _ = maumau(capsys, monkeypatch, "matches", tournament, "--bot", "random", "--lost", "--format", "json")
     lost = json.loads(out)
     assert lost == [row for row in rows if "random" not in row["winners"]] and 0 < len(lost) < 6
-    code, out, _ = maumau(capsys, monkeypatch, "matches", tournament, "--bot", "t-honest", "--faults", "--format", "json")
+    code, out, _ = maumau(capsys, monkeypatch, "matches", tournament, "--bot", "t-honest", "--faults",
+                          "--format", "json")
     assert json.loads(out) == []  # the faults are t-crash's
     code, out, _ = maumau(capsys, monkeypatch, "matches", tournament, "--bot", "t-crash", "--faults", "--format", "csv")
     assert out.splitlines()[0] == "match,players,winners,rounds,faults" and len(out.splitlines()) == 7
     assert all(line.endswith(",t-crash:exception") for line in out.splitlines()[1:])
     code, out, err = maumau(capsys, monkeypatch, "matches", tournament)
-    assert out.splitlines()[0].split() == ["match", "players", "winners", "rounds", "faults"] and err == f"6 matches; replay one with: maumau replay {tournament} --match ID\n"
+    assert out.splitlines()[0].split() == ["match", "players", "winners", "rounds", "faults"]
+    assert err == f"6 matches; replay one with: maumau replay {tournament} --match ID\n"
     code, out, _ = maumau(capsys, monkeypatch, "replay", tournament, "--match", lost[0]["match"])
     lines = out.splitlines()
     assert code == 0 and lines[0].startswith(f"match {lost[0]['match']}: strafpunten")
@@ -125,7 +131,8 @@ def test_matches_lists_the_matches_with_filters_and_replay_takes_their_ids(capsy
 ])
 def test_matches_refuses_what_it_cannot_list(capsys, monkeypatch, tournament, args, message):
     code, out, err = maumau(capsys, monkeypatch, "matches", tournament, *args)
-    assert code == 1 and out == "" and err.startswith("Error: " + message.format(out=tournament)) and err.count("\n") == 1
+    assert code == 1 and out == "" and err.count("\n") == 1
+    assert err.startswith("Error: " + message.format(out=tournament))
 
 
 def test_a_schema_2_directory_is_still_written_and_read_its_faults_without_a_traceback(capsys, monkeypatch, tmp_path):
@@ -152,7 +159,8 @@ def test_a_schema_2_directory_is_still_written_and_read_its_faults_without_a_tra
 @pytest.mark.parametrize("name", ["game.jsonl", "game.jsonl.gz"])
 def test_replay_tells_a_log_written_by_play(capsys, monkeypatch, tmp_path, name):
     log = tmp_path / name
-    code, _, _ = maumau(capsys, monkeypatch, "play", "-r", "elimination", "-b", "random", "-b", "t-crash", "-b", "random",
+    code, _, _ = maumau(capsys, monkeypatch, "play", "-r", "elimination", "-b", "random", "-b", "t-crash",
+                        "-b", "random",
                         "--join", "2:random", "--on-fault", "autoplay", "--log", log)
     assert code == 0
     code, out, err = maumau(capsys, monkeypatch, "replay", log)
@@ -169,7 +177,8 @@ def test_replay_tells_a_log_written_by_play(capsys, monkeypatch, tmp_path, name)
     ('{"type": "play", "seat": 0}\n', [], "Error: event 1 (play): expected match_start here"),
     ("", [], "Error: the log ends after event 0; expected match_start"),
     (None, [], "Error: cannot read the log {path}: No such file or directory"),
-    ("", ["--match", "t0-d0-r0"], "Error: --match picks a match of a results directory; {path} is one match's log file"),
+    ("", ["--match", "t0-d0-r0"],
+     "Error: --match picks a match of a results directory; {path} is one match's log file"),
 ])
 def test_replay_of_a_file_refuses_what_is_not_a_log(capsys, monkeypatch, tmp_path, content, args, message):
     path = tmp_path / "x.jsonl"
@@ -181,4 +190,5 @@ def test_replay_of_a_file_refuses_what_is_not_a_log(capsys, monkeypatch, tmp_pat
 
 def test_replay_of_a_directory_asks_for_the_match(capsys, monkeypatch, tournament):
     code, _, err = maumau(capsys, monkeypatch, "replay", tournament)
-    assert code == 1 and err == f"Error: {tournament} is a tournament: give --match ID (`maumau matches {tournament}` lists them)\n"
+    assert code == 1
+    assert err == f"Error: {tournament} is a tournament: give --match ID (`maumau matches {tournament}` lists them)\n"

@@ -12,13 +12,12 @@ from pathlib import Path
 
 import pytest
 
+from midround import table
+from runner.cli import main
 from runner.game.actions import DRAW
 from runner.game.cards import parse_card
-from runner.cli import main
 from runner.seats.human import HumanQuit, HumanSeat
 from runner.table.play import play_match
-
-from midround import table
 from scenario import deal, do
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -109,8 +108,12 @@ def run_cli(monkeypatch, capsys, args, stdin):
 
 
 def test_the_cli_seats_a_person_against_the_hard_bot(monkeypatch, capsys):
-    code, out = run_cli(monkeypatch, capsys, ["play", "-r", "standard", "--set", "match.limit=30", "--human", "-b", "hard"],
-                        ALWAYS_FIRST)
+    code, out = run_cli(
+        monkeypatch,
+        capsys,
+        ["play", "-r", "standard", "--set", "match.limit=30", "--human", "-b", "hard"],
+        ALWAYS_FIRST,
+    )
     assert code == 0
     assert "your move [1-" in out.out and "winner" in out.out
     assert "human" in out.out.splitlines()[-2] + out.out.splitlines()[-1]  # the final table has the human's row
@@ -166,7 +169,8 @@ def test_eliminations_and_leaves_are_told():
     eliminated = [event for event in log if event["type"] == "eliminated"]
     assert eliminated
     for event in eliminated:
-        who = "you are" if event["seat"] == 0 else f"{['you', 'medium', 'easy', 'easy'][event['seat']]}#{event['seat']} is"
+        name = ["you", "medium", "easy", "easy"][event["seat"]]
+        who = "you are" if event["seat"] == 0 else f"{name}#{event['seat']} is"
         assert f"\n{who} eliminated, with a total of {event['total']}\n" in shown
     assert shown.index("left the table") < shown.index("=== round 2 ===")
 

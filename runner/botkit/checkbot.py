@@ -12,11 +12,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from runner.game import events as ev
+from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import RemoteBot
 from runner.seats.faults import FaultSettings
 from runner.table.match import Match
-from runner.plugins import registry
 from runner.table.referee import Fault, Referee
 from runner.words import counted
 
@@ -131,7 +131,8 @@ def report_lines(report: CheckReport) -> list[str]:
     lines.append(f"  played {counted(report.matches, 'match')}, {counted(report.decisions, 'decision')} answered; "
                  f"mean {mean * 1000:.2f} ms, slowest {report.slowest * 1000:.1f} ms per decision")
     if report.penalties:
-        lines.append(f"  note: {counted(report.penalties, 'missed announcement')} (drawn as penalties; allowed, but costly)")
+        missed = counted(report.penalties, "missed announcement")
+        lines.append(f"  note: {missed} (drawn as penalties; allowed, but costly)")
     if report.passed:
         lines.append("  no violations")
         return lines

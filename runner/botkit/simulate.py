@@ -19,7 +19,7 @@ from collections import Counter
 from typing import Callable
 
 from runner.game.actions import CHALLENGE, PASS, Action, Play
-from runner.game.cards import SUITS, Card, make_deck
+from runner.game.cards import SUITS, Card
 from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Game, Round, hidden_cards, unseen_cards
 from runner.game.ruleset import Ruleset
 from runner.game.view import View
@@ -101,7 +101,7 @@ def _most_held(hand: list[Card], suit: str) -> bool:
 
 
 def compiled(view: View, rules: Game | Ruleset | None = None) -> Game:
-    """The compiled rules a helper below works with: `rules` itself, or compiled from a Ruleset (default: `view.ruleset`)."""
+    """The compiled rules the helpers below work with: `rules`, or compiled from a Ruleset (default: `view.ruleset`)."""
     if isinstance(rules, Game):
         return rules
     return Game.of(view.ruleset if rules is None else rules)

@@ -16,9 +16,21 @@ from runner.rules import schema_text
 from runner.words import counted
 
 from . import narrate, output
-from .options import (FormatOpt, IsolateOpt, MemoryOpt, MoveTimeOpt, OnFaultOpt, RulesetOpt, SeedOpt, SetOpt, TimeBankOpt,
-                      WallTimeOpt,
-                      fault_settings, option_names, overrides_of)
+from .options import (
+    FormatOpt,
+    IsolateOpt,
+    MemoryOpt,
+    MoveTimeOpt,
+    OnFaultOpt,
+    RulesetOpt,
+    SeedOpt,
+    SetOpt,
+    TimeBankOpt,
+    WallTimeOpt,
+    fault_settings,
+    option_names,
+    overrides_of,
+)
 
 app = typer.Typer(
     help=__doc__.split(":")[0] + ": a tournament runner for Mau Mau bots under YAML rulesets.",
@@ -46,7 +58,9 @@ def rulesets_cmd(ctx: typer.Context, fmt: FormatOpt = "table") -> None:
     rows = []
     for name in sorted(reg.rulesets):
         ruleset = reg.load_ruleset(name)
-        limit = f" {ruleset.match.limit}" if ruleset.match.limit else ""
+        match = ruleset.match
+        count = {"rounds": match.rounds, "wins": match.wins, "single": None}.get(match.format, match.limit)
+        limit = f" {count}" if count else ""
         rows.append({
             "name": name, "players": f"{ruleset.players.min}-{ruleset.players.max}",
             "format": ruleset.match.format + limit, "plugin": reg.rulesets[name].plugin,
@@ -93,7 +107,9 @@ def play_cmd(
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     log: Annotated[Optional[Path], typer.Option("--log", help="Write the game log (JSON lines; gzip if .gz).")] = None,
-    join: Annotated[Optional[list[str]], typer.Option("--join", help="ROUND:BOT joins before that round (table changes).")] = None,
+    join: Annotated[
+        Optional[list[str]], typer.Option("--join", help="ROUND:BOT joins before that round (table changes).")
+    ] = None,
     leave: Annotated[Optional[list[str]], typer.Option("--leave", help="ROUND:SEAT leaves before that round.")] = None,
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
@@ -102,10 +118,14 @@ def play_cmd(
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
-    human: Annotated[bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")] = False,
-    human_seat: Annotated[Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")] = None,
+    human: Annotated[
+        bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")
+    ] = False,
+    human_seat: Annotated[
+        Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")
+    ] = None,
 ) -> None:
-    """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM [ARGS]`."""
+    """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM ARGS`."""
     from runner.seats.human import HumanQuit
     from runner.table.play import play_match
 
@@ -131,7 +151,9 @@ def play_cmd(
 @app.command("new-bot")
 def new_bot_cmd(
     name: Annotated[str, typer.Argument(help="The bot's registry name, e.g. cautious.")],
-    directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to write the package (default: maumau-NAME).")] = None,
+    directory: Annotated[
+        Optional[Path], typer.Option("--dir", help="Where to write the package (default: maumau-NAME).")
+    ] = None,
 ) -> None:
     """Write a bot package (entry point, bot class, tests, README), ready to `pip install -e`."""
     from runner.botkit.newbot import new_bot
@@ -146,13 +168,35 @@ def new_bot_cmd(
 @app.command("tournament")
 def tournament_cmd(
     ruleset: RulesetOpt,
-    bots: Annotated[list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")],
-    table_size: Annotated[Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")] = None,
-    deals: Annotated[Optional[int], typer.Option("--deals", help="Deals per table, each played under every seat rotation (default 10, or every deal of --deals-file).")] = None,
-    workers: Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")] = None,
-    backend: Annotated[str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")] = "processes",
-    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).")] = None,
-    out: Annotated[Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")] = None,
+    bots: Annotated[
+        list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")
+    ],
+    table_size: Annotated[
+        Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")
+    ] = None,
+    deals: Annotated[
+        Optional[int],
+        typer.Option(
+            "--deals",
+            help="Deals per table, each played under every seat rotation (default 10, or every deal of --deals-file).",
+        ),
+    ] = None,
+    workers: Annotated[
+        Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")
+    ] = None,
+    backend: Annotated[
+        str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")
+    ] = "processes",
+    scheduler: Annotated[
+        Optional[str],
+        typer.Option(
+            "--scheduler",
+            help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).",
+        ),
+    ] = None,
+    out: Annotated[
+        Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")
+    ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
     seed: SeedOpt = 1,
@@ -165,12 +209,34 @@ def tournament_cmd(
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
-    until_confident: Annotated[bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")] = False,
-    max_deals: Annotated[Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")] = None,
-    gauntlet: Annotated[Optional[str], typer.Option("--gauntlet", help="Only the tables with this entrant (a label or a bot entered once); its results against each opponent.")] = None,
-    tables: Annotated[Optional[int], typer.Option("--tables", help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.")] = None,
-    seatings: Annotated[str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")] = "rotations",
-    deals_file: Annotated[Optional[Path], typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`): deal i at every table.")] = None,
+    until_confident: Annotated[
+        bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")
+    ] = False,
+    max_deals: Annotated[
+        Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")
+    ] = None,
+    gauntlet: Annotated[
+        Optional[str],
+        typer.Option(
+            "--gauntlet",
+            help="Only the tables with this entrant (a label or a bot entered once); its results against each "
+                 "opponent.",
+        ),
+    ] = None,
+    tables: Annotated[
+        Optional[int],
+        typer.Option(
+            "--tables",
+            help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.",
+        ),
+    ] = None,
+    seatings: Annotated[
+        str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")
+    ] = "rotations",
+    deals_file: Annotated[
+        Optional[Path],
+        typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`): deal i at every table."),
+    ] = None,
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
     from runner.tournament.driver import conduct
@@ -189,7 +255,9 @@ def tournament_cmd(
 
 
 @app.command("standings")
-def standings_cmd(directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")], fmt: FormatOpt = "table") -> None:
+def standings_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")], fmt: FormatOpt = "table"
+) -> None:
     """Standings of a stored tournament (complete or interrupted)."""
     from runner.tournament.driver import stored_standings
 
@@ -215,8 +283,10 @@ def deals_cmd(
 
 @app.command("replay")
 def replay_cmd(
-    source: Annotated[Path, typer.Argument(help="A tournament's results directory, or a game log file (maumau play --log).")],
-    match: Annotated[Optional[str], typer.Option("--match", help="Match id in the directory, e.g. t0-d3-r1 (see `maumau matches`).")] = None,
+    source: Annotated[Path, typer.Argument(
+        help="A tournament's results directory, or a game log file (maumau play --log).")],
+    match: Annotated[Optional[str], typer.Option(
+        "--match", help="Match id in the directory, e.g. t0-d3-r1 (see `maumau matches`).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
     """One match, event by event: a stored tournament match, or the log of `maumau play --log FILE`."""
@@ -245,9 +315,12 @@ def replay_cmd(
 @app.command("matches")
 def matches_cmd(
     directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
-    bot: Annotated[Optional[str], typer.Option("--bot", help="Only the matches of this entrant (or every entrant of this bot).")] = None,
-    lost: Annotated[bool, typer.Option("--lost", help="With --bot: only the matches it lost (did not share first place).")] = False,
-    faults: Annotated[bool, typer.Option("--faults", help="Only the matches with faults (with --bot: its own).")] = False,
+    bot: Annotated[Optional[str], typer.Option(
+        "--bot", help="Only the matches of this entrant (or every entrant of this bot).")] = None,
+    lost: Annotated[bool, typer.Option(
+        "--lost", help="With --bot: only the matches it lost (did not share first place).")] = False,
+    faults: Annotated[bool, typer.Option(
+        "--faults", help="Only the matches with faults (with --bot: its own).")] = False,
     fmt: FormatOpt = "table",
 ) -> None:
     """A stored tournament's matches in schedule order, with the ids `maumau replay DIR --match ID` takes."""
@@ -259,7 +332,8 @@ def matches_cmd(
     rows = [{"match": line.match, "players": list(line.players), "winners": list(line.winners), "rounds": line.rounds,
              "faults": list(line.faults)} for line in lines]
     if fmt != "json":  # lists as words in a table or CSV cell
-        rows = [{key: " ".join(value) if isinstance(value, list) else value for key, value in row.items()} for row in rows]
+        rows = [{key: " ".join(value) if isinstance(value, list) else value for key, value in row.items()}
+                for row in rows]
     output.emit(rows, fmt)
     if fmt == "table" and rows:
         typer.echo(f"{counted(len(rows), 'match')}; replay one with: maumau replay {directory} --match ID", err=True)
@@ -281,7 +355,9 @@ def check_bot_cmd(
     move_time: MoveTimeOpt = 1.0,
     wall_time: WallTimeOpt = None,
     seed: SeedOpt = 1,
-    isolate: Annotated[bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")] = True,
+    isolate: Annotated[
+        bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
+    ] = True,
     bot_memory: MemoryOpt = "1G",
 ) -> None:
     """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""

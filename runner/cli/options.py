@@ -12,7 +12,8 @@ from runner.rules import parse_override
 from runner.seats.faults import FaultSettings
 
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives the same match.")]
-SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), repeatable.")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), "
+                                                                   "repeatable.")]
 FormatOpt = Annotated[str, typer.Option("--format", help="Output: table, json or csv.")]
 RulesetOpt = Annotated[str, typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")]
 OnFaultOpt = Annotated[str, typer.Option(
@@ -20,7 +21,8 @@ OnFaultOpt = Annotated[str, typer.Option(
 MoveTimeOpt = Annotated[float, typer.Option(
     "--move-time", help="Seconds of its CPU time a bot may use per decision (0: no limit).")]
 WallTimeOpt = Annotated[Optional[float], typer.Option(
-    "--wall-time", help="Wall-clock cap of a decision, for a bot that sleeps or waits (default: 10 x the CPU budget; 0: none).")]
+    "--wall-time",
+    help="Wall-clock cap of a decision, for a bot that sleeps or waits (default: 10 x the CPU budget; 0: none).")]
 TimeBankOpt = Annotated[float, typer.Option(
     "--time-bank", help="Extra CPU seconds per bot per match that cover overruns of --move-time.")]
 IsolateOpt = Annotated[bool, typer.Option(
@@ -49,7 +51,8 @@ def fault_settings(on_fault: str, move_time: float, time_bank: float, isolate: b
                    wall_time: float | None = None) -> FaultSettings:
     """The fault settings of the options of `play`, `tournament` and `check-bot`."""
     with option_names():
-        return FaultSettings(policy=on_fault, move_time=move_time, time_bank=time_bank, isolate=isolate, wall_time=wall_time,
+        return FaultSettings(policy=on_fault, move_time=move_time, time_bank=time_bank, isolate=isolate,
+                             wall_time=wall_time,
                              bot_memory=parse_memory(bot_memory))
 
 

@@ -15,6 +15,7 @@ from typing import Any
 
 from runner.game import events as ev
 from runner.game.cards import Card, parse_card
+
 from . import codec
 from .codec import LogError
 from .verify_round import LogRules, RoundCheck
@@ -124,7 +125,7 @@ class _Checker:
         return [seat for seat in range(len(self.players)) if seat not in gone]
 
     def table_changes(self, number: int) -> None:
-        """Joins and leaves between rounds (RULES.md family 3 table management)."""
+        """Joins and leaves between rounds, where the rules allow them (match.table_changes, as in elimination)."""
         while (event := self.peek()) is not None and event["type"] in (ev.JOIN, ev.LEAVE):
             self.take(ev.JOIN, ev.LEAVE)
             if not self.rules.table_changes:
@@ -283,7 +284,8 @@ class _Checker:
         rnd = RoundCheck(self, number, active, dealer, direction)
         rnd.deal(start)
         if start["first"] != rnd.lead:
-            self.fail(f"seat {rnd.lead} leads (first_player {rules.first_player} from dealer {dealer}), not {start['first']}")
+            self.fail(f"seat {rnd.lead} leads (first_player {rules.first_player} from dealer {dealer}), not "
+                      f"{start['first']}")
         rnd.play()
         self.direction = rnd.direction
         self.round_end(rnd, deciding)

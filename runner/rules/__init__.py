@@ -16,13 +16,16 @@ from .overrides import apply_overrides, parse_override
 from .schema import json_schema, schema_text
 
 
-def load(path: Path, find: Callable[[str], Path | None] = lambda name: None, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+def load(
+    path: Path, find: Callable[[str], Path | None] = lambda name: None, overrides: Mapping[str, Any] | None = None
+) -> Ruleset:
     """Load, merge `extends`, apply `--set` overrides and validate one ruleset file; every problem found is reported."""
     problems: list[RulesetError] = []
     data = resolve_raw(Path(path), find, problems=problems)
     if overrides:
         data = apply_overrides(data, overrides)
-    return build(data, str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})", problems, strict=True)
+    source = str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})"
+    return build(data, source, problems, strict=True)
 
 
 def check(path: Path, find: Callable[[str], Path | None] = lambda name: None) -> tuple[Ruleset, list[Note]]:
@@ -51,5 +54,6 @@ def ruleset_of(data: dict, source: str = "the ruleset") -> Ruleset:
 
 __all__ = [
     "MAX_DEPTH", "MAX_EXTENDS_DEPTH", "MAX_FILE_BYTES", "Note", "apply_overrides", "build", "check", "exists",
-    "json_schema", "load", "merge", "normal_key", "parse_override", "read_yaml", "resolve_raw", "ruleset_of", "schema_text",
+    "json_schema", "load", "merge", "normal_key", "parse_override", "read_yaml", "resolve_raw", "ruleset_of",
+    "schema_text",
 ]

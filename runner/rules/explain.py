@@ -10,7 +10,6 @@ from pydantic import BaseModel, ValidationError
 from runner.errors import RulesetError, combined
 from runner.game.ruleset import Inconsistent, Ruleset
 
-
 # What pydantic's lax mode would read as something else: `reverse: "true"` or `reverse: 1` as true,
 # `hand_size: "7"` or `7.0` as 7. A file says booleans and whole numbers as such, or is refused.
 STRICT_TYPES = ("bool_type", "int_type", "int_from_float")
@@ -43,7 +42,8 @@ def _strict_errors(data: dict, known: set) -> list:
         Ruleset.model_validate(data, strict=True)
     except ValidationError as exc:
         return [error for error in exc.errors(include_url=False)
-                if error["type"] in STRICT_TYPES and error["loc"] not in known and "[key]" not in map(str, error["loc"])]
+                if error["type"] in STRICT_TYPES and error["loc"] not in known
+                and "[key]" not in map(str, error["loc"])]
     return []
 
 

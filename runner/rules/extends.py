@@ -69,15 +69,19 @@ def _check_directives(data: Any, source: str, path: tuple[str, ...] = ()) -> Non
 
 
 def _normalise_keys(data: Any, source: str, path: tuple[str, ...] = ()) -> Any:
-    """Keys that name cards in canonical form (`7:` is the rank "7", `jc, js` is "JC JS"); two spellings of one key refused."""
+    """Keys that name cards in canonical form (`7:` is rank "7", `jc, js` is "JC JS"); two spellings refused."""
     if isinstance(data, dict):
         out: dict = {}
         written: dict = {}
         for key, value in data.items():
             normal = normal_key(key)
             if normal in out:
-                raise RulesetError(source, ".".join((*path, str(key))),
-                                   f"the same key as {written[normal]!r} (one would silently win)", "write each key once")
+                raise RulesetError(
+                    source,
+                    ".".join((*path, str(key))),
+                    f"the same key as {written[normal]!r} (one would silently win)",
+                    "write each key once",
+                )
             out[normal], written[normal] = _normalise_keys(value, source, (*path, normal)), key
         return out
     if isinstance(data, list):
@@ -132,18 +136,21 @@ def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[P
         cycle = " -> ".join(p.name for p in (*chain, resolved))
         raise RulesetError(str(path), "extends", f"extends itself in a cycle: {cycle}", "break the cycle")
     if len(chain) >= MAX_EXTENDS_DEPTH:
-        raise RulesetError(str(path), "extends", f"more than {MAX_EXTENDS_DEPTH} levels of extends", "extend a ruleset nearer the root")
+        raise RulesetError(str(path), "extends", f"more than {MAX_EXTENDS_DEPTH} levels of "
+                                                 "extends", "extend a ruleset nearer the root")
     data = _normalise_keys(read_yaml(path, problems), str(path))
     _check_directives(data, str(path))
     parent = data.pop("extends", None)
     if parent is None:
         return strip_directives(data)
     if not isinstance(parent, str):
-        raise RulesetError(str(path), "extends", f"expected a ruleset name or path, got {type(parent).__name__}", "e.g. extends: standard")
+        raise RulesetError(str(path), "extends", "expected a ruleset name or path, got "
+                                                 f"{type(parent).__name__}", "e.g. extends: standard")
     candidate = (path.parent / parent) if parent.endswith((".yaml", ".yml")) else None
     parent_path = candidate if candidate is not None and exists(candidate) else find(parent)
     if parent_path is None and candidate is not None:
-        raise RulesetError(str(path), "extends", f"the file {parent!r} does not exist (looked for {candidate.absolute()})",
+        raise RulesetError(str(path), "extends",
+                           f"the file {parent!r} does not exist (looked for {candidate.absolute()})",
                            f"extends takes a path relative to {path.name}'s folder, or a ruleset name")
     if parent_path is None:
         raise RulesetError(str(path), "extends", f"no ruleset named {parent!r}", "see `maumau rulesets` for the names")

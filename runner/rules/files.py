@@ -34,7 +34,8 @@ def read_yaml(path: Path, problems: list[RulesetError] | None = None) -> dict:
     """
     raw = _read_capped(path)
     if len(raw) > MAX_FILE_BYTES:
-        raise RulesetError(str(path), None, f"the file is {len(raw)} bytes", f"a ruleset is at most {MAX_FILE_BYTES} bytes")
+        raise RulesetError(str(path), None, f"the file is {len(raw)} "
+                                            "bytes", f"a ruleset is at most {MAX_FILE_BYTES} bytes")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -47,9 +48,31 @@ def read_yaml(path: Path, problems: list[RulesetError] | None = None) -> dict:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise RulesetError(str(path), None, f"expected a mapping of keys, got {type(data).__name__}", "start with `name: ...`")
-    _check_size(path, data)
+        raise RulesetError(str(path), None, "expected a mapping of keys, got "
+                                            f"{type(data).__name__}", "start with `name: ...`")
+    _check_size(str(path), data)
     return data
+
+
+def read_value(text: str, source: str) -> Any:
+    """One YAML value given on the command line (`--set`), under the caps of a ruleset file.
+
+    Text that is not YAML at all is taken as the plain string it is; a value that would pass
+    none of a file's caps (too long, too deep, an alias bomb) is a RulesetError naming `source`.
+    """
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise RulesetError(source, None, f"the value is {len(text)} characters",
+                           f"a value is at most {MAX_FILE_BYTES} bytes")
+    try:
+        value, twice = _safe_load(text, source)
+    except RulesetError as exc:
+        if not exc.problem.startswith("YAML syntax error"):
+            raise
+        return text
+    if twice:
+        raise combined(twice)
+    _check_size(source, value)
+    return value
 
 
 def exists(path: Path) -> bool:
@@ -104,7 +127,7 @@ def _flow_depth(text: str) -> int:
 
 
 def _safe_load(text: str, source: str) -> tuple[Any, list[RulesetError]]:
-    """yaml.safe_load, with every way it can fail turned into a RulesetError naming `source`; and the keys given twice."""
+    """yaml.safe_load, every way it can fail a RulesetError naming `source`; and an error per key given twice."""
     if _flow_depth(text) > MAX_FLOW_DEPTH:  # libyaml's parser overflows the C stack (a segfault) on deep [[[[
         raise RulesetError(source, None, "the YAML is nested too deeply", f"a ruleset nests at most {MAX_DEPTH} levels")
     try:
@@ -118,7 +141,8 @@ def _safe_load(text: str, source: str) -> tuple[Any, list[RulesetError]]:
         problem = getattr(exc, "problem", None) or "invalid YAML"
         raise RulesetError(source, None, f"YAML syntax error{at}: {problem}", "fix the YAML syntax") from None
     except RecursionError:
-        raise RulesetError(source, None, "the YAML is nested too deeply", f"a ruleset nests at most {MAX_DEPTH} levels") from None
+        raise RulesetError(source, None, "the YAML is nested too "
+                                         "deeply", f"a ruleset nests at most {MAX_DEPTH} levels") from None
     except (ValueError, OverflowError) as exc:  # e.g. an integer of thousands of digits, a 13th month
         raise RulesetError(source, None, f"a value YAML cannot read: {str(exc)[:120]}", "fix the value") from None
 
@@ -174,16 +198,17 @@ def _as_written(key: yaml.ScalarNode) -> str:
     return f"{quote}{key.value}{quote}"
 
 
-def _check_size(path: Path, data: Any, budget: int = 20_000) -> None:
+def _check_size(source: str, data: Any, budget: int = 20_000) -> None:
     """Refuse YAML whose aliases expand into a huge tree (a 'billion laughs' file), or that nests too deeply."""
     stack, seen = [(data, 0)], 0
     while stack:
         node, depth = stack.pop()
         seen += 1
         if seen > budget:
-            raise RulesetError(str(path), None, "the document expands to too many values", "remove repeated YAML aliases")
+            raise RulesetError(source, None, "the document expands to too many values", "remove repeated YAML aliases")
         if depth > MAX_DEPTH:
-            raise RulesetError(str(path), None, "the YAML is nested too deeply", f"a ruleset nests at most {MAX_DEPTH} levels")
+            raise RulesetError(source, None, "the YAML is nested too deeply",
+                               f"a ruleset nests at most {MAX_DEPTH} levels")
         if isinstance(node, dict):
             stack.extend((child, depth + 1) for child in node.values())
             stack.extend((key, depth + 1) for key in node.keys())

@@ -4,11 +4,10 @@ from __future__ import annotations
 
 from typing import Any, Mapping
 
-import yaml
-
 from runner.errors import RulesetError
+
 from .extends import merge
-from .files import MAX_DEPTH, normal_key
+from .files import MAX_DEPTH, normal_key, read_value
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -16,19 +15,15 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
         raise RulesetError("--set", text, "expected KEY=VALUE", "e.g. --set match.limit=150")
-    try:
-        parsed = yaml.safe_load(value) if value.strip() else ""
-    except yaml.YAMLError:
-        parsed = value
-    except (RecursionError, ValueError, OverflowError):
-        raise RulesetError("--set", key.strip(), f"cannot read the value {value[:40]!r}", "give a number, word or short list") from None
     if key.count(".") > MAX_DEPTH:
         raise RulesetError("--set", key[:60], "the key nests too deeply", "use a key of `maumau rulesets schema`")
+    # the same caps as a ruleset file: a value is input too (an alias bomb, a 5000-digit number)
+    parsed = read_value(value, f"--set {key.strip()[:60]}") if value.strip() else ""
     return key.strip(), parsed
 
 
 def apply_overrides(data: dict, overrides: Mapping[str, Any]) -> dict:
-    """`data` with each `--set` merged over it as a file that `extends` it would be: `powers.7=null` removes the 7's power."""
+    """`data` with each `--set` merged over it as a file extending it would be: `powers.7=null` removes the power."""
     for dotted, value in overrides.items():
         change = value
         for part in reversed([normal_key(part) for part in dotted.split(".")]):

@@ -14,9 +14,9 @@ import random
 import sys
 from typing import Sequence, TextIO
 
+from runner.game import events as ev
 from runner.game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
 from runner.game.bot import Bot
-from runner.game import events as ev
 from runner.game.cards import SUIT_NAMES, parse_card
 from runner.game.view import View
 from runner.words import counted
@@ -111,7 +111,8 @@ class HumanSeat(Bot):
         self.say("players: " + "   ".join(
             f"{self.who(s)} {counted(view.hand_sizes[s], 'card')} (total {view.totals[s]})" for s in others
         ))
-        self.say(f"your hand: {' '.join(str(card) for card in sorted(view.hand))}   (your total {view.totals[view.seat]})")
+        self.say(f"your hand: {' '.join(str(card) for card in sorted(view.hand))}   (your total "
+                 f"{view.totals[view.seat]})")
         if view.phase == "drawn":
             self.say(f"the card you drew, {view.hand[-1]}, can be played: play it or keep it")
         elif view.phase == "name_suit":
@@ -142,7 +143,8 @@ class HumanSeat(Bot):
             self._move(event)
         elif kind == ev.PASS:
             kept = event["seat"] == self.drew_last
-            self.say(f"  {self.who(event['seat'])} {'kept the drawn card' if kept else 'let the missed announcement go'}")
+            what = "kept the drawn card" if kept else "let the missed announcement go"
+            self.say(f"  {self.who(event['seat'])} {what}")
         elif kind not in (ev.MATCH_START, ev.MATCH_END):
             if kind == ev.FORFEIT:
                 self.gone.add(event["seat"])
@@ -199,7 +201,8 @@ class HumanSeat(Bot):
                 continue
             cards = " ".join(str(card) for card in sorted(parse_card(text) for text in self.hands[seat])) or "-"
             self.say(f"  {self.who(seat):<12} {cards:<30} {counted(points[seat], 'point'):>10}")
-        self.say("totals: " + "   ".join(f"{self.who(s)} {totals[s]}" for s in range(len(totals)) if s not in self.gone))
+        shown = [f"{self.who(s)} {totals[s]}" for s in range(len(totals)) if s not in self.gone]
+        self.say("totals: " + "   ".join(shown))
 
     # ------------------------------------------------------------------ input
 
@@ -219,7 +222,7 @@ class HumanSeat(Bot):
 
 
 def ordered(legal: Sequence[Action]) -> list[Action]:
-    """The legal actions as the person sees them: plays in the order of the sorted hand (by suit, then rank), then the rest."""
+    """The legal actions as the person sees them: plays in the order of the sorted hand (suit, rank), then the rest."""
     plays = sorted((action for action in legal if isinstance(action, Play)), key=lambda play: play.card)
     return plays + [action for action in legal if not isinstance(action, Play)]
 

@@ -82,7 +82,8 @@ class LocalSeat(Seat):
                 failure = SeatFailure("exception", str(exc), give_up=True, traceback=exc.traceback)
             except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
                 # still within the deadline: __str__ is the bot's code; the traceback names its files and lines
-                failure = SeatFailure("exception", exception_text(exc), give_up=False, traceback=exception_traceback(exc))
+                failure = SeatFailure("exception", exception_text(exc), give_up=False,
+                                      traceback=exception_traceback(exc))
             finally:
                 if armed:
                     disarm()

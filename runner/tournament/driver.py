@@ -21,7 +21,7 @@ from .work import MatchOutcome, WorkUnit
 
 
 class Pending:
-    """The work units of `deals` not yet stored, made deal by deal as a backend takes them; their number is known up front.
+    """The work units of `deals` not yet stored, made deal by deal as a backend takes them; their number known up front.
 
     A deal's stored matches are looked up when the deal comes (a resumed tournament); each unit's
     slot is kept in `slots` from when it is handed out until it is stored, so the driver holds the
@@ -104,8 +104,13 @@ def stored_standings(directory: Path) -> tuple[Standings, str]:
     """The standings of the tournament stored in `directory`, and a note if it is unfinished."""
     store = Store.open(directory)
     try:
-        note = "" if store.finished() else (
-            f"unfinished: {counted(store.count(), 'match')} stored; continue with the tournament's command plus --resume --out {directory}"
+        note = (
+            ""
+            if store.finished()
+            else (
+                f"unfinished: {counted(store.count(), 'match')} stored; continue with the tournament's command plus "
+                f"--resume --out {directory}"
+            )
         )
         return standings_of(store), note
     finally:
@@ -134,7 +139,8 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
             progress.note(played_note(played, seconds, executor.where()))
             return standings, out
         except KeyboardInterrupt:
-            progress.warn(f"interrupted after {counted(store.count(), 'match')}; continue with the same command plus --resume --out {out}")
+            progress.warn(f"interrupted after {counted(store.count(), 'match')}; continue with the same command plus "
+                          f"--resume --out {out}")
             raise
         finally:
             store.close()

@@ -38,8 +38,8 @@ def list_matches(directory: Path, bot: str | None = None, lost: bool = False, fa
         kinds: dict[str, list[tuple[int, str]]] = {}  # faults are few: held by match
         for match_id, seat, kind in store.db.execute("SELECT match_id, seat, kind FROM faults ORDER BY rowid"):
             kinds.setdefault(match_id, []).append((seat, kind))
-        query = """SELECT m.id, m.rounds, s.seat, s.entrant, s.bot, s.place FROM matches m JOIN seats s ON s.match_id = m.id
-                   ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
+        query = """SELECT m.id, m.rounds, s.seat, s.entrant, s.bot, s.place
+                   FROM matches m JOIN seats s ON s.match_id = m.id ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
         lines = []
         for match_id, group in itertools.groupby(store.db.execute(query), key=lambda row: row[0]):
             rows = list(group)
@@ -51,7 +51,8 @@ def list_matches(directory: Path, bot: str | None = None, lost: bool = False, fa
         store.close()
 
 
-def _line(rows: list[tuple], kinds: list[tuple[int, str]], bot: str | None, lost: bool, faults: bool) -> MatchLine | None:
+def _line(rows: list[tuple], kinds: list[tuple[int, str]], bot: str | None, lost: bool,
+          faults: bool) -> MatchLine | None:
     """The listed line of one match (its seats' rows), or None if the filters leave it out."""
     mine = {seat for _, _, seat, entrant, name, _ in rows if bot is None or bot in (entrant, name)}
     if not mine:

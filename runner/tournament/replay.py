@@ -1,4 +1,4 @@
-"""Replaying a match: a stored tournament match (its game log, or without one re-played from its seed), or a log file."""
+"""Replaying a match: a stored tournament match (its log, or without one re-played from its seed), or a log file."""
 
 from __future__ import annotations
 
@@ -7,13 +7,14 @@ from pathlib import Path
 
 from runner.errors import MaumauError
 from runner.logs import codec
+from runner.logs.verify import verify
 from runner.seats.external import EXEC_PREFIX
+
 from .deals import Deal, load_book
 from .integrity import parse_stored_log, read_stored_log
-from .store import Store
 from .schedule import Slot, unit_of
 from .settings import Settings
-from runner.logs.verify import verify
+from .store import Store
 from .work import play_unit
 
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 from runner.errors import InvalidSetting, MaumauError
 from runner.logs import codec
-from runner.words import counted, plural
 from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
+from runner.words import counted, plural
 
 from .deals import MAX_FILE_BYTES, check_deck, read_deals
 from .integrity import ResultsCorrupt, sha256
@@ -114,7 +114,9 @@ def plan(
                              "table_size", "bots")
     book_digest = None
     if deals_file is not None:
-        deals, book_digest = check_deals_file(Path(deals_file), ruleset, k, deals, max_deals if until_confident else None)
+        deals, book_digest = check_deals_file(
+            Path(deals_file), ruleset, k, deals, max_deals if until_confident else None
+        )
     deals = DEFAULT_DEALS if deals is None else deals
     if deals < 1:
         raise InvalidSetting(f"{{0}} must be at least 1, got {deals}", "deals")

@@ -11,23 +11,27 @@ any length is summed up in constant memory.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
 from runner.errors import MaumauError
-from .integrity import check_rows, digest, plain_digest
+from runner.table.referee import Fault
+
+from .integrity import META_DIGEST, check_database, check_rows, digest, meta_digest, plain_digest
 from .logfiles import LOGS, store_log
 from .schedule import Slot
-from runner.table.referee import Fault
 from .work import MatchOutcome, SeatOutcome
 
 DB_NAME = "tournament.sqlite"
-SCHEMA_VERSION = 3  # 2: each match row carries its log's SHA-256 and a digest of its rows (runner.integrity)
-# 3: a fault row carries the bot's traceback. A schema-2 directory is still read and resumed, its faults without one.
-READABLE_SCHEMAS = ("2", "3")
+LOCK_NAME = "tournament.lock"  # held (flock) by the one run writing the directory
+# 2: each match row carries its log's SHA-256 and a digest of its rows (runner/tournament/integrity.py);
+# 3: the meta rows (the count of stored matches included) carry a digest too; 4: a fault row carries the bot's traceback
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -54,40 +58,39 @@ CREATE TABLE IF NOT EXISTS faults (
 class Store:
     """The results of one tournament, in `directory`."""
 
-    def __init__(self, directory: Path, db: sqlite3.Connection):
-        self.directory, self.db = directory, db
-        self._tracebacks: bool | None = None
-
-    @property
-    def tracebacks(self) -> bool:
-        """Whether the faults table has a traceback column (schema 3; a schema-2 directory has none)."""
-        if self._tracebacks is None:
-            columns = [row[1] for row in self.db.execute("PRAGMA table_info(faults)")]
-            self._tracebacks = "traceback" in columns
-        return self._tracebacks
+    def __init__(self, directory: Path, db: sqlite3.Connection, lock: int | None = None):
+        self.directory, self.db, self.lock = directory, db, lock
 
     # ------------------------------------------------------------ opening
     @classmethod
     def create(cls, directory: Path, config: dict) -> "Store":
-        """A new results directory for a tournament with `config`; refuses to overwrite one."""
-        if (directory / DB_NAME).exists():
-            raise MaumauError(
-                f"{directory} already holds a tournament; add --resume to continue it, or choose another --out"
-            )
-        if directory.is_dir() and any(directory.iterdir()):  # results written among other files could not be told apart
-            raise MaumauError(f"{directory} holds other files and no tournament; choose a new or empty directory for --out")
+        """A new results directory for a tournament with `config`; refuses to overwrite one, or one in use,
+        or to write among files that are not a tournament's."""
+        if not (directory / DB_NAME).exists() and _foreign_files(directory):  # results could not be told from them
+            raise MaumauError(f"{directory} holds other files and no tournament; choose a new or empty directory "
+                              "for --out")
         try:
             (directory / LOGS).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise MaumauError(f"cannot create the results directory {directory}: {exc.strerror}") from None
-        store = cls(directory, connect(directory / DB_NAME))
-        with store.db:
+        lock = lock_directory(directory)
+        try:
+            if (directory / DB_NAME).exists():
+                raise MaumauError(
+                    f"{directory} already holds a tournament; add --resume to continue it, or choose another --out"
+                )
+            store = cls(directory, connect(directory / DB_NAME), lock)
+        except BaseException:
+            os.close(lock)
+            raise
+        with store.writing():
             store.db.executescript(SCHEMA)
             store.db.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
                 [("schema", str(SCHEMA_VERSION)), ("config", json.dumps(config, sort_keys=True)), ("finished", ""),
-                 ("config_digest", digest(json.dumps(config, sort_keys=True)))],
+                 ("config_digest", digest(json.dumps(config, sort_keys=True))), ("matches", "0")],
             )
+            store.seal()
         return store
 
     @classmethod
@@ -95,18 +98,22 @@ class Store:
         """The tournament stored in `directory`."""
         path = directory / DB_NAME
         if not path.is_file():
-            raise MaumauError(f"{directory} holds no tournament (no {DB_NAME}); run `maumau tournament --out {directory}` first")
+            raise MaumauError(f"{directory} holds no tournament (no {DB_NAME}); run `maumau tournament --out "
+                              f"{directory}` first")
         try:
             store = cls(directory, connect(path))
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
         try:
+            check_database(store.db, directory)  # before anything is read from it
             store.meta("config")
-            if store.meta("schema") not in READABLE_SCHEMAS:
-                raise MaumauError(f"{path} was written by another version of maumau (schema {store.meta('schema')!r:.10}, "
-                                  f"this one reads {' and '.join(READABLE_SCHEMAS)}); run the tournament again with this version")
+            if store.meta("schema") != str(SCHEMA_VERSION):
+                raise MaumauError(
+                    f"{path} was written by another version of maumau (schema {store.meta('schema')!r:.10}, "
+                    f"this one reads {SCHEMA_VERSION}); run the tournament again with this version"
+                )
             check_rows(store.db, directory)  # refuse results changed or damaged since they were written
-        except (sqlite3.DatabaseError, KeyError) as exc:
+        except (sqlite3.DatabaseError, KeyError, UnicodeDecodeError) as exc:  # a text that is not UTF-8 any more
             store.close()
             raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
         except MaumauError:
@@ -119,7 +126,13 @@ class Store:
         """The stored tournament in `directory`, if it is the one `config` describes."""
         if not (directory / DB_NAME).exists():
             raise MaumauError(f"nothing to resume in {directory} (no {DB_NAME}); leave out --resume to start it")
-        store = cls.open(directory)
+        lock = lock_directory(directory)
+        try:
+            store = cls.open(directory)
+        except BaseException:
+            os.close(lock)
+            raise
+        store.lock = lock
         difference = first_difference(store.config(), json.loads(json.dumps(config)))
         if difference:
             store.close()
@@ -131,6 +144,21 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        if self.lock is not None:
+            os.close(self.lock)  # releases the flock
+            self.lock = None
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """One committed transaction; a failure to write (a full disk, say) is one error naming the database."""
+        try:
+            with self.db:
+                yield
+        except sqlite3.Error as exc:
+            raise MaumauError(
+                f"cannot store results in {self.directory / DB_NAME}: {exc}; free some space (or fix the directory), "
+                f"then continue with the same command plus --resume --out {self.directory}"
+            ) from None
 
     # ------------------------------------------------------------ reading
     def meta(self, key: str) -> str:
@@ -221,32 +249,69 @@ class Store:
             row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
                    outcome.decisions, log_name, log_hash)
             seat_rows = [seat_row(s) for s in outcome.seats]
-            fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round, f.traceback)[:None if self.tracebacks else 5]
-                          for f in outcome.faults]
+            fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round, f.traceback) for f in outcome.faults]
             matches.append((*row, plain_digest(row, seat_rows, fault_rows)))
             seats.extend((outcome.match_id, *fields) for fields in seat_rows)
             faults.extend((outcome.match_id, *fields) for fields in fault_rows)
-        with self.db:
+        with self.writing():
             self.db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", matches)
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
-            self.db.executemany(f"INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?{', ?' if self.tracebacks else ''})", faults)
+            self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?)", faults)
+            self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'matches'", (len(matches),))
+            self.seal()
 
     def mark_finished(self, deals: int, looks: int = 1) -> None:
         """The tournament is over after `deals` deals, decided at its `looks`-th look at the standings."""
-        with self.db:
+        with self.writing():
             self.db.execute("UPDATE meta SET value = 'yes' WHERE key = 'finished'")
-            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [("deals_played", str(deals)), ("looks", str(looks))])
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                [("deals_played", str(deals)), ("looks", str(looks))])
+            self.seal()
+
+    def seal(self) -> None:
+        """Inside a write transaction: the digest of the meta rows as they now are (runner/tournament/integrity.py)."""
+        rows = dict(self.db.execute("SELECT key, value FROM meta WHERE key != ?", (META_DIGEST,)))
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (META_DIGEST, meta_digest(rows)))
 
     def faults(self) -> list[tuple[str, Fault]]:
-        traceback = "traceback" if self.tracebacks else "''"
-        rows = self.db.execute(f"SELECT match_id, seat, bot, kind, detail, round, {traceback} FROM faults ORDER BY rowid")
-        return [(match_id, Fault(seat=seat, player=bot, kind=kind, detail=detail, round=round_, traceback=text))
-                for match_id, seat, bot, kind, detail, round_, text in rows]
+        rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round, traceback FROM faults ORDER BY rowid")
+        return [(match_id, Fault(seat=seat, player=bot, kind=kind, detail=detail, round=round_, traceback=traceback))
+                for match_id, seat, bot, kind, detail, round_, traceback in rows]
 
 
 def seat_row(s: SeatOutcome) -> tuple:
     """A seat's fields in the order of the seats table, `forfeited` as the integer SQLite stores."""
     return (s.seat, s.entrant, s.bot, s.place, s.score, s.points, s.rounds, s.rounds_won, s.faults, int(s.forfeited))
+
+
+def _foreign_files(directory: Path) -> bool:
+    """Whether `directory` holds anything but what a tournament's start leaves (an empty logs/, the lock file)."""
+    try:
+        entries = list(directory.iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    return any(not (entry.name == LOCK_NAME or (entry.name == LOGS and entry.is_dir() and not any(entry.iterdir())))
+               for entry in entries)
+
+
+def lock_directory(directory: Path) -> int:
+    """An exclusive lock on the results directory, held until its descriptor is closed (or the process dies);
+    a directory another run holds is refused, naming that run's process."""
+    path = directory / LOCK_NAME
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise MaumauError(f"cannot create {path}: {exc.strerror}; choose another --out") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+        os.close(fd)
+        raise MaumauError(f"{directory} is in use by another tournament (process {holder}); wait for it to end, "
+                          "or choose another --out") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
 
 
 def connect(path: Path) -> sqlite3.Connection:
