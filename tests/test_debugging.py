@@ -135,27 +135,6 @@ def test_matches_refuses_what_it_cannot_list(capsys, monkeypatch, tournament, ar
     assert err.startswith("Error: " + message.format(out=tournament))
 
 
-def test_a_schema_2_directory_is_still_written_and_read_its_faults_without_a_traceback(capsys, monkeypatch, tmp_path):
-    from runner.tournament import store
-
-    out = tmp_path / "old"
-    with monkeypatch.context() as old:  # the faults table as schema 2 made it
-        old.setattr(store, "SCHEMA_VERSION", 2)
-        old.setattr(store, "SCHEMA", store.SCHEMA.replace(", traceback TEXT NOT NULL", ""))
-        code, _, err = maumau(capsys, monkeypatch, "tournament", "-r", "strafpunten", "-b", "t-crash", "-b", "random",
-                              "--deals", "1", "--backend", "serial", "--out", out, "-q")
-    assert code == 0, err
-    opened = Store.open(out)  # with today's code: the digests of the rows written without a traceback hold
-    try:
-        assert opened.meta("schema") == "2" and not opened.tracebacks
-        faults = opened.faults()
-    finally:
-        opened.close()
-    assert [(fault.kind, fault.traceback) for _, fault in faults] == [("exception", ""), ("exception", "")]
-    code, _, _ = maumau(capsys, monkeypatch, "standings", out)
-    assert code == 0
-
-
 @pytest.mark.parametrize("name", ["game.jsonl", "game.jsonl.gz"])
 def test_replay_tells_a_log_written_by_play(capsys, monkeypatch, tmp_path, name):
     log = tmp_path / name
