@@ -162,8 +162,10 @@ def test_counts_in_messages_agree_with_their_nouns():
     assert [counted(n, "match") for n in (0, 1, 2)] == ["0 matches", "1 match", "2 matches"]
     assert counted(1, "violation") == "1 violation" and counted(3, "worker process") == "3 worker processes"
     assert plural(1, "match") == "match" and plural(1.5, "match") == "matches"
-    assert played_note(1, 1.0, "on 1 worker process") == "played 1 match in 1.00 s (1 match/s) on 1 worker process"
-    assert played_note(12, 4.0, "in this process") == "played 12 matches in 4.00 s (3 matches/s) in this process"
+    assert played_note(1, 1.0, "on 1 worker process") == "played 1 match in 1.00 s (1.0 match/s) on 1 worker process"
+    assert played_note(12, 4.0, "in this process") == "played 12 matches in 4.00 s (3.0 matches/s) in this process"
+    assert played_note(12, 168.7, "on 2 worker processes").startswith("played 12 matches in 168.70 s (0.1 matches/s)")
+    assert played_note(250, 2.0, "in this process") == "played 250 matches in 2.00 s (125 matches/s) in this process"
 
 
 def test_play_and_tournament_json_spell_their_keys_alike(capsys, monkeypatch, played):

@@ -147,9 +147,10 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
 
 
 def played_note(played: int, seconds: float, where: str) -> str:
-    """`played 1 match in 0.50 s (2 matches/s) on 2 worker processes`."""
-    rate = round(played / seconds) if seconds > 0 else 0
-    return f"played {counted(played, 'match')} in {seconds:.2f} s ({rate} {plural(rate, 'match')}/s) {where}"
+    """`played 1 match in 0.50 s (2 matches/s) on 2 worker processes`; a rate under 10 with one decimal (0.3)."""
+    rate = played / seconds if seconds > 0 else 0.0
+    shown = f"{rate:.1f}" if rate < 10 else f"{rate:.0f}"
+    return f"played {counted(played, 'match')} in {seconds:.2f} s ({shown} {plural(float(shown), 'match')}/s) {where}"
 
 
 def default_out(settings: Settings, root: Path = Path("results"), now: Callable[[], float] = time.time) -> Path:
