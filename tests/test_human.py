@@ -1,13 +1,10 @@
-"""The human seat (`maumau play --human`), driven through its input stream."""
+"""The human seat (`maumau play --human`), driven through its input stream and in a real terminal (tmux)."""
 
 import io
+import json
 import random
-import shlex
-import shutil
-import subprocess
+import re
 import sys
-import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -18,11 +15,11 @@ from runner.game.actions import DRAW
 from runner.game.cards import parse_card
 from runner.seats.human import HumanQuit, HumanSeat
 from runner.table.play import play_match
-from scenario import deal, do
+from scenario import deal, do, load
+from terminal import ENDED, Terminal, needs_tmux
 
 ROOT = Path(__file__).resolve().parent.parent
 ALWAYS_FIRST = "1\n" * 3000
-POINTS = {**{rank: int(rank) for rank in "2 3 4 5 6 7 8 9 10".split()}, "J": 10, "Q": 10, "K": 10, "A": 10}  # standard
 
 
 def seat(text: str):
@@ -129,14 +126,11 @@ def test_the_cli_says_so_when_the_input_ends(monkeypatch, capsys):
     assert code == 1 and "Error: the input ended" in out.err
 
 
-def test_the_end_of_every_round_is_shown_before_the_next_deal():
-    out = io.StringIO()
-    result, log = play_match("standard", ["hard", "hard", "medium"], 5, {"match.limit": 40}, with_log=True,
-                             human_seat=0, human_io=(io.StringIO(ALWAYS_FIRST), out))
-    shown = out.getvalue()
-    names = ["you", "hard#1", "hard#2", "medium#3"]
+def assert_round_ends_told(shown: str, log: list[dict], names: list[str], points: dict[str, int]) -> None:
+    """Each round's end as `shown` must tell it: who went out with which card, every hand left (sorted) with its
+    points, the totals, and before the next deal the wait for Enter; and the upcard when each round starts."""
     ends = [event for event in log if event["type"] == "round_end"]
-    assert len(ends) >= 2
+    assert ends
     for end in ends:
         n = end["round"]
         start = shown.index(f"\n=== round {n} === ")
@@ -146,18 +140,30 @@ def test_the_end_of_every_round_is_shown_before_the_next_deal():
             last = next(e["card"] for e in before if e["type"] == "play" and e["seat"] == end["winner"])
             went = "go" if end["winner"] == 0 else "went"
             assert f"round {n}: {names[end['winner']]} {went} out with {last}\nhands left:\n" in block
+        dealt = next(e for e in reversed(log[:log.index(end)]) if e["type"] == "round_start")["hands"]
+        left = [s for s, hand in enumerate(dealt) if hand and s != end["winner"]]
         hands = block.split("hands left:\n")[1].split("totals: ")[0].splitlines()
-        assert [line.split()[0] for line in hands] == [names[s] for s in range(4) if s != end["winner"]]
-        for line, points in zip(hands, [p for s, p in enumerate(end["points"]) if s != end["winner"]]):
-            assert line.endswith(f" {points} point{'s' if points != 1 else ''}"), line
+        assert [line.split()[0] for line in hands] == [names[s] for s in left]
+        for line, seat in zip(hands, left):
+            assert line.endswith(f" {end['points'][seat]} point{'s' if end['points'][seat] != 1 else ''}"), line
             held = [parse_card(word) for word in line.split()[1:-2] if word != "-"]
-            assert sum(POINTS[card.rank] for card in held) == points and held == sorted(held)  # the hand, sorted
-        totals = "   ".join(f"{names[s]} {t}" for s, t in enumerate(end["totals"]))
-        assert f"totals: {totals}\n" in block
+            assert sum(points[card.rank] for card in held) == end["points"][seat] and held == sorted(held)
+        assert "totals: " + "   ".join(f"{names[s]} {end['totals'][s]}" for s in range(len(names))) in block
         if n < len(ends):  # before the next deal, the person is asked to go on
-            assert block.rstrip("\n").endswith("press Enter for the next deal (q quits): ")
+            assert block.rstrip("\n").rstrip().endswith("press Enter for the next deal (q quits):")
     upcards = [event["upcards"][-1] for event in log if event["type"] == "round_start"]
-    assert [line.split(": ")[1] for line in shown.splitlines() if line.startswith("upcard: ")] == upcards
+    lines = shown.splitlines()
+    told = [lines[i + 1].split(" (turned up over ")[0] for i, line in enumerate(lines) if line.startswith("=== round ")]
+    assert told == [f"upcard: {card}" for card in upcards]
+
+
+def test_the_end_of_every_round_is_shown_before_the_next_deal():
+    out = io.StringIO()
+    result, log = play_match("standard", ["hard", "hard", "medium"], 5, {"match.limit": 40}, with_log=True,
+                             human_seat=0, human_io=(io.StringIO(ALWAYS_FIRST), out))
+    assert sum(event["type"] == "round_end" for event in log) >= 2
+    assert_round_ends_told(out.getvalue(), log, ["you", "hard#1", "hard#2", "medium#3"],
+                           load("standard").points)
 
 
 def test_eliminations_and_leaves_are_told():
@@ -175,26 +181,30 @@ def test_eliminations_and_leaves_are_told():
     assert shown.index("left the table") < shown.index("=== round 2 ===")
 
 
-@pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed: the real-terminal check needs it")
+MOVE_PROMPT, DEAL_PROMPT = "q to quit]:", "next deal (q quits):"  # how the open questions end on the screen
+
+
+def first_move_and_enter(line: str) -> tuple[str, ...] | None:
+    """A person who plays the first move shown and goes on to each next deal."""
+    return ("1", "Enter") if line.endswith(MOVE_PROMPT) else ("Enter",) if line.endswith(DEAL_PROMPT) else None
+
+
+def last_written(lines: list[str]) -> str:
+    return next((line for line in reversed(lines) if line.strip()), "")
+
+
+def maumau_command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "runner.cli", *args]
+
+
+@needs_tmux
 def test_in_a_real_terminal_the_end_of_the_round_stays_on_screen_until_enter():
-    tmux = ["tmux", "-L", f"maumau-test-{uuid.uuid4().hex}"]  # a server of our own: no one else's sessions touched
-    command = f"{shlex.quote(sys.executable)} -m runner.cli play -r standard --human -b hard -b hard -b medium --seed 3"
-    subprocess.run([*tmux, "new-session", "-d", "-s", "play", "-x", "110", "-y", "70", command], cwd=ROOT, check=True)
-
-    def screen() -> list[str]:
-        shown = subprocess.run([*tmux, "capture-pane", "-p", "-t", "play"], capture_output=True, text=True).stdout
-        return [line.rstrip() for line in shown.splitlines() if line.strip()]
-
-    try:
-        deadline, lines = time.monotonic() + 300, []
-        while time.monotonic() < deadline:  # play the first move shown until the round is over
-            lines = screen()
-            if lines and lines[-1].endswith("press Enter for the next deal (q quits):"):
-                break
-            if lines and lines[-1].endswith("q to quit]:"):
-                subprocess.run([*tmux, "send-keys", "-t", "play", "1", "Enter"], check=True)
-            time.sleep(0.2)
-        assert lines and lines[-1].endswith("next deal (q quits):"), "\n".join(lines)
+    with Terminal(maumau_command("play", "-r", "standard", "--human", "-b", "hard", "-b", "hard", "-b", "medium",
+                                 "--seed", "3"), ROOT, width=110, height=70) as term:
+        term.converse(lambda line: ("1", "Enter") if line.endswith(MOVE_PROMPT) else None,
+                      lambda lines: last_written(lines).endswith(DEAL_PROMPT))
+        lines = term.screen()  # what the person sees: the round's end stays there
+        assert lines[-1].endswith(DEAL_PROMPT), "\n".join(lines)
         end = next(i for i, line in enumerate(lines) if line.startswith("round 1: "))
         assert " out with " in lines[end] and lines[end + 1] == "hands left:"
         winner = lines[end].split()[2]
@@ -202,12 +212,49 @@ def test_in_a_real_terminal_the_end_of_the_round_stays_on_screen_until_enter():
             name for name in ("you", "hard#1", "hard#2", "medium#3") if name != winner]
         assert lines[end + 5].startswith("totals: you ")
         assert not any(line.startswith("=== round 2") for line in lines)  # the next deal waits for Enter
-        subprocess.run([*tmux, "send-keys", "-t", "play", "Enter"], check=True)
-        deadline = time.monotonic() + 60
-        while time.monotonic() < deadline and not any(line.startswith("=== round 2 === ") for line in screen()):
-            time.sleep(0.2)
-        lines = screen()
+        term.type("Enter")
+        lines = term.wait_for(lambda shown: any(line.startswith("=== round 2 === ") for line in shown))
         start = next(i for i, line in enumerate(lines) if line.startswith("=== round 2 === "))
         assert lines[start + 1].startswith("upcard: ")
-    finally:
-        subprocess.run([*tmux, "kill-server"], capture_output=True)
+
+
+@needs_tmux
+def test_in_a_real_terminal_a_whole_match_is_told_as_the_log_has_it(tmp_path):
+    log_file = tmp_path / "match.jsonl"
+    names = ["you", "medium#1", "easy#2", "easy#3"]
+    command = maumau_command("play", "-r", "elimination", "--human", "-b", "medium", "-b", "easy", "-b", "easy",
+                             "--leave", "2:3", "--seed", "2", "--log", str(log_file))
+    with Terminal(command, ROOT) as term:
+        lines = term.converse(first_move_and_enter, lambda lines: ENDED in lines)
+    assert ENDED in lines, "\n".join(lines)
+    log = [json.loads(line) for line in log_file.read_text().splitlines()]
+    shown = "\n".join(lines)
+    assert_round_ends_told(shown, log, names, load("elimination").points)
+    hands = [line.split("your hand: ")[1].split("   (")[0] for line in lines if line.startswith("your hand: ")]
+    assert hands and all([parse_card(c) for c in hand.split()] == sorted(parse_card(c) for c in hand.split())
+                         for hand in hands)  # every hand shown, sorted by suit and rank
+    told = iter(lines)  # the narration, in the order of the log
+
+    def tells(predicate) -> bool:
+        return any(predicate(line) for line in told)
+
+    for event in log:
+        kind, seat = event["type"], event.get("seat")
+        if kind == "draw" and seat == 0:
+            why = " (penalty)" if event["reason"] == "seven" else ""
+            if why:  # the move was offered as what it is
+                assert tells(lambda line, n=len(event["cards"]): re.fullmatch(rf" +\d+\) draw {n} \(penalty\)", line))
+            assert tells(lambda line: line == f"  you drew {' '.join(event['cards'])}{why}"), event
+        elif kind == "draw":
+            n = len(event["cards"])
+            assert tells(lambda line: line.startswith(f"  {names[seat]} drew {'a card' if n == 1 else f'{n} cards'}"))
+        elif kind == "eliminated":
+            who = "you are" if seat == 0 else f"{names[seat]} is"
+            assert tells(lambda line: line == f"{who} eliminated, with a total of {event['total']}"), event
+        elif kind == "leave":
+            assert tells(lambda line: line == f"{names[seat]} left the table"), event
+        elif kind == "round_start":
+            assert tells(lambda line: line.startswith(f"=== round {event['round']} === ")), event
+    kinds = {(event["type"], event.get("seat") == 0, event.get("reason")) for event in log}
+    assert {("draw", True, "seven"), ("draw", True, "stuck"), ("eliminated", False, None),
+            ("leave", False, None)} <= kinds  # the match shows each of them
