@@ -290,9 +290,8 @@ def replay_cmd(
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
     """One match, event by event: a stored tournament match, or the log of `maumau play --log FILE`."""
+    from runner.logs.narration import event_line
     from runner.tournament.replay import events_of, events_of_file
-
-    from .narrate import event_line
 
     if source.is_dir():
         if match is None:
@@ -337,6 +336,23 @@ def matches_cmd(
     output.emit(rows, fmt)
     if fmt == "table" and rows:
         typer.echo(f"{counted(len(rows), 'match')}; replay one with: maumau replay {directory} --match ID", err=True)
+
+
+@app.command("serve")
+def serve_cmd(
+    port: Annotated[int, typer.Option("--port", help="The port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option("--host", help="The address to listen on; 127.0.0.1: this machine only.")] = (
+        "127.0.0.1"),
+    results: Annotated[Optional[Path], typer.Option(
+        "--results", help="A tournament's results directory, or the folder of them, to watch.")] = None,
+) -> None:
+    """The game in a browser: play against the bots, watch tournaments, replay matches (pip install 'maumau[web]')."""
+    from runner.web import require
+
+    require()
+    from runner.web.server import serve
+
+    serve(host, port, results, on_ready=typer.echo)
 
 
 @app.command("verify")
