@@ -6,6 +6,7 @@ one no CPU at all, the working one a tenth of its budget), so no test depends on
 """
 
 import json
+import os
 import subprocess
 import sys
 import time
@@ -18,6 +19,7 @@ from runner import plugins
 from runner.seats.faults import FaultSettings
 from test_tournament_cli import maumau
 
+TESTS = Path(__file__).resolve().parent
 GENEROUS_WALL = 120.0  # a cap no decision comes near however busy the machine: only the CPU budget can act
 
 
@@ -99,21 +101,35 @@ def cpu_ticks(pid: int) -> int:
     return int(fields[11]) + int(fields[12])
 
 
+def tournament_in_a_new_process(args: list[str]) -> subprocess.CompletedProcess:
+    """`maumau ARGS...` in a new Python process, with tests/misbehaving_bots.py's bots registered.
+
+    Two such runs start alike, so the runner's own work in the bots' thread (imports, garbage
+    collections) falls in the same decisions in each; in the test process it would depend on
+    everything the earlier tests left behind.
+    """
+    program = ("import sys, misbehaving_bots; from runner import plugins; "
+               "plugins._registry = misbehaving_bots.registry(); from runner.cli import main; main()")
+    path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
+    return subprocess.run([sys.executable, "-c", program, *args], cwd=TESTS.parent,
+                          env={**os.environ, "PYTHONPATH": path}, capture_output=True, text=True)
+
+
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc to see the spinners spin")
-def test_a_tournament_gives_the_same_standings_with_processes_spinning_beside_it(capsys, monkeypatch, tmp_path):
+def test_a_tournament_gives_the_same_standings_with_processes_spinning_beside_it(tmp_path):
     command = ["tournament", "-r", "strafpunten", "-b", "t-busy", "-b", "medium", "-b", "random", "--deals", "2",
                "--backend", "serial", "--move-time", "0.05", "--wall-time", str(GENEROUS_WALL), "--format", "json",
                "-q"]
-    code, quiet, err = maumau(capsys, monkeypatch, *command, "--out", tmp_path / "quiet")
-    assert code == 0, err
+    quiet = tournament_in_a_new_process([*command, "--out", str(tmp_path / "quiet")])
+    assert quiet.returncode == 0, quiet.stderr
     procs = spinning(3)
     try:
-        code, busy, err = maumau(capsys, monkeypatch, *command, "--out", tmp_path / "busy")
+        busy = tournament_in_a_new_process([*command, "--out", str(tmp_path / "busy")])
         assert all(proc.poll() is None for proc in procs)  # they spun all along
     finally:
         for proc in procs:
             proc.kill()
             proc.wait()
-    assert code == 0, err
-    assert busy == quiet  # byte for byte
-    assert [row["faults"] for row in json.loads(busy)["standings"]] == [0, 0, 0]
+    assert busy.returncode == 0, busy.stderr
+    assert busy.stdout == quiet.stdout  # byte for byte
+    assert [row["faults"] for row in json.loads(busy.stdout)["standings"]] == [0, 0, 0]

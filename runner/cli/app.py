@@ -278,7 +278,7 @@ def deals_cmd(
     from runner.tournament.export import export_deals
 
     count = export_deals(directory, out)
-    typer.echo(f"wrote {count} deals to {out}; play them with --deals-file {out}")
+    typer.echo(f"wrote {counted(count, 'deal')} to {out}; play them with --deals-file {out}")
 
 
 @app.command("replay")

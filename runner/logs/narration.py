@@ -26,7 +26,8 @@ from runner.words import counted
 from .follow import LogTable, played_cards
 
 DRAW_REASONS = {ev.SEVEN: " (penalty)", ev.PENALTY: " (missed announcement)", ev.ACE: " (instead of following the Ace)",
-                ev.OTHERS: " (an Ace's power)"}
+                ev.OTHERS: " (a card that makes the others draw)", ev.AGAIN: " (instead of playing again)",
+                ev.SELF: " (the card's own draw)", ev.FALSE_CALL: " (a call that was not due)"}
 
 Who = Callable[[int], str]
 
@@ -87,8 +88,10 @@ def action_text(action: Action, view: View | None = None, who: Who | None = None
     if isinstance(action, Draw):
         if view is not None and view.pending:
             return f"draw {view.pending} (penalty)"
-        if view is not None and view.again:
-            return "draw a card (instead of following the Ace)"
+        if view is not None and view.again:  # the extra turn of a play-again card (the Ace in elimination)
+            if view.top.rank == "A":
+                return "draw a card (instead of following the Ace)"
+            return f"draw a card (instead of playing again on {view.top})"
         return "draw a card"
     if isinstance(action, Pass):
         return "let it go" if view is not None and view.phase == "challenge" else "keep the card and end the turn"
@@ -297,7 +300,7 @@ def event_line(event: dict, players: list[str]) -> str:
         hands = "; ".join(f"{who(s)}: {cards_text(h)}" for s, h in enumerate(event["hands"]) if h)
         label = "deciding round" if event.get("deciding") else "round"
         return (f"{label} {event['round']}: {who(event['dealer'])} deals, {who(event['first'])} leads; "
-                f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {len(event['stock'])} cards")
+                f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {counted(len(event['stock']), 'card')}")
     if kind == ev.PLAY:
         extra = (f" naming {event['suit']}" if event.get("suit") else "") + (
             f", says {event['announce']}" if event.get("announce") else ""
