@@ -110,8 +110,8 @@ class HumanSeat(Bot):
         ))
         self.say(f"your hand: {' '.join(str(card) for card in sorted(view.hand))}   (your total "
                  f"{view.totals[view.seat]})")
-        asked = phase_text(view) if view.phase != "play" else None  # a waiting penalty is said above
-        if asked:
+        asked = phase_text(view, self.who)
+        if asked and not (view.phase == "play" and view.pending):  # a waiting draw penalty is said above
             self.say(asked)
         for number, action in enumerate(legal, 1):
             self.say(f"  {number:>2}) {action_text(action, view, self.who)}")
