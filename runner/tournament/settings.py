@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from runner.errors import InvalidSetting, MaumauError
@@ -14,7 +14,8 @@ from runner.seats.faults import FaultSettings
 
 from .deals import MAX_FILE_BYTES, check_deck, read_deals
 from .integrity import ResultsCorrupt, sha256
-from .tables import SEATINGS, Table, all_tables, gauntlet_tables, matches_in, sampled_tables, seatings_per_deal
+from .tables import (SEATINGS, Table, all_tables, extended_tables, gauntlet_tables, matches_in, sampled_tables,
+                     seatings_per_deal)
 
 DEFAULT_TABLE = 4
 DEFAULT_DEALS = 10
@@ -177,4 +178,43 @@ def labels(bots: list[str]) -> tuple[str, ...]:
     for bot in bots:
         seen[bot] = seen.get(bot, 0) + 1
         result.append(f"{bot}#{seen[bot]}" if total[bot] > 1 else bot)
+    return tuple(result)
+
+
+def stored_settings(config: dict) -> Settings:
+    """The settings of a stored tournament, checked as a new one's are: its bots are still there to play."""
+    settings = Settings.from_config(config)
+    BotMaker(registry(), settings.faults.isolate, settings.faults.bot_memory).check(settings.bots)
+    return settings
+
+
+def extended(settings: Settings, bots: list[str]) -> Settings:
+    """`settings` with the entrants `bots` added: every table with one of them (and the gauntlet's entrant) is added."""
+    if not bots:
+        raise InvalidSetting("{0} needs the entrants to add: -b BOT", "extend")
+    for refused, why in ((settings.until_confident, "plays until confident"), (settings.sampled, "samples its tables")):
+        if refused:
+            raise InvalidSetting(f"{{0}}: the tournament {why}, so which tables a new entrant meets is not defined; "
+                                 "start a new one", "extend")
+    BotMaker(registry(), settings.faults.isolate, settings.faults.bot_memory).check(bots)
+    n_old, n = len(settings.bots), len(settings.bots) + len(bots)
+    entrants = settings.entrants + added_labels(settings.bots, settings.entrants, bots)
+    focus = settings.entrants.index(settings.gauntlet) if settings.gauntlet else None
+    tables = extended_tables(settings.table_list(), n_old, n, settings.table_size, focus)
+    return replace(settings, bots=settings.bots + tuple(bots), entrants=entrants, tables=tuple(tables))
+
+
+def added_labels(bots: tuple[str, ...], entrants: tuple[str, ...], new: list[str]) -> tuple[str, ...]:
+    """Labels for the entrants `new` that leave the stored ones as they are: `random#2` beside a stored `random`."""
+    taken, result = set(entrants), []
+    for bot in new:
+        if bot not in bots and bot not in taken and new.count(bot) == 1:
+            label = bot
+        else:
+            number = 1
+            while f"{bot}#{number}" in taken or (number == 1 and bot in taken):
+                number += 1
+            label = f"{bot}#{number}"
+        taken.add(label)
+        result.append(label)
     return tuple(result)

@@ -217,6 +217,13 @@ class Store:
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
             self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
 
+    def replace_config(self, config: dict) -> None:
+        """Store `config` (a tournament extended by more entrants) in place of the config: the tournament is unfinished again."""
+        text = json.dumps(config, sort_keys=True)
+        with self.db:
+            self.db.executemany("UPDATE meta SET value = ? WHERE key = ?",
+                                [(text, "config"), (digest(text), "config_digest"), ("", "finished")])
+
     def mark_finished(self, deals: int, looks: int = 1) -> None:
         """The tournament is over after `deals` deals, decided at its `looks`-th look at the standings."""
         with self.db:
