@@ -155,6 +155,7 @@ def standings_cmd(directory: Annotated[Path, typer.Argument(help="A tournament's
     typer.echo(render_standings(standings, fmt))
 
 
+app.command("sprt")(tournaments.sprt_cmd)
 app.command("deals")(tournaments.deals_cmd)
 
 

@@ -85,10 +85,11 @@ def tournament_cmd(
     typer.echo(render_standings(standings, fmt))
 
 
-def refuse_settings(ctx: typer.Context, how: str, ruleset: str | None, resume: bool) -> None:
+def refuse_settings(ctx: typer.Context, how: str, ruleset: str | None, resume: bool,
+                    options: tuple[str, ...] = SETTING_OPTIONS) -> None:
     """`--resume DIR` and `--extend DIR` take the stored settings: an option that would change them is refused."""
     # Typer's click may be vendored: the source is compared by name
-    given = [name for name in SETTING_OPTIONS if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"]
+    given = [name for name in options if getattr(ctx.get_parameter_source(name), "name", "") == "COMMANDLINE"]
     if ruleset is not None:
         given.insert(0, "ruleset")
     if given:
@@ -113,3 +114,101 @@ def deals_cmd(
 
     count = export_deals(directory, out)
     typer.echo(f"wrote {count} deals to {out}; play them with --deals-file {out}")
+
+
+def sprt_cmd(
+    ctx: typer.Context,
+    names: Annotated[Optional[list[str]], typer.Argument(help="NEW BASE: the bot on trial and the one it must beat (with --resume alone: DIR).", show_default=False)] = None,
+    ruleset: Annotated[Optional[str], typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")] = None,
+    opponents: Annotated[Optional[list[str]], typer.Option("-b", "--bot", help="An opponent at the table of NEW and of BASE (repeat); none: NEW meets BASE at two seats.")] = None,
+    elo0: Annotated[float, typer.Option("--elo0", help="H0: NEW is stronger than BASE by this logistic Elo (of the paired score).")] = 0.0,
+    elo1: Annotated[float, typer.Option("--elo1", help="H1: NEW is stronger than BASE by this logistic Elo.")] = 10.0,
+    alpha: Annotated[float, typer.Option("--alpha", help="The rate of accepting H1 when H0 holds.")] = 0.05,
+    beta: Annotated[float, typer.Option("--beta", help="The rate of accepting H0 when H1 holds.")] = 0.05,
+    max_deals: Annotated[Optional[int], typer.Option("--max-deals", help="Stop undecided after this many deals (default 20000, or every deal of --deals-file).")] = None,
+    workers: Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")] = None,
+    backend: Annotated[str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")] = "processes",
+    scheduler: Annotated[Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).")] = None,
+    out: Annotated[Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")] = None,
+    resume: Annotated[bool, typer.Option("--resume", help="Continue an interrupted test: `--resume DIR` alone, or the whole command plus --resume --out DIR.")] = False,
+    logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
+    seed: SeedOpt = 1,
+    set_: SetOpt = None,
+    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress (bar or lines) or notes.")] = False,
+    fmt: Annotated[str, typer.Option("--format", help="Output: table or json.")] = "table",
+    on_fault: OnFaultOpt = "forfeit",
+    move_time: MoveTimeOpt = 1.0,
+    time_bank: TimeBankOpt = 0.0,
+    isolate: IsolateOpt = False,
+    bot_memory: MemoryOpt = "1G",
+    seatings: Annotated[str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")] = "rotations",
+    deals_file: Annotated[Optional[Path], typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`), in its order.")] = None,
+) -> None:
+    """A/B test: NEW and BASE in the same seat on the same deals until a sequential probability ratio test decides."""
+    from runner.tournament.abtest import DEFAULT_MAX_DEALS, plan_test
+    from runner.tournament.driver import conduct_test, stored_config
+    from runner.tournament.settings import stored_settings
+    from runner.tournament.sprt import Hypotheses
+
+    if fmt not in ("table", "json"):
+        raise MaumauError(f"unknown --format {fmt!r}; use table or json")
+    names = names or []
+    with option_names():
+        if resume and ruleset is None and len(names) == 1 and out is None:
+            refuse_settings(ctx, "--resume DIR", None, resume=True, options=SPRT_SETTING_OPTIONS)
+            out = Path(names[0])
+            settings = stored_settings(stored_config(out))
+        else:
+            if ruleset is None or len(names) != 2:
+                raise MaumauError("sprt needs -r RULESET and two bots, NEW and BASE (`maumau sprt -r standard-single "
+                                  "NEW BASE [-b OPPONENT ...]`); `--resume DIR` continues a stored test")
+            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+            cap = max_deals if max_deals is not None or deals_file is not None else DEFAULT_MAX_DEALS
+            settings = plan_test(ruleset, names[0], names[1], opponents or [],
+                                 Hypotheses(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta), max_deals=cap, seed=seed,
+                                 overrides=overrides_of(set_), logs=logs, faults=faults, seatings=seatings,
+                                 deals_file=deals_file)
+        verdict, out = conduct_test(settings, out, resume, backend, workers, quiet, scheduler)
+    typer.echo(render_verdict(settings, verdict, out, fmt))
+
+
+SPRT_SETTING_OPTIONS = ("opponents", "elo0", "elo1", "alpha", "beta", "max_deals", "seed", "set_", "logs", "on_fault",
+                        "move_time", "time_bank", "isolate", "bot_memory", "seatings", "deals_file")
+
+
+def render_verdict(settings, verdict, out: Path, fmt: str) -> str:
+    """The test's decision, LLR, matches and score difference: a few lines, or JSON."""
+    import json
+
+    new, base = settings.entrants[0], settings.entrants[1]
+    opponents = list(settings.entrants[2:])
+    elo, elo_low, elo_high = verdict.elo
+    h = settings.sprt
+    if fmt == "json":
+        return json.dumps({
+            "decision": verdict.decision or "none", "new": new, "base": base, "opponents": opponents,
+            "llr": round(verdict.llr, 4), "bounds": [round(b, 4) for b in verdict.bounds], "deals": verdict.deals,
+            "matches": verdict.matches, "score": round(verdict.score, 4), "score_low": round(verdict.score_low, 4),
+            "score_high": round(verdict.score_high, 4), "elo": _finite(elo), "elo_low": _finite(elo_low),
+            "elo_high": _finite(elo_high), "hypotheses": h, "stored_deals": verdict.stored_deals, "results": str(out),
+        }, indent=2)
+    against = f"with {', '.join(opponents)} at the table" if opponents else "at two seats"
+    outcome = {"H1": f"H1 accepted: {new} is stronger than {base} by {h['elo1']:g} Elo or more",
+               "H0": f"H0 accepted: {new} is not stronger than {base} by {h['elo1']:g} Elo (at most {h['elo0']:g})",
+               None: f"no decision within the cap of {settings.deals} deals"}[verdict.decision]
+    return "\n".join([
+        f"{new} (NEW) against {base} (BASE) {against}, {settings.ruleset_name}: {outcome}",
+        f"after {verdict.deals} deals, {verdict.matches} matches; {verdict.line()}"
+        + (f" ({verdict.stored_deals - verdict.deals} deals finished after the decision are stored, not tested)"
+           if verdict.stored_deals > verdict.deals else ""),
+        f"paired score {verdict.score:.3f} (95% {verdict.score_low:.3f}–{verdict.score_high:.3f}), "
+        f"Elo {_signed(elo)} ({_signed(elo_low)} to {_signed(elo_high)})",
+    ])
+
+
+def _finite(x: float) -> float | None:
+    return round(x, 2) if abs(x) != float("inf") else None
+
+
+def _signed(x: float) -> str:
+    return f"{x:+.1f}" if abs(x) != float("inf") else ("+inf" if x > 0 else "-inf")

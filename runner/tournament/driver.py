@@ -6,10 +6,11 @@ import itertools
 import shlex
 import time
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
 
-from runner.errors import InvalidSetting
+from runner.errors import InvalidSetting, MaumauError
 
+from .abtest import Verdict, run_test
 from .backends import Backend, make_backend
 from .deals import Deal, deal_book
 from .progress import Progress, progress_for
@@ -133,16 +134,18 @@ def stored_standings(directory: Path) -> tuple[Standings, str]:
     store = Store.open(directory)
     try:
         note = "" if store.finished() else (
-            f"unfinished: {store.count()} matches stored; continue with: {resume_command(directory)}"
+            f"unfinished: {store.count()} matches stored; continue with: "
+            f"{resume_command(directory, Settings.from_config(store.config()))}"
         )
         return standings_of(store), note
     finally:
         store.close()
 
 
-def resume_command(directory: Path) -> str:
-    """The command that continues the tournament in `directory` with its stored settings."""
-    return f"maumau tournament --resume {shlex.quote(str(directory))}"
+def resume_command(directory: Path, settings: Settings | None = None) -> str:
+    """The command that continues the tournament (or A/B test) in `directory` with its stored settings."""
+    command = "sprt" if settings is not None and settings.sprt else "tournament"
+    return f"maumau {command} --resume {shlex.quote(str(directory))}"
 
 
 def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "processes",
@@ -154,6 +157,30 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
     """
     if report_every is not None and report_every < 1:
         raise InvalidSetting(f"{{0}} must be at least 1, got {report_every}", "report_every")
+    if settings.sprt:
+        raise MaumauError(f"{out} holds an A/B test: continue it with `maumau sprt --resume {out}`")
+
+    def play(store: Store, executor: Backend, progress: Progress) -> Standings:
+        return run(settings, store, executor, progress, report_every=None if quiet else report_every, report=report)
+
+    return conducted(settings, out, resume, backend, workers, quiet, scheduler, play)
+
+
+def conduct_test(settings: Settings, out: Path | None, resume: bool, backend: str = "processes",
+                 workers: int | None = None, quiet: bool = False, scheduler: str | None = None) -> tuple[Verdict, Path]:
+    """Run (or resume) an A/B test (runner.tournament.abtest) into its results directory; its verdict and the directory."""
+    if not settings.sprt:
+        raise MaumauError(f"{out} holds a tournament, not an A/B test: continue it with `maumau tournament --resume {out}`")
+    return conducted(settings, out, resume, backend, workers, quiet, scheduler,
+                     lambda store, executor, progress: run_test(settings, store, executor, progress))
+
+
+T = TypeVar("T")
+
+
+def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, workers: int | None, quiet: bool,
+              scheduler: str | None, play: Callable[[Store, Backend, Progress], T]) -> tuple[T, Path]:
+    """Open (or create) the results directory, make the backend, `play` into them; say how it went, and how to resume."""
     if resume and out is None:
         raise InvalidSetting("{0} needs {1}: the results directory of the tournament to continue", "resume", "out")
     if workers is not None and workers < 1:
@@ -164,17 +191,16 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
         executor.prepare(settings.bots)  # a cluster worker without a bot is refused before the directory is made
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
-            total = settings.match_count()
-            progress.note(f"{settings.summary()} = {total} matches; results in {out}")
+            progress.note(f"{settings.summary()}; results in {out}")
             before, started = store.count(), time.perf_counter()
-            standings = run(settings, store, executor, progress, report_every=None if quiet else report_every,
-                            report=report)
+            result = play(store, executor, progress)
             # wall-clock figures are notes (stderr), never part of the standings: those stay the same bytes
             played, seconds = store.count() - before, time.perf_counter() - started
-            progress.note(f"played {played} matches in {seconds:.2f} s ({played / seconds:.0f} matches/s)")
-            return standings, out
+            rate = f" ({played / seconds:.0f} matches/s)" if seconds > 0 else ""
+            progress.note(f"played {played} matches in {seconds:.2f} s{rate}")
+            return result, out
         except KeyboardInterrupt:
-            progress.warn(f"interrupted after {store.count()} matches; continue with: {resume_command(out)}")
+            progress.warn(f"interrupted after {store.count()} matches; continue with: {resume_command(out, settings)}")
             raise
         finally:
             store.close()

@@ -49,6 +49,7 @@ class Settings:
     seatings: str = "rotations"  # each deal under every rotation of the table, or every seating order
     deals_file: str | None = None  # the deal file played (deal i at every table), as given; a copy is kept
     deals_sha256: str | None = None
+    sprt: dict | None = None  # an A/B test (runner.tournament.abtest): its hypotheses; every table plays the same deals
 
     def table_list(self) -> list[Table]:
         """The tables, in schedule order (a table's index is its number in the match ids)."""
@@ -68,8 +69,14 @@ class Settings:
         deals = f"{self.deals}" + (f" to {self.max_deals} (until confident)" if self.until_confident else "")
         which = (f" with {self.gauntlet}" if self.gauntlet else "") + (" (sampled)" if self.sampled else "")
         orders = "rotations" if self.seatings == "rotations" else "seating orders"
+        if self.sprt:
+            h = self.sprt
+            return (f"{self.ruleset_name}: {self.entrants[0]} (NEW) against {self.entrants[1]} (BASE), tables of {k}, "
+                    f"H0 {h['elo0']:g} Elo, H1 {h['elo1']:g} Elo, alpha {h['alpha']:g}, beta {h['beta']:g}, "
+                    f"at most {self.deals} deals × {len(self.table_list()) * self.seatings_per_deal} matches")
         return (f"{self.ruleset_name}: {len(self.entrants)} entrants, tables of {k}, "
-                f"{len(self.table_list())} table(s){which} × {deals} deals × {self.seatings_per_deal} {orders}")
+                f"{len(self.table_list())} table(s){which} × {deals} deals × {self.seatings_per_deal} {orders} "
+                f"= {self.match_count()} matches")
 
     def config(self) -> dict:
         """The settings as JSON data, the fault settings among the others."""
@@ -192,7 +199,8 @@ def extended(settings: Settings, bots: list[str]) -> Settings:
     """`settings` with the entrants `bots` added: every table with one of them (and the gauntlet's entrant) is added."""
     if not bots:
         raise InvalidSetting("{0} needs the entrants to add: -b BOT", "extend")
-    for refused, why in ((settings.until_confident, "plays until confident"), (settings.sampled, "samples its tables")):
+    for refused, why in ((settings.until_confident, "plays until confident"), (settings.sampled, "samples its tables"),
+                         (settings.sprt, "is an A/B test")):
         if refused:
             raise InvalidSetting(f"{{0}}: the tournament {why}, so which tables a new entrant meets is not defined; "
                                  "start a new one", "extend")

@@ -138,6 +138,11 @@ class Store:
         marks = ", ".join("?" * len(match_ids))
         return {row[0] for row in self.db.execute(f"SELECT id FROM matches WHERE id IN ({marks})", match_ids)}
 
+    def last_deal(self) -> int:
+        """The highest deal with a stored match (-1 if none)."""
+        value = self.db.execute("SELECT MAX(deal) FROM matches").fetchone()[0]
+        return -1 if value is None else value
+
     def count(self, deals: range | None = None) -> int:
         """Matches stored (of `deals` only, if given)."""
         if deals is None:
