@@ -1,11 +1,24 @@
-"""The built-in rulesets, registered through the same hook as any plugin's."""
+"""The built-in rulesets, registered through the same hook as any plugin's.
+
+`*.yaml` here are the three families of RULES.md and their variants. `gallery/` holds the regional
+cousins (Switch, Last Card, Pesten, ...), each written from its public rules: they load and check
+now, and are registered once the engine plays the keys of issue 14 they use (tests/test_gallery.py).
+"""
 
 from pathlib import Path
 
 import runner
 
+HERE = Path(__file__).parent
+GALLERY = HERE / "gallery"
+
+
+def gallery_paths() -> list[Path]:
+    """The ruleset files of the gallery of regional cousins."""
+    return sorted(GALLERY.glob("*.yaml"))
+
 
 @runner.hookimpl
 def register_rulesets(register):
-    for path in sorted(Path(__file__).parent.glob("*.yaml")):
+    for path in sorted(HERE.glob("*.yaml")):
         register(path)

@@ -44,7 +44,9 @@ def rulesets_cmd(ctx: typer.Context, fmt: FormatOpt = "table") -> None:
     rows = []
     for name in sorted(reg.rulesets):
         ruleset = reg.load_ruleset(name)
-        limit = f" {ruleset.match.limit}" if ruleset.match.limit else ""
+        match = ruleset.match
+        count = {"rounds": match.rounds, "wins": match.wins, "single": None}.get(match.format, match.limit)
+        limit = f" {count}" if count else ""
         rows.append({
             "name": name, "players": f"{ruleset.players.min}-{ruleset.players.max}",
             "format": ruleset.match.format + limit, "plugin": reg.rulesets[name].plugin,

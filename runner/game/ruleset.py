@@ -142,8 +142,9 @@ class Deck(Model):
 class Deal(Model):
     """Dealing, leading and direction between rounds."""
 
-    dealer_rotation: Annotated[int, Field(ge=0, le=15)] = Field(
-        1, description="Seats the deal moves clockwise after each round (with next_dealer: rotate)."
+    dealer_rotation: Annotated[int, Field(ge=-15, le=15)] = Field(
+        1, description="Seats the deal moves clockwise after each round (with next_dealer: rotate; "
+        "-1: to the right, at any table size)."
     )
     first_player: Annotated[int, Field(ge=-15, le=15)] = Field(
         1, description="Seats clockwise from the dealer of the player who leads (1: left of the dealer; "
