@@ -19,10 +19,10 @@ sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 import misbehaving_bots  # noqa: E402
 from runner import plugins  # noqa: E402
 from runner.errors import MaumauError  # noqa: E402
+from runner.seats.faults import FaultSettings  # noqa: E402
 from runner.tournament.driver import conduct  # noqa: E402
 from runner.tournament.schedule import match_count  # noqa: E402
 from runner.tournament.settings import plan  # noqa: E402
-from runner.seats.faults import FaultSettings  # noqa: E402
 
 ENTRANTS = ["random", "medium", "t-honest", "t-crash", "t-sleep", "t-cheat"]
 

@@ -12,11 +12,11 @@ import sys
 import time
 from pathlib import Path
 
-from runner.seats.botmaker import BotMaker
-from runner.table.match import Match
 from runner.plugins import registry
-from runner.table.referee import Referee
+from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
+from runner.table.match import Match
+from runner.table.referee import Referee
 
 EXAMPLE = f"exec:{sys.executable} {Path(__file__).parent.parent / 'examples' / 'exec_bot.py'}"
 
@@ -28,7 +28,9 @@ def rate(players, isolate, matches):
         decisions, seconds = 0, 0.0
         for seed in range(matches + 1):
             started = time.perf_counter()
-            match = Match(ruleset, players, seed, make_bot, referee=Referee(FaultSettings(move_time=1.0), rng=random.Random(seed)))
+            match = Match(
+                ruleset, players, seed, make_bot, referee=Referee(FaultSettings(move_time=1.0), rng=random.Random(seed))
+            )
             result = match.run()
             make_bot.end_match(result)
             assert not result.faults, result.faults

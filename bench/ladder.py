@@ -24,12 +24,12 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
 from bots.hard import HardBot  # noqa: E402
+from runner.plugins import registry  # noqa: E402
 from runner.table.match import Match  # noqa: E402
 from runner.table.play import make_bot_factory  # noqa: E402
-from runner.plugins import registry  # noqa: E402
+from runner.tournament.driver import standings_of  # noqa: E402
 from runner.tournament.standings import compare  # noqa: E402
 from runner.tournament.store import Store  # noqa: E402
-from runner.tournament.driver import standings_of  # noqa: E402
 
 RULESETS = ("standard", "strafpunten")
 ENTRANTS = ("easy", "medium", "hard", "random")
@@ -46,7 +46,8 @@ def deals_by_ruleset(values: list[str]) -> dict[str, int]:
     for value in values:
         name, _, count = value.rpartition("=")
         if not count.isdigit() or int(count) < 1 or (name and name not in RULESETS):
-            raise SystemExit(f"Error: --deals {value!r}: expected a count, or RULESET=count with a ruleset of {RULESETS}")
+            raise SystemExit(f"Error: --deals {value!r}: expected a count, or RULESET=count with a ruleset of "
+                             f"{RULESETS}")
         deals.update({ruleset: int(count) for ruleset in ([name] if name else RULESETS)})
     return deals
 
@@ -145,8 +146,12 @@ def speed(matches: int = 8) -> list[str]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--deals", action="append", default=[],
-                        help="deals per ruleset, each played under 4 rotations (default 250); RULESET=N for one ruleset")
+    parser.add_argument(
+        "--deals",
+        action="append",
+        default=[],
+        help="deals per ruleset, each played under 4 rotations (default 250); RULESET=N for one ruleset",
+    )
     parser.add_argument("--workers", type=int, default=2)
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--out", type=Path, default=ROOT / "bench" / "ladder.md")

@@ -74,11 +74,18 @@ def markdown(headers: list[str], rows: list[list[str]]) -> str:
     widths = [max(len(str(cell)) for cell in column) for column in zip(headers, *rows)]
 
     def line(cells):
-        return "| " + " | ".join(
-            str(cell).ljust(width) if i == 0 else str(cell).rjust(width) for i, (cell, width) in enumerate(zip(cells, widths))
-        ) + " |"
+        return (
+            "| "
+            + " | ".join(
+                str(cell).ljust(width) if i == 0 else str(cell).rjust(width)
+                for i, (cell, width) in enumerate(zip(cells, widths))
+            )
+            + " |"
+        )
 
-    rule = "| " + " | ".join("-" * width if i == 0 else "-" * (width - 1) + ":" for i, width in enumerate(widths)) + " |"
+    rule = (
+        "| " + " | ".join("-" * width if i == 0 else "-" * (width - 1) + ":" for i, width in enumerate(widths)) + " |"
+    )
     return "\n".join([line(headers), rule, *(line(row) for row in rows)])
 
 

@@ -259,7 +259,8 @@ def report(contenders: list[Contender], runs: int, seconds: float, command: str,
             us, peer = by_name.get(ours_name), by_name.get(peer_name)
             if us and peer:
                 ratio = us.decisions_per_second / peer.decisions_per_second
-                rows.append([f"{ours_name} vs {peer_name}", f"≥ {goal:g}", f"{ratio:.2f}", "met" if ratio >= goal else "not met"])
+                rows.append([f"{ours_name} vs "
+                             f"{peer_name}", f"≥ {goal:g}", f"{ratio:.2f}", "met" if ratio >= goal else "not met"])
         lines.append(markdown(["target", "goal", "ratio", ""], rows))
         notes = sorted({c.note for c in peers if c.note})
         if notes:

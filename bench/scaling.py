@@ -84,9 +84,27 @@ def tournament(matches: int, out: Path, workers: int, logs: bool, kind: tuple[st
     parent and of the largest worker over the whole run (the standings at the end included).
     """
     ruleset, seats = kind
-    command = [sys.executable, "-m", "runner.cli", "tournament", "-r", ruleset, *["-b", "random"] * seats,
-               "--table-size", str(seats), "--deals", str(matches // seats), "--workers", str(workers), "--out", str(out),
-               "--logs" if logs else "--no-logs", "-q", "--format", "csv"]
+    command = [
+        sys.executable,
+        "-m",
+        "runner.cli",
+        "tournament",
+        "-r",
+        ruleset,
+        *["-b", "random"] * seats,
+        "--table-size",
+        str(seats),
+        "--deals",
+        str(matches // seats),
+        "--workers",
+        str(workers),
+        "--out",
+        str(out),
+        "--logs" if logs else "--no-logs",
+        "-q",
+        "--format",
+        "csv",
+    ]
     start = time.perf_counter()
     process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak_parent = peak_worker = 0
@@ -132,7 +150,7 @@ def memory(args) -> str:
 
 
 def workers(args) -> str:
-    """1 worker against 2, logs on and off: `args.runs` runs of each, alternating, so a busy neighbour slows both alike."""
+    """1 worker against 2, logs on and off: `args.runs` runs of each, alternating: a busy neighbour slows both."""
     results: dict[tuple[int, bool], list[dict]] = {}
     fixed = {}  # the parent's CPU for start-up and standings: one deal's tournament
     with scratch(args) as tmp:
@@ -181,9 +199,9 @@ def median_wall(runs: list[dict]) -> float:
 
 def profile(args) -> str:
     """Where a match's time goes: the worker's play_unit (engine, summary, log file), pickling, the driver's share."""
-    from runner.tournament.store import Store
     from runner.tournament.driver import Pending, standings_of
     from runner.tournament.settings import plan
+    from runner.tournament.store import Store
     from runner.tournament.work import play_unit
 
     settings = plan(RULESET, ["random", "random"], deals=args.profile_matches // 2, seed=1)

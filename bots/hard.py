@@ -10,9 +10,8 @@ from typing import Callable
 import runner
 from bots.medium import CLOSE, FOLLOW, KEEP_WILD, SHED_CALM, SHED_CLOSE, SPREAD, MediumBot
 from runner.game.actions import CHALLENGE, Play
-from runner.game.engine import Round
-from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT
 from runner.game.cards import SUITS
+from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
 from runner.simulate import Policy, Sampler, most_held_suit, playout
 
 ROLLOUTS = 720  # playouts per searched decision by default: about 60 ms on an idle core (150 ms at worst)

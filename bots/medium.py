@@ -37,7 +37,7 @@ def closest_opponent(view: runner.View) -> int:
 
 
 def unseen_count(view: runner.View, rank: str) -> int:
-    """Cards of `rank` still hidden (other hands or the stock): the deck's copies minus those in our hand and on the pile.
+    """Cards of `rank` still hidden (other hands or the stock): the deck's copies less those in our hand and the pile.
 
     The discard pile is what counts as played: cards reshuffled into the stock are back in play.
     """

@@ -1,4 +1,4 @@
-"""The `random` bot, also registered as `easy` (the lowest of the three built-in strengths): uniform over the legal actions."""
+"""The `random` bot, also registered as `easy` (the lowest built-in strength): uniform over the legal actions."""
 
 import runner
 

@@ -7,7 +7,7 @@ that bot in bots/hard.py; it is still importable from here, loaded when first as
 from runner.botkit.simulate import *  # noqa: F401,F403
 from runner.botkit.simulate import __all__ as _simulate_all
 
-__all__ = [*_simulate_all, "heuristic_policy"]
+__all__ = [*_simulate_all, "heuristic_policy"]  # noqa: F405 (heuristic_policy: __getattr__ below)
 
 
 def __getattr__(name: str):

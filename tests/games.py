@@ -7,11 +7,11 @@ import random
 from runner.game.actions import Play
 from runner.game.bot import Bot
 from runner.game.cards import ALL_CARDS, RANKS
+from runner.plugins import registry
+from runner.seats.faults import FaultSettings
 from runner.table.match import Match, MatchResult
 from runner.table.play import make_bot_factory
-from runner.plugins import registry
 from runner.table.referee import Referee
-from runner.seats.faults import FaultSettings
 
 # Rule options beyond the built-in files, so that every branch of the rules gets played.
 VARIANTS = (

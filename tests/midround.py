@@ -5,7 +5,6 @@ from collections import Counter
 
 from runner.game.cards import make_deck
 from runner.game.engine import Round
-
 from scenario import cards, load
 
 

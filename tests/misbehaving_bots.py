@@ -195,8 +195,22 @@ class BrokenConstructor(Honest):
         raise RuntimeError("cannot start")
 
 
-BOTS = (Honest, Crasher, Exiter, HardExiter, Sleeper, Dawdler, Spinner, Garbage, Illegal, Impostor, Mutator, Hog, Cheater,
-        BrokenConstructor)
+BOTS = (
+    Honest,
+    Crasher,
+    Exiter,
+    HardExiter,
+    Sleeper,
+    Dawdler,
+    Spinner,
+    Garbage,
+    Illegal,
+    Impostor,
+    Mutator,
+    Hog,
+    Cheater,
+    BrokenConstructor,
+)
 
 
 @runner.hookimpl

@@ -18,28 +18,32 @@ EXPECTED = {
     "unknown_key": "hand_sise: unknown key 'hand_sise' (hint: did you mean 'hand_size'?)",
     "unknown_nested_key": "powers.8.skipp: unknown key 'skipp' (hint: did you mean 'skip'?)",
     "wrong_type": "hand_size: Input should be a valid integer, unable to parse string as an integer, got 'five' (str)",
-    "bad_rank": "deck.ranks.0: Input should be '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K' or 'A', got '1'",
-    "bad_power_rank": "powers.Z: 'Z' is not a rank or card (ranks 2-10 J Q K A, X (the jokers); cards like KH, 10C, XR; "
-                      "several like \"JC JS\") (hint: name cards of the deck)",
+    "bad_rank": "deck.ranks.0: Input should be '2', '3', '4', '5', '6', '7', '8', '9', '10', 'J', 'Q', 'K' or 'A', got "
+                "'1'",
+    "bad_power_rank": "powers.Z: 'Z' is not a rank or card (ranks 2-10 J Q K A, X (the jokers); cards like KH, 10C, "
+                      "XR; "
+    'several like "JC JS") (hint: name cards of the deck)',
     "deck_too_small": "hand_size: 5 players × 7 cards + 1 upcard need 36 cards, the deck has 32 "
-                      "(hint: lower hand_size or players.max, or add deck copies)",
+    "(hint: lower hand_size or players.max, or add deck copies)",
     "players_min_above_max": "players.min: 5 is above players.max (3) (hint: make players.min at most players.max)",
     "extends_cycle_a": "extends: extends itself in a cycle: extends_cycle_a.yaml -> extends_cycle_b.yaml -> "
-                       "extends_cycle_a.yaml (hint: break the cycle)",
+    "extends_cycle_a.yaml (hint: break the cycle)",
     "extends_cycle_b": "extends: extends itself in a cycle: extends_cycle_b.yaml -> extends_cycle_a.yaml -> "
-                       "extends_cycle_b.yaml (hint: break the cycle)",
+    "extends_cycle_b.yaml (hint: break the cycle)",
     "extends_unknown": "extends: no ruleset named 'no-such-ruleset' (hint: see `maumau rulesets` for the names)",
     "extends_not_a_name": "extends: expected a ruleset name or path, got list (hint: e.g. extends: standard)",
     "missing_limit": "match.limit: format 'limit' needs a limit (hint: add e.g. `limit: 100` under match)",
     "not_a_mapping": "expected a mapping of keys, got list (hint: start with `name: ...`)",
     "yaml_syntax": "YAML syntax error at line 3, column 1: expected ',' or '}', but got '<stream end>'",
-    "bad_enum": "drawing.when: Input should be 'stuck' or 'any', got 'sometimes' (str) (hint: use one of the values listed)",
+    "bad_enum": "drawing.when: Input should be 'stuck' or 'any', got 'sometimes' (str) (hint: use one of the values "
+                "listed)",
     "not_utf8": "not UTF-8 text (byte 37) (hint: save the file as UTF-8)",
     "points_missing": "points: no value for rank(s) A (hint: give every rank of the deck a value)",
     "negative_draw": "powers.7.draw: Input should be greater than or equal to 0, got -2 (int)",
     "negative_hand": "hand_size: Input should be greater than or equal to 1, got -5 (int)",
     "bad_name": "name: String should match pattern '^[A-Za-z0-9_.-]+$', got 'my rules!' (str)",
-    "bad_direction": "deal.initial_direction: Input should be 1 or -1, got 2 (int) (hint: use one of the values listed)",
+    "bad_direction": "deal.initial_direction: Input should be 1 or -1, got 2 (int) (hint: use one of the values "
+                     "listed)",
 }
 
 

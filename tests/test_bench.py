@@ -44,7 +44,10 @@ def test_peers_without_peers_reports_our_rows(tmp_path, capsys):
                        "--out", str(out)]) == 0
     text = out.read_text()
     assert text == capsys.readouterr().out
-    rows = {m.group(1): m.groups()[1:] for m in re.finditer(r"^\| (\S+ 2p(?:, log)?) +\| +2 \| +([\d.,]+) \| +([\d,]+) \|", text, re.M)}
+    rows = {
+        m.group(1): m.groups()[1:]
+        for m in re.finditer(r"^\| (\S+ 2p(?:, log)?) +\| +2 \| +([\d.,]+) \| +([\d,]+) \|", text, re.M)
+    }
     assert set(rows) == {"standard-single 2p", "standard-single 2p, log", "strafpunten 2p", "strafpunten 2p, log"}
     per_game = {name: float(values[0].replace(",", "")) for name, values in rows.items()}
     assert per_game["standard-single 2p"] > 10 and per_game["strafpunten 2p"] > per_game["standard-single 2p"]

@@ -57,4 +57,6 @@ def test_no_module_builds_a_log_event_but_the_vocabulary():
             if isinstance(node, ast.Dict):
                 for key, value in zip(node.keys, node.values):
                     if isinstance(key, ast.Constant) and key.value == "type" and isinstance(value, ast.Constant):
-                        assert value.value not in types, f"{path.relative_to(RUNNER.parent)}:{node.lineno} builds a log event"
+                        assert value.value not in types, (
+                            f"{path.relative_to(RUNNER.parent)}:{node.lineno} builds a log event"
+                        )

@@ -13,16 +13,16 @@ import pytest
 
 import runner
 import runner.tournament.backends.dask as dask_backend
-from runner.tournament.backends import make_backend
 from runner.cli import main
+from runner.cli.standings import render_standings
 from runner.errors import MaumauError
 from runner.plugins import BotEntry, registry
-from runner.tournament.progress import Progress
-from runner.cli.standings import render_standings
-from runner.tournament.store import Store
+from runner.tournament.backends import make_backend
 from runner.tournament.driver import conduct, run
+from runner.tournament.progress import Progress
 from runner.tournament.schedule import match_count, schedule, unit_of
 from runner.tournament.settings import plan
+from runner.tournament.store import Store
 
 ROOT = Path(__file__).parent.parent
 
@@ -110,7 +110,14 @@ def scheduler_tasks(dask_scheduler) -> int:
 def test_a_scheduler_with_another_maumau_version_is_refused(cluster, monkeypatch):
     # the test cluster's scheduler runs in this process: give it another version through the function it is sent
     monkeypatch.setattr(dask_backend, "scheduler_version", lambda: "0.0.1")
-    with dask(cluster) as backend, pytest.raises(MaumauError, match=r"^the Dask scheduler at tcp://127.0.0.1:\d+ has maumau 0.0.1, this driver maumau \S+; install the same maumau on the scheduler's machine"):
+    with (
+        dask(cluster) as backend,
+        pytest.raises(
+            MaumauError,
+            match=r"^the Dask scheduler at tcp://127.0.0.1:\d+ has maumau 0.0.1, this driver maumau \S+; "
+            r"install the same maumau on the scheduler's machine",
+        ),
+    ):
         backend.prepare(["random"])
 
 
@@ -154,13 +161,18 @@ def test_an_exec_entrant_naming_a_file_the_workers_cannot_find_is_refused(tmp_pa
     (tmp_path / "bot.py").write_text((ROOT / "examples" / "exec_bot.py").read_text())
     monkeypatch.chdir(tmp_path)  # the workers stay in the directory they started in
     settings = plan("strafpunten", ["random", f"exec:{sys.executable} bot.py"], deals=1)
-    with pytest.raises(MaumauError, match=r"^Dask worker .*: cannot find bot.py from its directory .*give it as an absolute path"):
+    with pytest.raises(
+        MaumauError, match=r"^Dask worker .*: cannot find bot.py from its directory .*give it as an absolute path"
+    ):
         conduct(settings, tmp_path / "t", False, "dask", quiet=True, scheduler=cluster.scheduler.address)
 
 
 def test_a_worker_with_another_maumau_version_is_refused(cluster, monkeypatch):
     monkeypatch.setattr(runner, "__version__", "9.9")
-    with dask(cluster) as backend, pytest.raises(MaumauError, match=r"runs maumau \d[^ ]*, this driver 9.9; install the same"):
+    with (
+        dask(cluster) as backend,
+        pytest.raises(MaumauError, match=r"runs maumau \d[^ ]*, this driver 9.9; install the same"),
+    ):
         backend.prepare(["random"])
 
 
@@ -182,13 +194,17 @@ def test_option_mistakes_are_one_line_errors(args, message, tmp_path, capsys, mo
 def test_an_unreachable_scheduler_is_a_one_line_error(monkeypatch):
     pytest.importorskip("distributed")
     monkeypatch.setattr(dask_backend, "CONNECT_SECONDS", 1)
-    with pytest.raises(MaumauError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9 .*start one with `dask scheduler`"):
+    with pytest.raises(MaumauError, match="cannot reach the Dask scheduler at tcp://127.0.0.1:9 .*start one with `dask "
+                                          "scheduler`"):
         make_backend("dask", None, "tcp://127.0.0.1:9")
 
 
 def test_without_dask_installed_the_backend_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # makes `import distributed` fail
-    with pytest.raises(MaumauError, match=r"--backend dask needs Dask, which is not installed; install it with: pip install 'maumau\[dask\]'"):
+    with pytest.raises(
+        MaumauError,
+        match=r"--backend dask needs Dask, which is not installed; install it with: pip install 'maumau\[dask\]'",
+    ):
         make_backend("dask")
 
 
@@ -202,7 +218,9 @@ def test_the_cli_on_its_own_local_cluster_matches_the_local_run_and_leaves_no_pr
     dasked = subprocess.run([sys.executable, "-m", "runner.cli", *options, "--backend", "dask", "--workers", "1",
                              "--out", str(tmp_path / "dask")], cwd=ROOT, env=env, capture_output=True, text=True)
     assert dasked.returncode == 0, dasked.stderr
-    local, _ = conduct(plan("strafpunten", ["random", "random"], deals=3, seed=4), tmp_path / "local", False, quiet=True)
+    local, _ = conduct(
+        plan("strafpunten", ["random", "random"], deals=3, seed=4), tmp_path / "local", False, quiet=True
+    )
     assert dasked.stdout == render_standings(local, "json") + "\n" and json.loads(dasked.stdout)["standings"]
     assert not marked(mark), "a process of the local Dask cluster outlived the command"
 

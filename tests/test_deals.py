@@ -1,4 +1,4 @@
-"""Deal files: `maumau deals DIR --out FILE` writes a tournament's deals, `--deals-file FILE` plays a tournament on them."""
+"""Deal files: `maumau deals DIR --out FILE` writes a tournament's deals, `--deals-file FILE` plays them."""
 
 import gzip
 import json
@@ -9,9 +9,9 @@ import pytest
 from console import maumau, run_cli
 from runner.errors import MaumauError
 from runner.game.engine import Round
+from runner.logs.codec import decode
 from runner.plugins import registry
 from runner.tournament.deals import deck_of, read_deals
-from runner.logs.codec import decode
 
 
 def tournament(capsys, monkeypatch, out, *args):
@@ -187,7 +187,10 @@ def test_deals_of_a_tournament_without_logs_are_re_played_from_the_seeds(source,
     tournament(capsys, monkeypatch, tmp_path / "t", "-r", "standard-single", "-b", "medium", "-b", "easy",
                "--deals", "4", "--no-logs")
     code, out, _ = maumau(capsys, monkeypatch, "deals", tmp_path / "t", "--out", tmp_path / "d.jsonl")
-    assert code == 0 and out == f"wrote 4 deals to {tmp_path / 'd.jsonl'}; play them with --deals-file {tmp_path / 'd.jsonl'}\n"
+    assert (
+        code == 0
+        and out == f"wrote 4 deals to {tmp_path / 'd.jsonl'}; play them with --deals-file {tmp_path / 'd.jsonl'}\n"
+    )
     strip = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text().splitlines()]
     expected = [json.loads(line) for line in (root / "deals.jsonl").read_text().splitlines()]
     assert [line.get("rounds") for line in strip] == [line.get("rounds") for line in expected]

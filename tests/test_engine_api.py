@@ -1,4 +1,4 @@
-"""The engine's API for search and tools: the Game, the checked `play`, the `outcome` of a round, a state from a View."""
+"""The engine's API for search and tools: the Game, the checked `play`, a round's `outcome`, a state from a View."""
 
 import random
 

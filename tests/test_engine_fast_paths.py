@@ -9,7 +9,7 @@ import pytest
 
 from runner.game.actions import DRAW, Play
 from runner.game.cards import SUITS, Card, make_deck
-from runner.game.engine import Round, Game, shuffle
+from runner.game.engine import Game, Round, shuffle
 from scenario import load
 
 

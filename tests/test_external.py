@@ -9,14 +9,13 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from runner.seats import external
-
 from runner import hookimpl
 from runner.cli import app
 from runner.errors import MaumauError
+from runner.seats import external
 from runner.seats.external import CommandBot, parse_exec
-from runner.table.play import play_match
 from runner.seats.faults import FaultSettings
+from runner.table.play import play_match
 
 ROOT = Path(__file__).parent.parent
 EXAMPLE = f"exec:{shlex.quote(sys.executable)} {ROOT / 'examples' / 'exec_bot.py'}"
@@ -63,21 +62,49 @@ def test_the_example_bot_plays_like_a_registered_one():
 
 
 CASES = {  # name: (misbehave code, hello code or None, fault kind, words in the detail)
-    "dies mid-match": ('sys.stderr.write("boom\\n"); sys.exit(5)', None, "exception", "exited with code 5; stderr: boom"),
+    "dies mid-match": (
+        'sys.stderr.write("boom\\n"); sys.exit(5)',
+        None,
+        "exception",
+        "exited with code 5; stderr: boom",
+    ),
     "over its memory cap": ("ballast = bytearray(3 << 30)", None, "exception", "MemoryError"),
     "killed by a signal": ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", None, "exception", "signal 9"),
-    "not JSON": ('sys.stdout.write("play the ace\\n"); sys.stdout.flush(); continue', None, "illegal", "not a JSON line"),
-    "bad card": ('send({"type": "action", "action": {"type": "play", "card": "1Z"}}); continue', None, "illegal",
-                 "malformed action: not a card"),
-    "illegal card": ('send({"type": "action", "action": {"type": "play", "card": "AS" if "AS" not in '
-                     'message["view"]["hand"] else "AH"}}); continue', None, "illegal", "is not legal now"),
+    "not JSON": (
+        'sys.stdout.write("play the ace\\n"); sys.stdout.flush(); continue',
+        None,
+        "illegal",
+        "not a JSON line",
+    ),
+    "bad card": (
+        'send({"type": "action", "action": {"type": "play", "card": "1Z"}}); continue',
+        None,
+        "illegal",
+        "malformed action: not a card",
+    ),
+    "illegal card": (
+        'send({"type": "action", "action": {"type": "play", "card": "AS" if "AS" not in '
+        'message["view"]["hand"] else "AH"}}); continue',
+        None,
+        "illegal",
+        "is not legal now",
+    ),
     "wrong message": ('send({"type": "hello"}); continue', None, "illegal", 'expected {"type": "action"}'),
     "error": ('send({"type": "error", "message": "cannot decide"}); continue', None, "exception", "cannot decide"),
     "silent": ("import time; time.sleep(60)", None, "timeout", "killed"),
-    "endless line": ('sys.stdout.write("x" * (3 << 20)); sys.stdout.flush(); import time; time.sleep(60)', None,
-                     "illegal", "a line longer than"),
-    "two answers": ('sys.stdout.write(2 * (json.dumps({"type": "action", "action": legal[0]}) + "\\n")); '
-                    'sys.stdout.flush(); continue', None, "illegal", "more than one line"),
+    "endless line": (
+        'sys.stdout.write("x" * (3 << 20)); sys.stdout.flush(); import time; time.sleep(60)',
+        None,
+        "illegal",
+        "a line longer than",
+    ),
+    "two answers": (
+        'sys.stdout.write(2 * (json.dumps({"type": "action", "action": legal[0]}) + "\\n")); '
+        "sys.stdout.flush(); continue",
+        None,
+        "illegal",
+        "more than one line",
+    ),
     "no hello": ("pass", 'send({"type": "action"})', "illegal", 'first line must be {"type": "hello"'),
     "old protocol": ("pass", 'send({"type": "hello", "name": "t", "protocol": 0})', "illegal", "speaks protocol 0"),
     "nameless": ("pass", 'send({"type": "hello", "protocol": 1})', "illegal", 'hello needs a "name"'),
@@ -147,8 +174,17 @@ def test_check_bot_passes_the_example_and_reports_a_broken_bot(tmp_path):
     good = runner.invoke(app, ["check-bot", EXAMPLE, "--matches", "1"])
     assert good.exit_code == 0, good.output
     assert "handshake: name 'example-exec', protocol 1" in good.output and "no violations" in good.output
-    broken = runner.invoke(app, ["check-bot", bot(tmp_path, 'send({"type": "action", "action": {"type": "fly"}}); continue'),
-                                 "--matches", "1", "--move-time", "0.5"])
+    broken = runner.invoke(
+        app,
+        [
+            "check-bot",
+            bot(tmp_path, 'send({"type": "action", "action": {"type": "fly"}}); continue'),
+            "--matches",
+            "1",
+            "--move-time",
+            "0.5",
+        ],
+    )
     assert broken.exit_code == 1
     assert "illegal: malformed action: unknown action type 'fly'" in broken.output
 

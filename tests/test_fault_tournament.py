@@ -4,11 +4,11 @@ import pytest
 
 import misbehaving_bots
 from runner import plugins
+from runner.seats.faults import FaultSettings
 from runner.table.referee import TournamentAborted
-from runner.tournament.store import Store
 from runner.tournament.driver import conduct
 from runner.tournament.settings import plan
-from runner.seats.faults import FaultSettings
+from runner.tournament.store import Store
 from test_faults import MOVE_TIME
 
 ENTRANTS = ["random", "t-crash", "t-sleep", "t-cheat"]  # 4 tables of 3, 3 rotations each: 12 matches

@@ -5,11 +5,11 @@ import random
 import pytest
 
 import misbehaving_bots
-from runner.seats.botmaker import BotMaker
 from runner.cli import app
+from runner.seats.botmaker import BotMaker
+from runner.seats.faults import FaultSettings
 from runner.table.match import Match
 from runner.table.referee import Referee, TournamentAborted
-from runner.seats.faults import FaultSettings
 
 MISBEHAVING = {  # bot: the fault kind it commits
     "t-crash": "exception", "t-exit": "exception", "t-sleep": "timeout", "t-spin": "timeout",

@@ -32,7 +32,7 @@ def test_a_gallery_ruleset_checks_cleanly_and_names_its_source(path):
     ruleset = registry().load_ruleset(str(path))
     assert re.search(r"Source: https?://\S+$", ruleset.description), ruleset.description
     text = path.read_text()
-    assert text.startswith(f"# ") and "# The rules in words" in text
+    assert text.startswith("# ") and "# The rules in words" in text
     assert "our choice" in text  # where a source is silent, the file says what it picked
 
 
@@ -43,7 +43,9 @@ def test_a_gallery_ruleset_deals_at_every_table_size(path):
         assert ruleset.deck_for(players).size >= players * ruleset.hand_size_for(players) + 1
 
 
-@pytest.mark.skipif(not ENGINE_LANDED, reason="the engine of issue 14 (Play.more and the other new keys) has not landed")
+@pytest.mark.skipif(
+    not ENGINE_LANDED, reason="the engine of issue 14 (Play.more and the other new keys) has not landed"
+)
 @pytest.mark.parametrize("path", PATHS, ids=lambda path: path.stem)
 def test_a_gallery_ruleset_plays_and_verifies_at_every_table_size(path, tmp_path):
     ruleset = registry().load_ruleset(str(path))

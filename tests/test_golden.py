@@ -1,4 +1,4 @@
-"""The golden corpus (tests/golden/corpus.py): every built-in ruleset at every table size gives the recorded logs, byte for byte."""
+"""The golden corpus (tests/golden/corpus.py): every built-in ruleset at every table size gives the recorded logs."""
 
 import json
 

@@ -5,10 +5,9 @@ import random
 import pytest
 
 from bots.hard import HardBot, candidates, choose, match_value
+from midround import table
 from runner.table.match import Match
 from runner.table.play import make_bot_factory
-
-from midround import table
 from scenario import cards
 
 
@@ -101,7 +100,9 @@ def test_it_believes_a_seat_that_took_a_seven_holds_none_unless_told_not_to():
 
     def sevens_dealt(bot):
         sample = bot.sampler(view)
-        return sum(sum(1 for card in sample(random.Random(seed)).hands[1][:5] if card.rank == "7") for seed in range(40))
+        return sum(
+            sum(1 for card in sample(random.Random(seed)).hands[1][:5] if card.rank == "7") for seed in range(40)
+        )
 
     assert sevens_dealt(HardBot(rng=random.Random(1))) == 0  # 5 of its 7 cards were held when it took the penalty
     assert sevens_dealt(HardBot(rng=random.Random(1), sensible=False)) > 0

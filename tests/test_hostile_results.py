@@ -9,8 +9,8 @@ import sqlite3
 import pytest
 
 from runner.cli import main
-from runner.tournament.integrity import ResultsCorrupt, digest, parse_stored_log, read_stored_log, sha256
 from runner.tournament.driver import conduct
+from runner.tournament.integrity import ResultsCorrupt, digest, parse_stored_log, read_stored_log, sha256
 from runner.tournament.settings import plan
 
 MATCH = "t0-d0-r0"
@@ -20,7 +20,9 @@ LOG = f"logs/{MATCH}.jsonl.gz"
 @pytest.fixture(scope="module")
 def stored(tmp_path_factory):
     out = tmp_path_factory.mktemp("results") / "t"
-    conduct(plan("strafpunten", ["random", "random", "random"], deals=1, seed=3), out, False, backend="serial", quiet=True)
+    conduct(
+        plan("strafpunten", ["random", "random", "random"], deals=1, seed=3), out, False, backend="serial", quiet=True
+    )
     return out
 
 
@@ -53,7 +55,9 @@ def write_log(directory, data: bytes):
 
 
 TAMPERING = {
-    "database truncated": lambda d: (d / "tournament.sqlite").write_bytes((d / "tournament.sqlite").read_bytes()[:3000]),
+    "database truncated": lambda d: (d / "tournament.sqlite").write_bytes(
+        (d / "tournament.sqlite").read_bytes()[:3000]
+    ),
     "database garbage": lambda d: (d / "tournament.sqlite").write_bytes(b"\x00maumau" * 1000),
     "database empty": lambda d: (d / "tournament.sqlite").write_bytes(b""),
     "a table dropped": lambda d: sql(d, "DROP TABLE seats"),
@@ -62,17 +66,28 @@ TAMPERING = {
     "a place edited": lambda d: sql(d, "UPDATE seats SET place = 1, score = 1 WHERE place = 3"),
     "a place made text": lambda d: sql(d, "UPDATE seats SET place = 'first' WHERE rowid = 1"),
     "a seat deleted": lambda d: sql(d, "DELETE FROM seats WHERE rowid = 1"),
-    "a match deleted": lambda d: sql(d, f"DELETE FROM seats WHERE match_id = '{MATCH}'", f"DELETE FROM matches WHERE id = '{MATCH}'"),
+    "a match deleted": lambda d: sql(
+        d, f"DELETE FROM seats WHERE match_id = '{MATCH}'", f"DELETE FROM matches WHERE id = '{MATCH}'"
+    ),
     "a fault added": lambda d: sql(d, f"INSERT INTO faults VALUES ('{MATCH}', 0, 'random', 'illegal', 'x', 1)"),
-    "a seat of no match": lambda d: sql(d, "INSERT INTO seats SELECT 'zz', seat, entrant, bot, place, score, points, "
-                                           "rounds, rounds_won, faults, forfeited FROM seats WHERE rowid = 1"),
+    "a seat of no match": lambda d: sql(
+        d,
+        "INSERT INTO seats SELECT 'zz', seat, entrant, bot, place, score, points, "
+        "rounds, rounds_won, faults, forfeited FROM seats WHERE rowid = 1",
+    ),
     "log path rewritten": lambda d: sql(d, f"UPDATE matches SET log = '../../../etc/passwd' WHERE id = '{MATCH}'"),
     "log truncated": lambda d: write_log(d, (d / LOG).read_bytes()[:150]),
     "log not gzip": lambda d: write_log(d, b"hello"),
     "log a gzip bomb": lambda d: write_log(d, gzip.compress(b"\n" * (80 << 20))),
     "log last line cut": lambda d: write_log(d, gzip.compress("\n".join(log_lines(d)[:-1]).encode())),
-    "log card changed": lambda d: write_log(d, gzip.compress("\n".join(
-        line.replace('"card":"', '"card":"A', 1) if '"type":"play"' in line else line for line in log_lines(d)).encode())),
+    "log card changed": lambda d: write_log(
+        d,
+        gzip.compress(
+            "\n".join(
+                line.replace('"card":"', '"card":"A', 1) if '"type":"play"' in line else line for line in log_lines(d)
+            ).encode()
+        ),
+    ),
     "log of another match": lambda d: write_log(d, (d / "logs" / "t0-d0-r1.jsonl.gz").read_bytes()),
     "log replaced by a directory": lambda d: ((d / LOG).unlink(), (d / LOG).mkdir()),
     "log replaced by a FIFO": lambda d: ((d / LOG).unlink(), os.mkfifo(d / LOG)),

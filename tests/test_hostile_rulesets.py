@@ -10,7 +10,6 @@ from hypothesis import strategies as st
 
 from runner.errors import RulesetError
 from runner.plugins import registry
-from runner.game.ruleset import Ruleset
 from runner.rules import MAX_EXTENDS_DEPTH, MAX_FILE_BYTES, load, parse_override
 
 BUILTIN = Path(__file__).parent.parent / "rulesets"
@@ -107,8 +106,12 @@ HOSTILE = {
     "a python tag": ("name: x\nhand_size: !!python/object/apply:os.system ['true']", "YAML syntax error"),
     "non-UTF-8 bytes": (b"name: x\ndescription: \xff\xfe\n", "not UTF-8 text"),
     "a list at the top": ("- a\n- b\n", "expected a mapping"),
-    "a match that cannot end": ("extends: strafpunten\nname: x\npoints: {" + ", ".join(
-        f"{r}: 0" for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"]) + "}", "could never end"),
+    "a match that cannot end": (
+        "extends: strafpunten\nname: x\npoints: {"
+        + ", ".join(f"{r}: 0" for r in ["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A"])
+        + "}",
+        "could never end",
+    ),
     "a file too big": ("name: x\n" + "#" * (MAX_FILE_BYTES + 10), "at most"),
     "itself as parent": ("extends: self.yaml\nname: x\n", "cycle"),
 }
@@ -128,7 +131,10 @@ def test_a_long_extends_chain_is_refused():
     (WORKDIR / f"chain{MAX_EXTENDS_DEPTH + 2}.yaml").write_text("extends: strafpunten\nname: end\n")
     with pytest.raises(RulesetError, match="levels of extends"):
         load(WORKDIR / "chain0.yaml", registry().ruleset_path)
-    assert load(WORKDIR / f"chain{MAX_EXTENDS_DEPTH // 2}.yaml", registry().ruleset_path).name == f"chain{MAX_EXTENDS_DEPTH // 2}"
+    assert (
+        load(WORKDIR / f"chain{MAX_EXTENDS_DEPTH // 2}.yaml", registry().ruleset_path).name
+        == f"chain{MAX_EXTENDS_DEPTH // 2}"
+    )
 
 
 def test_special_files_are_refused_without_reading(tmp_path):

@@ -6,12 +6,11 @@ import sys
 
 import pytest
 
-from runner.game.actions import DRAW
+from midround import table
 from runner.cli import main
+from runner.game.actions import DRAW
 from runner.seats.human import HumanQuit, HumanSeat
 from runner.table.play import play_match
-
-from midround import table
 from scenario import deal, do
 
 ALWAYS_FIRST = "1\n" * 3000
@@ -84,8 +83,12 @@ def run_cli(monkeypatch, capsys, args, stdin):
 
 
 def test_the_cli_seats_a_person_against_the_hard_bot(monkeypatch, capsys):
-    code, out = run_cli(monkeypatch, capsys, ["play", "-r", "standard", "--set", "match.limit=30", "--human", "-b", "hard"],
-                        ALWAYS_FIRST)
+    code, out = run_cli(
+        monkeypatch,
+        capsys,
+        ["play", "-r", "standard", "--set", "match.limit=30", "--human", "-b", "hard"],
+        ALWAYS_FIRST,
+    )
     assert code == 0
     assert "your move [1-" in out.out and "winner" in out.out
     assert "human" in out.out.splitlines()[-2] + out.out.splitlines()[-1]  # the final table has the human's row

@@ -5,13 +5,13 @@ import random
 import pytest
 
 import misbehaving_bots
-from runner.seats.botmaker import BotMaker
-from runner.errors import MaumauError
 from runner.cli.options import parse_memory
+from runner.errors import MaumauError
+from runner.seats.botmaker import BotMaker
+from runner.seats.faults import FaultSettings
 from runner.seats.isolation import worker_command
 from runner.table.match import Match
 from runner.table.referee import Referee
-from runner.seats.faults import FaultSettings
 from test_faults import MOVE_TIME, moves, play
 
 ISOLATED_FAULTS = {  # bot: (fault kind, words in the detail)

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from runner.errors import MaumauError
 from runner.botkit.newbot import class_name, new_bot
+from runner.errors import MaumauError
 
 
 def test_it_writes_the_package_files(tmp_path):

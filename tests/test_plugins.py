@@ -15,10 +15,10 @@ import runner
 from runner import plugins
 from runner.cli import app
 from runner.errors import PluginError
+from runner.logs.verify import verify
+from runner.plugins import Registry, make_manager
 from runner.table.match import Match
 from runner.table.play import make_bot_factory
-from runner.plugins import Registry, make_manager
-from runner.logs.verify import verify
 
 
 class FirstLegal(runner.Bot):

@@ -14,8 +14,8 @@ from itertools import chain
 import pytest
 
 from games import VARIANTS, play, player_counts, random_overrides
-from runner.game.engine import Round
 from runner.errors import RulesetError
+from runner.game.engine import Round
 from runner.logs.verify import verify
 from scenario import load
 
@@ -52,7 +52,9 @@ def check_match(ruleset, players: int, seed: int, verified: bool = True, **optio
     result = play(ruleset, players, seed, log=log, **options)
     assert result.winners and set(result.winners) <= set(result.ranking)
     assert sorted(result.ranking) == sorted(set(range(len(result.players))) - set(result.left))
-    round_sums = [sum(r.points[seat] for r in result.rounds if seat < len(r.points)) for seat in range(len(result.players))]
+    round_sums = [
+        sum(r.points[seat] for r in result.rounds if seat < len(r.points)) for seat in range(len(result.players))
+    ]
     joined = [event["total"] for event in log if event["type"] == "join"]
     assert sum(result.totals) == sum(round_sums) + sum(joined)
     if not joined:

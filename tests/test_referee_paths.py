@@ -5,11 +5,11 @@ import json
 import random
 
 import misbehaving_bots
+from runner.logs.codec import compress
 from runner.seats.deadline import DecisionTimeout
+from runner.seats.faults import FaultSettings
 from runner.table.match import Match
 from runner.table.referee import Referee
-from runner.logs.codec import compress
-from runner.seats.faults import FaultSettings
 
 AUTOPLAY = FaultSettings(policy="autoplay")
 

@@ -1,7 +1,6 @@
 """RULES.md, announcements: Mau and Mau Mau, their penalties, challenges, and the final 7 of family 3."""
 
 from runner.game.actions import CHALLENGE, PASS, Play
-
 from scenario import deal, do, hand
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"

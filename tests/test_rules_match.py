@@ -10,9 +10,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from games import play
+from runner.plugins import registry
 from runner.table.match import Match, TableChange
 from runner.table.play import make_bot_factory
-from runner.plugins import registry
 from scenario import load
 
 

@@ -1,7 +1,6 @@
 """RULES.md, shared core and drawing: matching, the wild Jack, upcards, drawing, reshuffling, blocked rounds."""
 
 from runner.game.actions import DRAW, PASS
-
 from scenario import can, deal, do, hand, plays, texts
 
 # ---------------------------------------------------------------- matching

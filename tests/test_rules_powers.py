@@ -1,7 +1,6 @@
 """RULES.md, card powers: the 7 penalty and its chain, 8 skips, 9 reverses, and the Ace in every variant."""
 
 from runner.game.actions import DRAW
-
 from scenario import can, deal, do, hand, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"

@@ -1,4 +1,4 @@
-"""Reading ruleset files (issue 14): the `replace: true` directive of extends, card keys, and the notes of `rulesets check`."""
+"""Reading ruleset files: the `replace: true` directive of extends, card keys, and the notes of `rulesets check`."""
 
 from __future__ import annotations
 
@@ -101,8 +101,12 @@ def test_replace_or_switching_the_inherited_power_off_gives_no_note(tmp_path):
 
 
 def test_check_notes_a_match_that_will_likely_end_at_the_round_bound(tmp_path):
-    path = write(tmp_path, "endless.yaml", "extends: standard\nname: endless\nmatch: {limit: 1000000}\n"
-                 "points: {replace: true, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, J: 0, Q: 0, K: 0, A: 1}\n")
+    path = write(
+        tmp_path,
+        "endless.yaml",
+        "extends: standard\nname: endless\nmatch: {limit: 1000000}\n"
+        "points: {replace: true, 2: 0, 3: 0, 4: 0, 5: 0, 6: 0, 7: 0, 8: 0, 9: 0, 10: 0, J: 0, Q: 0, K: 0, A: 1}\n",
+    )
     result = check(path)
     assert result.exit_code == 0
     note, = [line for line in result.stdout.splitlines() if line.startswith("note:")]

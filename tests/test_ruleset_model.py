@@ -1,4 +1,4 @@
-"""The ruleset model's keys of issue 14: defaults, bounds, selectors and precedence, jokers, table sizes, formats, notes.
+"""The ruleset model's keys: defaults, bounds, selectors and precedence, jokers, table sizes, formats, notes.
 
 Each bad value is refused as `rulesets check` refuses it: a RulesetError naming the file, the key and the fix.
 """
@@ -59,9 +59,29 @@ def test_defaults_keep_todays_rules():
     assert (ruleset.drawing.until_playable, ruleset.drawing.reshuffle, ruleset.drawing.max) == (False, True, None)
     assert ruleset.scoring.count == "points" and ruleset.jump_in == "none" and not ruleset.round.play_on
     seven = rules(powers={7: {"draw": 2}}).power_of(C("7H"))
-    assert (seven.ends_turn, seven.target, seven.stack_with, seven.cancels, seven.wish) == (True, "next", (), (), "suit")
-    assert rules().to_data().keys() == {"name", "description", "players", "deck", "hand_size", "deal", "upcard", "powers",
-                                       "drawing", "announcements", "last_card_draws", "points", "match", "turn_limit"}
+    assert (seven.ends_turn, seven.target, seven.stack_with, seven.cancels, seven.wish) == (
+        True,
+        "next",
+        (),
+        (),
+        "suit",
+    )
+    assert rules().to_data().keys() == {
+        "name",
+        "description",
+        "players",
+        "deck",
+        "hand_size",
+        "deal",
+        "upcard",
+        "powers",
+        "drawing",
+        "announcements",
+        "last_card_draws",
+        "points",
+        "match",
+        "turn_limit",
+    }
 
 
 def test_a_new_key_set_appears_in_the_log_data_and_reads_back():
@@ -81,9 +101,19 @@ def test_a_new_key_set_appears_in_the_log_data_and_reads_back():
 # ---------------------------------------------------------------------------- selectors and precedence
 
 
-@pytest.mark.parametrize("written, canonical", [
-    (7, "7"), ("j", "J"), ("kh", "KH"), ("JC, JS", "JC JS"), ("  2 ,3 ", "2 3"), ("x", "X"), ("xr", "XR"), ("10c", "10C"),
-])
+@pytest.mark.parametrize(
+    "written, canonical",
+    [
+        (7, "7"),
+        ("j", "J"),
+        ("kh", "KH"),
+        ("JC, JS", "JC JS"),
+        ("  2 ,3 ", "2 3"),
+        ("x", "X"),
+        ("xr", "XR"),
+        ("10c", "10C"),
+    ],
+)
 def test_a_selector_is_read_case_blind_and_ints_as_ranks(written, canonical):
     assert normalize(written) == canonical
 
@@ -165,7 +195,9 @@ def test_jokers_are_written_XR_XB_and_alternate_in_deck_order():
 
 
 def test_a_deck_with_jokers_counts_them_once_whatever_the_copies():
-    ruleset = rules(deck={"copies": 2, "jokers": 4, "jokers_by_players": {6: 2}}, points=WITH_JOKERS, players={"max": 8})
+    ruleset = rules(
+        deck={"copies": 2, "jokers": 4, "jokers_by_players": {6: 2}}, points=WITH_JOKERS, players={"max": 8}
+    )
     assert ruleset.deck_for(4) == (ruleset.deck.ranks, 2, 4) and ruleset.deck_for(4).size == 108
     assert ruleset.deck_for(7).jokers == 2 and ruleset.deck.size_for(7) == 106
     assert ruleset.deck_for(4).cards().count(C("XB")) == 2 and ruleset.points_of(C("XR")) == 50
@@ -218,16 +250,26 @@ def test_first_player_may_count_right_of_the_dealer_and_next_dealer_choices():
 # ---------------------------------------------------------------------------- match formats and scoring
 
 
-@pytest.mark.parametrize("data, key, hint", [
-    ({"match": {"format": "target", "limit": 100}}, "match.format", "add `winner_collects: true` under scoring"),
-    ({"match": {"format": "target"}, "scoring": {"winner_collects": True}}, "match.limit", "add e.g. `limit: 100` under match"),
-    ({"match": {"format": "rounds"}}, "match.rounds", "add e.g. `rounds: 10` under match"),
-    ({"match": {"format": "wins"}}, "match.wins", "add e.g. `wins: 5` under match"),
-    ({"match": {"format": "limit", "limit": 100}, "scoring": {"winner_collects": True}}, "scoring.winner_collects",
-     "use `format: target` under match (the highest total wins)"),
-    ({"match": {"format": "rounds", "rounds": 2000}}, "match.max_rounds", "raise max_rounds to at least 2000"),
-    ({"match": {"max_rounds": 0}}, "match.max_rounds", "use a larger number"),
-])
+@pytest.mark.parametrize(
+    "data, key, hint",
+    [
+        ({"match": {"format": "target", "limit": 100}}, "match.format", "add `winner_collects: true` under scoring"),
+        (
+            {"match": {"format": "target"}, "scoring": {"winner_collects": True}},
+            "match.limit",
+            "add e.g. `limit: 100` under match",
+        ),
+        ({"match": {"format": "rounds"}}, "match.rounds", "add e.g. `rounds: 10` under match"),
+        ({"match": {"format": "wins"}}, "match.wins", "add e.g. `wins: 5` under match"),
+        (
+            {"match": {"format": "limit", "limit": 100}, "scoring": {"winner_collects": True}},
+            "scoring.winner_collects",
+            "use `format: target` under match (the highest total wins)",
+        ),
+        ({"match": {"format": "rounds", "rounds": 2000}}, "match.max_rounds", "raise max_rounds to at least 2000"),
+        ({"match": {"max_rounds": 0}}, "match.max_rounds", "use a larger number"),
+    ],
+)
 def test_a_match_format_needs_its_keys(data, key, hint):
     error = refused(**data)
     assert (error.key, error.hint) == (key, hint)
@@ -250,7 +292,9 @@ def test_scoring_keys_and_the_multiplier_by_last_card():
 def test_an_all_zero_deck_is_refused_unless_the_cards_themselves_count():
     zero = {rank: 0 for rank in "2 3 4 5 6 7 8 9 10 J Q K A".split()}
     assert refused(points=zero, match={"format": "limit", "limit": 100}).key == "points"
-    assert rules(points=zero, match={"format": "limit", "limit": 100}, scoring={"count": "cards"}).scoring.count == "cards"
+    assert (
+        rules(points=zero, match={"format": "limit", "limit": 100}, scoring={"count": "cards"}).scoring.count == "cards"
+    )
     assert rules(points=zero, match={"format": "limit", "limit": 100}, scoring={"minimum": 5}).scoring.minimum == 5
 
 
@@ -263,37 +307,67 @@ def test_a_hand_limit_below_the_deal_is_refused():
 # ---------------------------------------------------------------------------- power keys
 
 
-@pytest.mark.parametrize("power, key, hint", [
-    ({"skip": 1, "stack_with": [8]}, "stack_with", "add `draw: N` beside it, or remove stack_with"),
-    ({"skip": 1, "ends_turn": False}, "ends_turn", "add `draw: N` beside it, or remove ends_turn"),
-    ({"skip": 1, "target": "previous"}, "target", "add `draw: N` beside it, or remove target"),
-    ({"draw": 2, "skip_stack": "add"}, "skip_stack", "add `skip: 1` beside it, or remove skip_stack"),
-    ({"wish": "rank"}, "wish", "add `wild: true` beside it, or remove wish"),
-    ({"wild": True, "wish_ranks": [5]}, "wish_ranks", "add `wish: rank`, or remove wish_ranks"),
-    ({"wild": True, "wish": "none", "wish_binds": 3}, "wish_binds", "remove wish_binds, or make the wish a suit or a rank"),
-    ({"wild_last_resort": True}, "wild_last_resort", "add `wild: true` beside it, or remove wild_last_resort"),
-    ({"wild": True, "wish_binds": 0}, "wish_binds", "use a larger number"),
-    ({"draw": 2, "target": "left"}, "target", "use one of the values listed"),
-    ({"cancels": [7], "returns": ["7H"]}, "returns", "a penalty is either cancelled or returned: name each card in one list"),
-])
+@pytest.mark.parametrize(
+    "power, key, hint",
+    [
+        ({"skip": 1, "stack_with": [8]}, "stack_with", "add `draw: N` beside it, or remove stack_with"),
+        ({"skip": 1, "ends_turn": False}, "ends_turn", "add `draw: N` beside it, or remove ends_turn"),
+        ({"skip": 1, "target": "previous"}, "target", "add `draw: N` beside it, or remove target"),
+        ({"draw": 2, "skip_stack": "add"}, "skip_stack", "add `skip: 1` beside it, or remove skip_stack"),
+        ({"wish": "rank"}, "wish", "add `wild: true` beside it, or remove wish"),
+        ({"wild": True, "wish_ranks": [5]}, "wish_ranks", "add `wish: rank`, or remove wish_ranks"),
+        (
+            {"wild": True, "wish": "none", "wish_binds": 3},
+            "wish_binds",
+            "remove wish_binds, or make the wish a suit or a rank",
+        ),
+        ({"wild_last_resort": True}, "wild_last_resort", "add `wild: true` beside it, or remove wild_last_resort"),
+        ({"wild": True, "wish_binds": 0}, "wish_binds", "use a larger number"),
+        ({"draw": 2, "target": "left"}, "target", "use one of the values listed"),
+        (
+            {"cancels": [7], "returns": ["7H"]},
+            "returns",
+            "a penalty is either cancelled or returned: name each card in one list",
+        ),
+    ],
+)
 def test_a_power_key_that_needs_another_says_which(power, key, hint):
     error = refused(powers={8: power})
     assert (error.key, error.hint) == (f"powers.8.{key}", hint)
 
 
 def test_the_new_power_keys_load():
-    power = rules(powers={"J": {"wild": True, "wish": "rank", "wish_ranks": [5, 6, "q"], "wish_binds": 2,
-                                "wild_follows_suit": True, "wild_last_resort": True},
-                          2: {"draw": 2, "stack_with": [3], "stack_match": True, "ends_turn": False, "target": "previous"},
-                          4: {"skip": 1, "skip_stack": "add", "skip_with": ["QS"]},
-                          "Q": {"free": True, "self_draw": 1, "next_rank": "at_most", "pass_hands": True,
-                                "swap_hands": "choose", "show_next": True, "give": 1}}).powers
+    power = rules(
+        powers={
+            "J": {
+                "wild": True,
+                "wish": "rank",
+                "wish_ranks": [5, 6, "q"],
+                "wish_binds": 2,
+                "wild_follows_suit": True,
+                "wild_last_resort": True,
+            },
+            2: {"draw": 2, "stack_with": [3], "stack_match": True, "ends_turn": False, "target": "previous"},
+            4: {"skip": 1, "skip_stack": "add", "skip_with": ["QS"]},
+            "Q": {
+                "free": True,
+                "self_draw": 1,
+                "next_rank": "at_most",
+                "pass_hands": True,
+                "swap_hands": "choose",
+                "show_next": True,
+                "give": 1,
+            },
+        }
+    ).powers
     assert power["J"].wish_ranks == ("5", "6", "Q") and power["2"].target == "previous"
     assert power["4"].skip_stack == "add" and power["Q"].swap_hands == "choose" and power["Q"].is_action
 
 
 def test_the_ranks_a_rank_wish_may_name_default_to_the_plain_ones():
-    ruleset = rules(powers={"J": {"wild": True, "wish": "rank"}, 7: {"draw": 2}, "KH": {"draw": 5}}, deck={"ranks": "skat"})
+    ruleset = rules(
+        powers={"J": {"wild": True, "wish": "rank"}, 7: {"draw": 2}, "KH": {"draw": 5}}, deck={"ranks": "skat"}
+    )
     assert ruleset.wish_ranks_for(ruleset.power_of(C("JC")), 4) == ("8", "9", "10", "Q", "A")
     error = refused(powers={"J": {"wild": True, "wish": "rank", "wish_ranks": ["2"]}}, deck={"ranks": "skat"})
     assert error.key == "powers.J.wish_ranks" and error.problem.startswith("the deck has no 2")

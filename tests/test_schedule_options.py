@@ -13,7 +13,6 @@ from runner.tournament.schedule import schedule
 from runner.tournament.settings import plan
 from runner.tournament.tables import extended_tables, gauntlet_tables, sampled_tables
 
-
 FIVE = ["medium", "easy", "random", "hard", "random"]
 QUICK = ["medium", "easy", "random", "easy", "random"]  # no search bot: the command-line tests play their matches
 
@@ -94,16 +93,50 @@ def test_two_copies_of_a_bot_tie_exactly_at_three_seats_under_every_seating_orde
 
 
 def test_gauntlet_and_tables_from_the_command_line(capsys, monkeypatch, tmp_path):
-    code, out, _ = maumau(capsys, monkeypatch, "tournament", "-r", "standard-single", *sum((["-b", b] for b in QUICK), []),
-                          "--table-size", "3", "--gauntlet", "medium", "--deals", "1", "--backend", "serial", "-q",
-                          "--out", tmp_path / "g")
+    code, out, _ = maumau(
+        capsys,
+        monkeypatch,
+        "tournament",
+        "-r",
+        "standard-single",
+        *sum((["-b", b] for b in QUICK), []),
+        "--table-size",
+        "3",
+        "--gauntlet",
+        "medium",
+        "--deals",
+        "1",
+        "--backend",
+        "serial",
+        "-q",
+        "--out",
+        tmp_path / "g",
+    )
     assert code == 0
     assert "medium against each opponent" in out
     for opponent in ("easy#1", "easy#2", "random#1", "random#2"):
         assert any(line.startswith(opponent) for line in out.splitlines())
-    code, out, _ = maumau(capsys, monkeypatch, "tournament", "-r", "standard-single", *sum((["-b", b] for b in QUICK), []),
-                          "--table-size", "2", "--tables", "4", "--deals", "1", "--backend", "serial", "-q",
-                          "--format", "json", "--out", tmp_path / "s")
+    code, out, _ = maumau(
+        capsys,
+        monkeypatch,
+        "tournament",
+        "-r",
+        "standard-single",
+        *sum((["-b", b] for b in QUICK), []),
+        "--table-size",
+        "2",
+        "--tables",
+        "4",
+        "--deals",
+        "1",
+        "--backend",
+        "serial",
+        "-q",
+        "--format",
+        "json",
+        "--out",
+        tmp_path / "s",
+    )
     assert code == 0 and sum(r["matches"] for r in json.loads(out)["standings"]) == 4 * 2 * 2
     code, _, err = maumau(capsys, monkeypatch, "tournament", "-r", "standard-single", "-b", "random", "-b", "easy",
                           "--gauntlet", "hard", "--backend", "serial", "-q", "--out", tmp_path / "e")

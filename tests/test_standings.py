@@ -4,9 +4,8 @@ import json
 
 import pytest
 
-from runner.tournament.standings import clustered_wilson, compute, wilson
-
 from runner.cli.standings import render_standings
+from runner.tournament.standings import clustered_wilson, compute, wilson
 from runner.tournament.work import SeatOutcome
 
 ENTRANTS = [("ann", "random"), ("bob", "random"), ("cy", "easy")]

@@ -13,18 +13,17 @@ from pathlib import Path
 import pytest
 from openskill.models import PlackettLuce
 
-from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
-from runner.errors import MaumauError
-from runner.tournament.integrity import parse_stored_log, read_stored_log, sha256
-from runner.tournament.standings import Comparison, Standing, Standings, Z95, compute, sequential_z, wilson
 from runner.cli.standings import render_standings
-from runner.tournament.store import Store
+from runner.errors import MaumauError
+from runner.logs.verify import verify
+from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
 from runner.tournament.driver import Pending, conduct, run, standings_of
+from runner.tournament.integrity import parse_stored_log, read_stored_log, sha256
 from runner.tournament.schedule import match_count, schedule, unit_of
 from runner.tournament.settings import plan
-from runner.logs.verify import verify
+from runner.tournament.standings import Z95, Comparison, Standing, Standings, compute, sequential_z, wilson
+from runner.tournament.store import Store
 from runner.tournament.work import MatchOutcome, SeatOutcome
-
 
 # ---------------------------------------------------------------- the schedule, made as it is taken
 
@@ -358,7 +357,11 @@ def test_both_readings_of_the_standings_see_the_same_matches_while_a_tournament_
     standings = run(settings, store, Deciding())
     store.close()
     top = standings.rows[0]  # deals that go together, but not all: a design effect between 1 and 2
-    assert wilson(top.score, top.matches) != (top.win_rate_low, top.win_rate_high) != wilson(top.score / 2, top.matches / 2)
+    assert (
+        wilson(top.score, top.matches)
+        != (top.win_rate_low, top.win_rate_high)
+        != wilson(top.score / 2, top.matches / 2)
+    )
     more = plan("standard-single", ["random"] * 2, deals=20, logs=False)
     writer, reader = Store.open(tmp_path / "t"), Store.open(tmp_path / "t")  # a running tournament's, and ours
     original, reads = Store.scored, []

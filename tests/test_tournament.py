@@ -13,16 +13,16 @@ from pathlib import Path
 
 import pytest
 
-from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
-from runner.errors import MaumauError
 from runner.cli.standings import render_standings
-from runner.tournament.standings import sequential_z, wilson
-from runner.tournament.store import DB_NAME, Store
+from runner.errors import MaumauError
+from runner.seats.faults import FaultSettings
+from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
 from runner.tournament.driver import conduct, run, standings_of
 from runner.tournament.schedule import derive_seed, match_count, schedule, unit_of
 from runner.tournament.settings import labels, plan
+from runner.tournament.standings import sequential_z, wilson
+from runner.tournament.store import DB_NAME, Store
 from runner.tournament.work import MatchOutcome, SeatOutcome
-from runner.seats.faults import FaultSettings
 
 ROOT = Path(__file__).parent.parent
 
@@ -47,7 +47,9 @@ def test_every_table_meets_over_every_deal_and_rotation(entrants, k, deals):
 @pytest.mark.parametrize("k, deals", [(3, 2), (4, 6)])
 def test_over_every_k_minus_1_factorial_deals_everyone_follows_everyone_equally(k, deals):
     settings = plan("strafpunten", ["random"] * k, deals=deals, table_size=k)
-    follows = Counter((s.seats[seat], s.seats[(seat + 1) % k]) for s in schedule(settings, range(deals)) for seat in range(k))
+    follows = Counter(
+        (s.seats[seat], s.seats[(seat + 1) % k]) for s in schedule(settings, range(deals)) for seat in range(k)
+    )
     assert len(follows) == k * (k - 1) and len(set(follows.values())) == 1
 
 
@@ -79,7 +81,9 @@ def test_match_seeds_are_stable_across_processes_and_hash_seeds():
 def test_work_units_are_plain_data_with_the_fault_settings():
     import pickle
 
-    settings = plan("strafpunten", ["random", "random"], deals=1, faults=FaultSettings(policy="autoplay", move_time=0.5))
+    settings = plan(
+        "strafpunten", ["random", "random"], deals=1, faults=FaultSettings(policy="autoplay", move_time=0.5)
+    )
     unit = unit_of(settings, next(schedule(settings, range(1))))
     assert pickle.loads(pickle.dumps(unit)) == unit
     assert (unit.faults.policy, unit.faults.move_time, unit.ruleset["name"]) == ("autoplay", 0.5, "strafpunten")
@@ -171,9 +175,23 @@ class Rigged(Backend):
 
     def run(self, units, on_results):
         self.played += len(units)
-        on_results([MatchOutcome(match_id=u.match_id, rounds=1, decisions=1, seats=tuple(
-            SeatOutcome.from_row((s, e, u.bots[s], 1 if e == self.winner else 2, float(e == self.winner), 0, 1, 0, 0, False))
-            for s, e in enumerate(u.entrants)), faults=()) for u in units])
+        on_results(
+            [
+                MatchOutcome(
+                    match_id=u.match_id,
+                    rounds=1,
+                    decisions=1,
+                    seats=tuple(
+                        SeatOutcome.from_row(
+                            (s, e, u.bots[s], 1 if e == self.winner else 2, float(e == self.winner), 0, 1, 0, 0, False)
+                        )
+                        for s, e in enumerate(u.entrants)
+                    ),
+                    faults=(),
+                )
+                for u in units
+            ]
+        )
 
 
 def test_until_confident_doubles_the_deals_until_the_ranking_is_separated(tmp_path):

@@ -21,7 +21,11 @@ def played(tmp_path_factory):
 
 def test_tournament_prints_standings_and_stores_every_match(played):
     out, data = played
-    assert [r["entrant"] for r in sorted(data["standings"], key=lambda r: r["entrant"])] == ["random#1", "random#2", "random#3"]
+    assert [r["entrant"] for r in sorted(data["standings"], key=lambda r: r["entrant"])] == [
+        "random#1",
+        "random#2",
+        "random#3",
+    ]
     assert all(r["matches"] == 8 for r in data["standings"])  # two tables each, 2 deals, 2 rotations
     assert len(data["head_to_head"]) == 6 and len(data["adjacent"]) == 2
     assert len(list((out / "logs").iterdir())) == 12
@@ -57,17 +61,23 @@ def test_replay_without_a_log_replays_the_match_from_its_seed(capsys, monkeypatc
     assert replayed == stored
 
 
-@pytest.mark.parametrize("args, message", [
-    (["-b", "random", "-b", "nosuch"], "unknown bot 'nosuch'"),
-    (["-r", "nosuch", "-b", "random", "-b", "random"], "unknown ruleset 'nosuch'"),
-    (["-b", "random", "-b", "random", "--table-size", "9"], "outside the player range 2-6"),
-    (["-b", "random", "-b", "random", "--on-fault", "ignore"], "unknown --on-fault 'ignore'"),
-    (["-b", "random", "-b", "random", "--deals", "0"], "--deals must be at least 1"),
-    (["-b", "random", "-b", "random", "--backend", "cloud"], "unknown --backend 'cloud'"),
-    (["-b", "random", "-b", "random", "--backend", "serial", "--workers", "2"], "--workers 2 has no effect with --backend serial"),
-    (["-b", "random", "-b", "random", "--format", "xml"], "unknown --format 'xml'"),
-    (["-b", "random", "-b", "random", "--resume"], "nothing to resume in"),
-])
+@pytest.mark.parametrize(
+    "args, message",
+    [
+        (["-b", "random", "-b", "nosuch"], "unknown bot 'nosuch'"),
+        (["-r", "nosuch", "-b", "random", "-b", "random"], "unknown ruleset 'nosuch'"),
+        (["-b", "random", "-b", "random", "--table-size", "9"], "outside the player range 2-6"),
+        (["-b", "random", "-b", "random", "--on-fault", "ignore"], "unknown --on-fault 'ignore'"),
+        (["-b", "random", "-b", "random", "--deals", "0"], "--deals must be at least 1"),
+        (["-b", "random", "-b", "random", "--backend", "cloud"], "unknown --backend 'cloud'"),
+        (
+            ["-b", "random", "-b", "random", "--backend", "serial", "--workers", "2"],
+            "--workers 2 has no effect with --backend serial",
+        ),
+        (["-b", "random", "-b", "random", "--format", "xml"], "unknown --format 'xml'"),
+        (["-b", "random", "-b", "random", "--resume"], "nothing to resume in"),
+    ],
+)
 def test_bad_tournament_input_is_one_error_line(capsys, monkeypatch, tmp_path, args, message):
     if "-r" not in args:
         args = ["-r", "strafpunten", *args]
@@ -78,7 +88,9 @@ def test_bad_tournament_input_is_one_error_line(capsys, monkeypatch, tmp_path, a
 def test_resume_of_another_tournament_and_overwrite_are_refused(capsys, monkeypatch, played):
     out, _ = played
     code, _, stderr = maumau(capsys, monkeypatch, *SMALL, "--resume")
-    assert code == 1 and stderr == "Error: --resume needs --out DIR: the results directory of the tournament to continue\n"
+    assert (
+        code == 1 and stderr == "Error: --resume needs --out DIR: the results directory of the tournament to continue\n"
+    )
     code, _, stderr = maumau(capsys, monkeypatch, *SMALL, "--deals", "3", "--out", out, "--resume")
     assert code == 1 and stderr == f"Error: {out} holds another tournament (deals: 2 there, 3 here); " \
         "resume with the options it was started with, or choose another --out\n"

@@ -13,8 +13,8 @@ from typer.testing import CliRunner
 
 from games import VARIANTS, play, player_counts
 from runner.cli import app
-from runner.table.match import TableChange
 from runner.logs.verify import LogError, verify
+from runner.table.match import TableChange
 from scenario import load
 
 

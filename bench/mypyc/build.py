@@ -12,4 +12,7 @@ from setuptools import setup
 
 modules = sys.argv[1:]
 sys.argv = [sys.argv[0], "build_ext", "--inplace"]
-setup(name="maumau-mypyc-experiment", ext_modules=mypycify(["--follow-imports=silent", "--ignore-missing-imports", *modules], opt_level="3"))
+setup(
+    name="maumau-mypyc-experiment",
+    ext_modules=mypycify(["--follow-imports=silent", "--ignore-missing-imports", *modules], opt_level="3"),
+)

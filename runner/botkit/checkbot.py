@@ -12,11 +12,11 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from runner.game import events as ev
+from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import RemoteBot
 from runner.seats.faults import FaultSettings
 from runner.table.match import Match
-from runner.plugins import registry
 from runner.table.referee import Fault, Referee
 
 CHECK_RULESETS = ("standard", "standard-challenge", "strafpunten", "elimination")

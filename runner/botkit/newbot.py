@@ -49,12 +49,11 @@ class $cls(runner.Bot):
         plays = [action for action in view.legal if isinstance(action, runner.Play)]
         if not plays:
             return view.legal[0]  # draw, keep a drawn card, name a suit or challenge
-        wild = {rank for rank, power in view.ruleset.powers.items() if power.wild}
-        plain = [play for play in plays if play.card.rank not in wild]
+        rules = view.ruleset
+        plain = [play for play in plays if not rules.power_of(play.card).wild]
         if plain:
-            points = view.ruleset.points
-            return max(plain, key=lambda play: (points[play.card.rank], self.rng.random()))
-        held = [card.suit for card in view.hand if card.rank not in wild]
+            return max(plain, key=lambda play: (rules.points_of(play.card), self.rng.random()))
+        held = [card.suit for card in view.hand if not rules.power_of(card).wild]
         suit = max(runner.SUITS, key=held.count)  # name the suit we hold most of
         return next((play for play in plays if play.suit == suit), plays[0])
 

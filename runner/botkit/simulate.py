@@ -19,7 +19,7 @@ from collections import Counter
 from typing import Callable
 
 from runner.game.actions import CHALLENGE, PASS, Action, Play
-from runner.game.cards import SUITS, Card, make_deck
+from runner.game.cards import SUITS, Card
 from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Game, Round, hidden_cards, unseen_cards
 from runner.game.view import View
 

@@ -92,7 +92,9 @@ def play_cmd(
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     log: Annotated[Optional[Path], typer.Option("--log", help="Write the game log (JSON lines; gzip if .gz).")] = None,
-    join: Annotated[Optional[list[str]], typer.Option("--join", help="ROUND:BOT joins before that round (table changes).")] = None,
+    join: Annotated[
+        Optional[list[str]], typer.Option("--join", help="ROUND:BOT joins before that round (table changes).")
+    ] = None,
     leave: Annotated[Optional[list[str]], typer.Option("--leave", help="ROUND:SEAT leaves before that round.")] = None,
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
@@ -100,10 +102,14 @@ def play_cmd(
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
-    human: Annotated[bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")] = False,
-    human_seat: Annotated[Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")] = None,
+    human: Annotated[
+        bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")
+    ] = False,
+    human_seat: Annotated[
+        Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")
+    ] = None,
 ) -> None:
-    """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM [ARGS]`."""
+    """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM ARGS`."""
     from runner.seats.human import HumanQuit
     from runner.table.play import play_match
 
@@ -129,7 +135,9 @@ def play_cmd(
 @app.command("new-bot")
 def new_bot_cmd(
     name: Annotated[str, typer.Argument(help="The bot's registry name, e.g. cautious.")],
-    directory: Annotated[Optional[Path], typer.Option("--dir", help="Where to write the package (default: maumau-NAME).")] = None,
+    directory: Annotated[
+        Optional[Path], typer.Option("--dir", help="Where to write the package (default: maumau-NAME).")
+    ] = None,
 ) -> None:
     """Write a bot package (entry point, bot class, tests, README), ready to `pip install -e`."""
     from runner.botkit.newbot import new_bot
@@ -145,7 +153,9 @@ app.command("tournament")(tournaments.tournament_cmd)
 
 
 @app.command("standings")
-def standings_cmd(directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")], fmt: FormatOpt = "table") -> None:
+def standings_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")], fmt: FormatOpt = "table"
+) -> None:
     """Standings of a stored tournament (complete or interrupted)."""
     from runner.tournament.driver import stored_standings
 
@@ -198,7 +208,9 @@ def check_bot_cmd(
     matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
     move_time: MoveTimeOpt = 1.0,
     seed: SeedOpt = 1,
-    isolate: Annotated[bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")] = True,
+    isolate: Annotated[
+        bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
+    ] = True,
     bot_memory: MemoryOpt = "1G",
 ) -> None:
     """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""

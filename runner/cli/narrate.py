@@ -20,7 +20,8 @@ def narrate(result: MatchResult) -> list[str]:
         lines.append(f"{kind} {summary.number}: {who} went out; points: {points or 'none'}; "
                      f"totals: {' '.join(str(t) for t in summary.totals)}")
     for fault in result.faults:
-        lines.append(f"fault: {result.players[fault.seat]}#{fault.seat} {fault.kind} in round {fault.round}: {fault.detail}")
+        lines.append(f"fault: {result.players[fault.seat]}#{fault.seat} {fault.kind} in round {fault.round}: "
+                     f"{fault.detail}")
     winners = " and ".join(label(result, s) for s in result.winners)
     lines.append(f"{'draw between' if len(result.winners) > 1 else 'winner:'} {winners}")
     return lines
@@ -71,7 +72,9 @@ def event_line(event: dict, players: list[str]) -> str:
         return (f"{label} {event['round']}: {who(event['dealer'])} deals, {who(event['first'])} leads; "
                 f"upcard {cards(event['upcards'])}; hands {hands}; stock {len(event['stock'])} cards")
     if kind == ev.PLAY:
-        extra = (f" naming {event['suit']}" if event.get("suit") else "") + (f", says {event['announce']}" if event.get("announce") else "")
+        extra = (f" naming {event['suit']}" if event.get("suit") else "") + (
+            f", says {event['announce']}" if event.get("announce") else ""
+        )
         return f"  {who(event['seat'])} plays {event['card']}{extra}"
     if kind == ev.DRAW:
         return f"  {who(event['seat'])} draws {cards(event['cards'])} ({event['reason']})"
@@ -84,6 +87,7 @@ def event_line(event: dict, players: list[str]) -> str:
         return ONE_LINERS[kind].format_map({**event, "who": who(event.get("seat"))})
     if kind == ev.MATCH_END:
         order = ", ".join(who(s) for s in event["ranking"])
-        return f"match over: winner {' and '.join(who(s) for s in event['winners'])}; ranking {order}; totals {event['totals']}"
+        winners = " and ".join(who(s) for s in event["winners"])
+        return f"match over: winner {winners}; ranking {order}; totals {event['totals']}"
     fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
     return f"  {kind}: {fields}"

@@ -12,7 +12,8 @@ from runner.rules import parse_override
 from runner.seats.faults import FaultSettings
 
 SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives the same match.")]
-SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), repeatable.")]
+SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), "
+                                                                   "repeatable.")]
 FormatOpt = Annotated[str, typer.Option("--format", help="Output: table, json or csv.")]
 RulesetOpt = Annotated[str, typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")]
 OnFaultOpt = Annotated[str, typer.Option(

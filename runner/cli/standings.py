@@ -88,7 +88,9 @@ def gauntlet_table(standings: Standings) -> str:
             continue
         lines.append({"opponent": r.entrant, "matches": c.matches, f"{me} ahead": f"{c.ahead:g}",
                       "share": f"{c.ahead / c.matches:.3f}", "95% CI": f"{c.low:.3f}–{c.high:.3f}"})
-    return f"{me} against each opponent (matches both played; a shared place counts half):\n" + render_rows(lines, "table")
+    return f"{me} against each opponent (matches both played; a shared place counts half):\n" + render_rows(
+        lines, "table"
+    )
 
 
 def crosstable(standings: Standings) -> str:
@@ -108,11 +110,22 @@ def square(standings: Standings, cell) -> str:
 def table_rows(standings: Standings) -> list[dict]:
     return [
         {
-            "#": i + 1, "entrant": r.entrant, "matches": r.matches, "W": r.wins, "D": r.draws, "L": r.losses,
-            "score": f"{r.score:g}", "win rate": f"{r.win_rate:.3f}",
-            "95% CI": f"{r.win_rate_low:.3f}–{r.win_rate_high:.3f}", "pts/round": f"{r.points_per_round:.2f}",
-            "ahead": f"{r.ahead:.3f}", "ahead CI": f"{r.ahead_low:.3f}–{r.ahead_high:.3f}", "place": f"{r.mean_place:.2f}",
-            "rounds won": r.rounds_won, "faults": r.faults, "rating": f"{r.rating:.2f} ± {r.rating_sigma:.2f}",
+            "#": i + 1,
+            "entrant": r.entrant,
+            "matches": r.matches,
+            "W": r.wins,
+            "D": r.draws,
+            "L": r.losses,
+            "score": f"{r.score:g}",
+            "win rate": f"{r.win_rate:.3f}",
+            "95% CI": f"{r.win_rate_low:.3f}–{r.win_rate_high:.3f}",
+            "pts/round": f"{r.points_per_round:.2f}",
+            "ahead": f"{r.ahead:.3f}",
+            "ahead CI": f"{r.ahead_low:.3f}–{r.ahead_high:.3f}",
+            "place": f"{r.mean_place:.2f}",
+            "rounds won": r.rounds_won,
+            "faults": r.faults,
+            "rating": f"{r.rating:.2f} ± {r.rating_sigma:.2f}",
         }
         for i, r in enumerate(standings.rows)
     ]

@@ -1,1 +1,1 @@
-"""The game itself: cards, actions, the Ruleset model, the View, the Bot base class, log events and the engine; no I/O."""
+"""The game itself, no I/O: cards, actions, the Ruleset model, the View, the Bot base class, log events, the engine."""

@@ -37,9 +37,12 @@ def check(rules: Ruleset) -> None:
                 f"the deck has {have}", "lower hand_size or players.max, or add deck copies"
             )
         if rules.round.hand_limit is not None and rules.round.hand_limit < rules.hand_size_for(size):
-            raise Inconsistent("round.hand_limit", f"{rules.hand_size_for(size)} cards are dealt to each of {size} "
-                               f"players, more than hand_limit ({rules.round.hand_limit}): every round would end at once",
-                               f"make hand_limit at least {rules.hand_size_for(size)}")
+            raise Inconsistent(
+                "round.hand_limit",
+                f"{rules.hand_size_for(size)} cards are dealt to each of {size} "
+                f"players, more than hand_limit ({rules.round.hand_limit}): every round would end at once",
+                f"make hand_limit at least {rules.hand_size_for(size)}",
+            )
     _check_match(rules)
     _check_power_sets(rules)
 
@@ -74,8 +77,11 @@ def _selector_uses(rules: Ruleset) -> Iterator[tuple[str, str]]:
                 if value is not True:
                     for item in value:
                         yield f"{prefix}.{key}.{field}", item
-    for key, value in (("multiple.suit_with", rules.multiple.suit_with), ("going_out.forbidden", rules.going_out.forbidden),
-                       ("going_out.only", rules.going_out.only)):
+    for key, value in (
+        ("multiple.suit_with", rules.multiple.suit_with),
+        ("going_out.forbidden", rules.going_out.forbidden),
+        ("going_out.only", rules.going_out.only),
+    ):
         for item in value:
             yield key, item
     for key in rules.scoring.multiplier:
@@ -90,12 +96,18 @@ def _power_maps(rules: Ruleset) -> Iterator[tuple[str, Mapping[str, Power]]]:
 
 def _check_selectors(rules: Ruleset) -> None:
     ranks, jokers = _deck_ranks(rules)
-    have = f"its ranks: {' '.join(ranks)}" + (f"; jokers {' '.join(JOKER + colour for colour in JOKER_COLOURS[:jokers])}" if jokers else "")
+    have = f"its ranks: {' '.join(ranks)}" + (
+        f"; jokers {' '.join(JOKER + colour for colour in JOKER_COLOURS[:jokers])}" if jokers else ""
+    )
     for key, selector in _selector_uses(rules):
         missing = selectors.missing_from(selector, ranks, jokers)
         if missing is not None:
             joker = selectors.rank_of(missing) == JOKER
-            hint = "add jokers with deck.jokers (2: XR and XB)" if joker else "name a rank or card of the deck, or change deck.ranks"
+            hint = (
+                "add jokers with deck.jokers (2: XR and XB)"
+                if joker
+                else "name a rank or card of the deck, or change deck.ranks"
+            )
             raise Inconsistent(key, f"the deck has no {missing} ({have})", hint)
     for prefix, powers in _power_maps(rules):
         for key, power in powers.items():
@@ -134,7 +146,8 @@ def _check_points(rules: Ruleset) -> None:
                            "give some rank points")
     missing = [rank for rank in ranks if rank not in rules.points]
     if missing:
-        raise Inconsistent("points", f"no value for rank(s) {', '.join(missing)}", "give every rank of the deck a value")
+        raise Inconsistent("points", "no value for rank(s) "
+                                     f"{', '.join(missing)}", "give every rank of the deck a value")
     if jokers and counted and JOKER not in rules.points:
         raise Inconsistent("points.X", "the deck has jokers and no points for them", "add e.g. `X: 50` under points")
 
@@ -150,7 +163,7 @@ def _check_match(rules: Ruleset) -> None:
 
 
 def _check_power_sets(rules: Ruleset) -> None:
-    """Lists of cards that must not overlap: a card both cancels and returns a penalty; going out both barred and allowed."""
+    """Lists of cards that must not overlap: a card that cancels and returns a penalty, or bars and allows going out."""
     for prefix, powers in _power_maps(rules):
         for key, power in powers.items():
             if power.cancels and power.returns:
@@ -201,7 +214,7 @@ def _cards_text(cards: list[Card]) -> str:
 
 
 def hand_points_estimate(rules: Ruleset, size: int) -> float:
-    """About what a loser's hand scores in a round at `size` players: a hand of the deal's size at the deck's average."""
+    """About what a loser's hand scores in a round at `size` players: the deal's hand size at the deck's average."""
     scoring = rules.scoring
     if scoring.count == "flat":
         return 1.0

@@ -16,11 +16,11 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Sequence
 
+from . import events
 from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, NameSuit, Pass, Play, name_suit, play
 from .cards import SUITS, Card, make_deck
-from .ruleset import Ruleset
-from . import events
 from .events import ACE, CHOICE, OTHERS, PENALTY, SEVEN, STUCK
+from .ruleset import Ruleset
 from .view import Event, View
 
 PLAY, DRAWN, NAME_SUIT, CHALLENGING, OVER = "play", "drawn", "name_suit", "challenge", "over"
@@ -69,7 +69,7 @@ class Game:
         self.skip_others = {rank for rank, p in powers.items() if p.skip_others}
         self.others_draw = {rank: p.others_draw for rank, p in powers.items() if p.others_draw}
         self.action_ranks = frozenset(rank for rank, p in powers.items() if p.is_action)
-        self.points = dict(ruleset.points)
+        self.points: dict[str, int] = {rank: value for rank, value in ruleset.points.items()}
         self.stuck_only = ruleset.drawing.when == "stuck"
         self.play_drawn = ruleset.drawing.drawn_card == "play_or_keep"
         mau, maumau = ruleset.announcements.mau, ruleset.announcements.maumau
@@ -100,8 +100,11 @@ class Game:
         table = self.play_tables.get(key)
         if table is None:
             table = self.play_tables[key] = {
-                card: tuple(play(card, named, due) for named in SUITS) if card.rank in self.wild else (play(card, None, due),)
-                for card in self.deck_cards if self.playable(card, top_rank, suit)
+                card: tuple(play(card, named, due) for named in SUITS)
+                if card.rank in self.wild
+                else (play(card, None, due),)
+                for card in self.deck_cards
+                if self.playable(card, top_rank, suit)
             }
         return table
 
@@ -168,6 +171,36 @@ class Round:
         "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
         "single_deck", "outcome",
     )
+    rules: Game
+    rng: random.Random
+    n_seats: int
+    active: list[int]  # the seats dealt in, in seat order
+    hands: list[list[Card]]  # per seat of the match; [] for a seat not dealt in
+    stock: list[Card]  # top card last
+    discard: list[Card]  # top card last
+    suit: str
+    current: int
+    phase: str
+    pending: int
+    chain: int
+    direction: int
+    again: bool
+    drawn: Card | None
+    missed: tuple[int, str] | None
+    idle: int
+    turns: int
+    winner: int | None
+    dealer: int
+    number: int
+    totals: tuple[int, ...]
+    rounds_won: tuple[int, ...]
+    history: list[Event]
+    log: list[dict] | None
+    _legal: tuple[Action, ...] | None
+    out: set[int]
+    _after: dict[int, tuple[int, ...]] | None
+    single_deck: bool
+    outcome: Outcome | None
 
     def __init__(self, rules: Game, rng: random.Random):
         self.rules, self.rng = rules, rng
@@ -316,7 +349,9 @@ class Round:
         return self
 
     @classmethod
-    def from_view(cls, view: View, rng: random.Random, hands: Sequence[Sequence[Card]], stock: Sequence[Card]) -> "Round":
+    def from_view(
+        cls, view: View, rng: random.Random, hands: Sequence[Sequence[Card]], stock: Sequence[Card]
+    ) -> "Round":
         """The state `view` describes, with its hidden cards given: a hand per seat and the stock, top card first.
 
         `view` is the view of the seat to act, as a bot receives it; everything in it (its own hand,
@@ -413,7 +448,8 @@ class Round:
             return tuple(actions)
         if phase == DRAWN:
             due = self.announcement_due(len(self.hands[self.current]) - 1)
-            return self.rules.plays_on(due, self.discard[-1].rank, self.suit).get(self.drawn, ()) + (PASS,)
+            plays = self.rules.plays_on(due, self.discard[-1].rank, self.suit)
+            return plays.get(self.drawn, ()) + (PASS,)  # type: ignore[arg-type]  # drawn: a Card in phase drawn
         if phase == NAME_SUIT:
             return tuple(name_suit(suit) for suit in SUITS)
         if phase == CHALLENGING:
@@ -432,7 +468,7 @@ class Round:
             if candidate is action:  # the usual answer: one of `view.legal` itself
                 return candidate
         kind = type(action)
-        if kind is Play:
+        if type(action) is Play:
             card, suit, announce = action.card, action.suit, action.announce
             if type(card) is not Card or not (suit is None or type(suit) is str):
                 return None
@@ -442,7 +478,7 @@ class Round:
                 if type(candidate) is Play and candidate.card is card and candidate.suit == suit:
                     return play(card, suit, announce if announce in ("mau", "maumau") else None)
             return None
-        if kind is NameSuit:
+        if type(action) is NameSuit:
             if type(action.suit) is str and action.suit in SUITS:
                 wanted = name_suit(action.suit)
                 return wanted if wanted in legal else None
@@ -516,20 +552,20 @@ class Round:
                     return
                 self._end_turn(seat, got)
                 return
-            self._play(seat, action)
+            self._play(seat, action)  # type: ignore[arg-type]  # not a Draw, so a Play
         elif phase == DRAWN:
             self.drawn = None
             if type(action) is Pass:
                 self._record("pass", seat)
                 self._end_turn(seat, 1)
                 return
-            self._play(seat, action)
+            self._play(seat, action)  # type: ignore[arg-type]  # not a Pass, so a Play
         elif phase == NAME_SUIT:
-            self.suit = action.suit
-            self._record("name_suit", seat, suit=action.suit)
+            self.suit = action.suit  # type: ignore[union-attr,assignment]  # phase name_suit: a NameSuit
+            self._record("name_suit", seat, suit=action.suit)  # type: ignore[union-attr]  # phase name_suit: a NameSuit
             self.phase, self.current = PLAY, self._lead_seat()
         elif phase == CHALLENGING:
-            offender, _ = self.missed
+            offender, _ = self.missed  # type: ignore[misc]  # phase challenge: missed is set
             self.missed = None
             if type(action) is Challenge:
                 self._record("challenge", seat, count=offender)
@@ -556,7 +592,8 @@ class Round:
         card, hand, rules = action.card, self.hands[seat], self.rules
         hand.remove(card)
         self.discard.append(card)
-        self.suit = action.suit if card.rank in rules.wild else card.suit
+        # a wild card's play names a suit
+        self.suit = action.suit if card.rank in rules.wild else card.suit  # type: ignore[assignment]
         self.again = False
         self.idle = 0
         self.history.append(_new(Event, ("play", seat, card, action.suit, 0, action.announce)))
@@ -567,7 +604,7 @@ class Round:
         missed = due is not None and action.announce != due
         if missed:
             if rules.challenge:
-                self.missed = (seat, due)
+                self.missed = (seat, due)  # type: ignore[assignment]  # due is not None: missed
             else:
                 self._draw(seat, self._penalty_for(seat), PENALTY)
         if not hand and not (missed and rules.challenge):  # a penalty with nothing to draw is forgiven: out
@@ -695,7 +732,7 @@ class Round:
         if log is None:
             return
         if kind == events.NAME_SUIT:
-            log.append(events.name_suit(seat, suit))
+            log.append(events.name_suit(seat, suit))  # type: ignore[arg-type]  # a name_suit event has a suit
         elif kind == events.CHALLENGE:
             log.append(events.challenge(seat, count))
         elif kind == events.PASS:

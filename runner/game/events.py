@@ -15,7 +15,15 @@ from .cards import Card
 # Event types.
 MATCH_START, MATCH_END = "match_start", "match_end"
 ROUND_START, ROUND_END = "round_start", "round_end"
-PLAY, NAME_SUIT, DRAW, PASS, SKIP, RESHUFFLE, CHALLENGE = "play", "name_suit", "draw", "pass", "skip", "reshuffle", "challenge"
+PLAY, NAME_SUIT, DRAW, PASS, SKIP, RESHUFFLE, CHALLENGE = (
+    "play",
+    "name_suit",
+    "draw",
+    "pass",
+    "skip",
+    "reshuffle",
+    "challenge",
+)
 FAULT, FORFEIT = "fault", "forfeit"
 ELIMINATED, JOIN, LEAVE = "eliminated", "join", "leave"
 

@@ -79,7 +79,8 @@ def _unique_keys(value: Any, normal) -> Any:
 class Power(Model):
     """What playing a card (of a rank, a set of cards, one card) does; several effects may combine."""
 
-    draw: Annotated[int, Field(ge=0, le=52)] = Field(0, description="The next player draws this many and loses the turn.")
+    draw: Annotated[int, Field(ge=0, le=52)] = Field(0, description="The next player draws this many and loses the "
+                                                                    "turn.")
     stack: bool = Field(True, description="The next player may pass a draw penalty on by playing the same rank.")
     chain_limit: Annotated[int, Field(ge=0, le=100)] | None = Field(
         None, description="How many players may pass the penalty on (null: without limit; 1: at most 4 cards)."
@@ -98,11 +99,15 @@ class Power(Model):
     stack_match: Annotated[bool, QUIET] = Field(
         False, description="A card passing this penalty on must also match it by rank or by the active suit.")
     ends_turn: Annotated[bool, QUIET] = Field(
-        True, description="Taking this card's draw penalty ends the victim's turn; false: the victim then plays as usual.")
+        True,
+        description="Taking this card's draw penalty ends the victim's turn; false: the victim then plays as usual.",
+    )
     target: Annotated[Literal["next", "previous"], QUIET] = Field(
         "next", description="Who faces the draw penalty: the next player, or the one who played before this card.")
     cancels: Annotated[AnyOrSelectors, QUIET] = Field(
-        (), description="Played on a pending draw penalty of these cards (true: any), this card cancels it: nobody draws.")
+        (),
+        description="Played on a pending draw penalty of these cards (true: any), this card cancels it: nobody draws.",
+    )
     returns: Annotated[AnyOrSelectors, QUIET] = Field(
         (), description="Played on a pending draw penalty of these cards (true: any), this card sends it back, "
         "unchanged, to the player who caused it.")
@@ -127,7 +132,9 @@ class Power(Model):
     # Other effects
     self_draw: Annotated[int, Field(ge=0, le=52), QUIET] = Field(0, description="Its player draws this many.")
     next_rank: Annotated[Literal["at_most", "at_least"] | None, QUIET] = Field(
-        None, description="The next card must be of this rank or lower (at_most) / higher (at_least); wild cards exempt.")
+        None,
+        description="The next card must be of this rank or lower (at_most) / higher (at_least); wild cards exempt.",
+    )
     pass_hands: Annotated[bool, QUIET] = Field(
         False, description="Every player passes their whole hand to the next player in the direction of play.")
     swap_hands: Annotated[Literal["next", "choose"] | None, QUIET] = Field(
@@ -161,10 +168,14 @@ class Power(Model):
                 raise Inconsistent(key, f"{key} is about a wild card, and this card is not wild",
                                    f"add `wild: true` beside it, or remove {key}")
         if self.wish_ranks is not None and self.wish != "rank":
-            raise Inconsistent("wish_ranks", f"wish_ranks lists the ranks a rank wish may name, and wish is {self.wish!r}",
-                               "add `wish: rank`, or remove wish_ranks")
+            raise Inconsistent(
+                "wish_ranks",
+                f"wish_ranks lists the ranks a rank wish may name, and wish is {self.wish!r}",
+                "add `wish: rank`, or remove wish_ranks",
+            )
         if self.wish_ranks == ():
-            raise Inconsistent("wish_ranks", "no rank to wish", "list at least one rank, or write null for every plain rank")
+            raise Inconsistent("wish_ranks", "no rank to wish", "list at least one rank, or write null for every plain "
+                                                                "rank")
         if self.wish_binds != 1 and self.wish == "none":
             raise Inconsistent("wish_binds", "a wild card with `wish: none` names nothing that could bind",
                                "remove wish_binds, or make the wish a suit or a rank")

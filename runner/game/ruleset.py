@@ -9,11 +9,17 @@ holds its default, so that the logs of rulesets that do not use it stay byte for
 from __future__ import annotations
 
 import weakref
-from typing import Annotated, Any, Callable, Literal, Mapping, NamedTuple, TypeVar
+from typing import Annotated, Any, Callable, Literal, Mapping, NamedTuple, TypeVar, cast
 
 import yaml
-from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, Field, WithJsonSchema
-from pydantic import field_validator, model_validator
+from pydantic import (
+    AfterValidator,
+    BaseModel,
+    BeforeValidator,
+    Field,
+    field_validator,
+    model_validator,
+)
 
 from . import selectors
 from .cards import RANKS, SUITS, Card, make_deck
@@ -23,12 +29,17 @@ from .powers import NO_POWER, QUIET, Inconsistent, Model, Power, Rank, Selector,
 __all__ = ["Inconsistent", "NO_POWER", "Power", "Ruleset", "DeckSpec"]
 
 RANK_PRESETS = {"full": RANKS, "skat": RANKS[5:]}
-FACE_POINTS = {rank: int(rank) for rank in RANKS[:9]}
+FACE_POINTS = cast("dict[PointRank, int]", {rank: int(rank) for rank in RANKS[:9]})
 MAX_PLAYERS = 16
 
 T = TypeVar("T")
 
 PointRank = Literal["2", "3", "4", "5", "6", "7", "8", "9", "10", "J", "Q", "K", "A", "X"]
+
+
+def _default_points() -> dict[PointRank, int]:
+    """Face value for 2-10, 10 for each picture card and the Ace."""
+    return {**FACE_POINTS, "J": 10, "Q": 10, "K": 10, "A": 10}
 
 
 def _rank_key(raw: Any) -> str:
@@ -41,9 +52,8 @@ def _player_key(raw: Any) -> Any:
     return int(raw) if isinstance(raw, str) and raw.strip().isdigit() else raw
 
 
-def _by_players_map(value_type: Any) -> Any:
-    """A mapping from a table size (2-16) to `value_type`, its keys unique as numbers."""
-    return Annotated[dict[PlayerCount, value_type], BeforeValidator(lambda value: _unique_keys(value, _player_key))]
+# A mapping from a table size (2-16), its keys unique as numbers: Annotated[dict[PlayerCount, V], BY_PLAYERS].
+BY_PLAYERS = BeforeValidator(lambda value: _unique_keys(value, _player_key))
 
 
 def _preset_or_list(value: Any) -> Any:
@@ -103,22 +113,25 @@ class DeckSpec(NamedTuple):
 
 
 class Deck(Model):
-    """Which cards are shuffled: `ranks` of every suit, `copies` times, plus jokers; each may change with the table size."""
+    """Which cards are shuffled: `ranks` of every suit, `copies` times, plus jokers; each may vary by table size."""
 
-    ranks: RankList = RANKS
+    ranks: RankList = cast("tuple[Rank, ...]", RANKS)
     copies: Annotated[int, Field(ge=1, le=8)] = 1
-    copies_by_players: _by_players_map(Annotated[int, Field(ge=1, le=8)]) = Field(
+    copies_by_players: Annotated[dict[PlayerCount, Annotated[int, Field(ge=1, le=8)]], BY_PLAYERS] = Field(
         default_factory=dict,
         description="From this many players on, use this many copies, e.g. {7: 2} for two decks at 7+.",
     )
-    ranks_by_players: Annotated[_by_players_map(RankList), QUIET] = Field(
+    ranks_by_players: Annotated[dict[PlayerCount, RankList], BY_PLAYERS, QUIET] = Field(
         default_factory=dict,
-        description="From this many players on, these ranks (full, skat or a list), e.g. {5: full} for a Skat deck below 5.",
+        description="From this many players on, these ranks (full, skat or a list), e.g. {5: full} for a Skat deck "
+                    "below 5.",
     )
     jokers: Annotated[int, Field(ge=0, le=8), QUIET] = Field(
-        0, description="Jokers in the whole deck, whatever `copies` is (a 54-card deck: 2); written XR, XB (red, black, ...).",
+        0,
+        description="Jokers in the whole deck, whatever `copies` is (a 54-card deck: 2); written XR, XB (red, black, "
+                    "...).",
     )
-    jokers_by_players: Annotated[_by_players_map(Annotated[int, Field(ge=0, le=8)]), QUIET] = Field(
+    jokers_by_players: Annotated[dict[PlayerCount, Annotated[int, Field(ge=0, le=8)]], BY_PLAYERS, QUIET] = Field(
         default_factory=dict, description="From this many players on, this many jokers.",
     )
 
@@ -175,7 +188,9 @@ class Multiple(Model):
 
     same_rank: bool = Field(False, description="Several cards of one rank at once.")
     runs: Literal["none", "up", "down", "both"] = Field(
-        "none", description="Consecutive ranks of one suit (2..10 J Q K A, no wrap, never jokers), run_min cards or more.")
+        "none",
+        description="Consecutive ranks of one suit (2..10 J Q K A, no wrap, never jokers), run_min cards or more.",
+    )
     run_min: Annotated[int, Field(ge=2, le=13)] = Field(3, description="The shortest run.")
     chain: bool = Field(False, description="Any number of cards, each matching the one before by rank or suit.")
     suit_with: Selectors = Field(
@@ -246,7 +261,9 @@ class Scoring(Model):
         "these, e.g. {J: 2}.")
     round_to: Annotated[int, Field(ge=1, le=1000)] = Field(
         1, description="Each hand's points are rounded to the nearest multiple of this (halves up).")
-    minimum: Annotated[int, Field(ge=0, le=1000)] = Field(0, description="A hand that holds cards scores at least this.")
+    minimum: Annotated[int, Field(ge=0, le=1000)] = Field(
+        0, description="A hand that holds cards scores at least this."
+    )
     winner_collects: bool = Field(
         False, description="The winner scores the sum of the others' points; the others score 0.")
 
@@ -276,7 +293,10 @@ class MatchFormat(Model):
     wins: Annotated[Annotated[int, Field(ge=1, le=1000)] | None, QUIET] = Field(
         None, description="format wins: the round wins that win the match.")
     max_rounds: Annotated[int, Field(ge=1, le=1_000_000), QUIET] = Field(
-        1000, description="Every match ends: after this many rounds (deciding rounds not counted) the standing totals decide.")
+        1000,
+        description="Every match ends: after this many rounds (deciding rounds not counted) the standing totals "
+                    "decide.",
+    )
     tie_break: Literal["rounds_won", "deciding_round"] = Field(
         "rounds_won",
         description="rounds_won: most rounds won among the tied, then a draw; "
@@ -297,8 +317,11 @@ class MatchFormat(Model):
             if self.format == key and value is None:
                 raise Inconsistent(key, f"format {key!r} needs match.{key}", f"add e.g. `{key}: {example}` under match")
         if self.format == "rounds" and self.rounds is not None and self.rounds > self.max_rounds:
-            raise Inconsistent("max_rounds", f"a match of {self.rounds} rounds is longer than max_rounds ({self.max_rounds})",
-                               f"raise max_rounds to at least {self.rounds}")
+            raise Inconsistent(
+                "max_rounds",
+                f"a match of {self.rounds} rounds is longer than max_rounds ({self.max_rounds})",
+                f"raise max_rounds to at least {self.rounds}",
+            )
         return self
 
 
@@ -325,7 +348,7 @@ class Ruleset(Model):
     players: Players = Players()
     deck: Deck = Deck()
     hand_size: Annotated[int, Field(ge=1, le=52)] = 5
-    hand_size_by_players: Annotated[_by_players_map(Annotated[int, Field(ge=1, le=52)]), QUIET] = Field(
+    hand_size_by_players: Annotated[dict[PlayerCount, Annotated[int, Field(ge=1, le=52)]], BY_PLAYERS, QUIET] = Field(
         default_factory=dict, description="From this many players on, deal this many cards each, e.g. {3: 5}.")
     deal: Deal = Deal()
     upcard: Upcard = Upcard()
@@ -344,7 +367,7 @@ class Ruleset(Model):
     )
     going_out: Annotated[GoingOut, QUIET] = GoingOut()
     points: dict[PointRank, Annotated[int, Field(ge=0, le=1000)]] = Field(
-        default_factory=lambda: {**FACE_POINTS, "J": 10, "Q": 10, "K": 10, "A": 10},
+        default_factory=_default_points,
         description="Points of a card left in the hand, by rank (X: a joker).",
     )
     scoring: Annotated[Scoring, QUIET] = Scoring()
@@ -396,7 +419,7 @@ class Ruleset(Model):
         return selectors.cards(selectors.normalize(selector))
 
     def points_of(self, card: Card) -> int:
-        return self.points.get(card.rank, 0)
+        return self.points.get(cast(PointRank, card.rank), 0)
 
     def multiplier_of(self, card: Card) -> int:
         """The factor of the round's points when the winner goes out on `card` (1: none)."""

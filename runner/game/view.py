@@ -18,7 +18,7 @@ class Event(NamedTuple):
     seat: int
     card: Card | None = None
     suit: str | None = None
-    count: int = 0
+    count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count (public since the first View)
     reason: str | None = None  # draw reason, announcement made, or fault kind
 
 

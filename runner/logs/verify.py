@@ -15,6 +15,7 @@ from typing import Any
 
 from runner.game import events as ev
 from runner.game.cards import Card, parse_card
+
 from . import codec
 from .codec import LogError
 from .verify_round import LogRules, RoundCheck
@@ -283,7 +284,8 @@ class _Checker:
         rnd = RoundCheck(self, number, active, dealer, direction)
         rnd.deal(start)
         if start["first"] != rnd.lead:
-            self.fail(f"seat {rnd.lead} leads (first_player {rules.first_player} from dealer {dealer}), not {start['first']}")
+            self.fail(f"seat {rnd.lead} leads (first_player {rules.first_player} from dealer {dealer}), not "
+                      f"{start['first']}")
         rnd.play()
         self.direction = rnd.direction
         self.round_end(rnd, deciding)

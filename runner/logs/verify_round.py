@@ -66,7 +66,11 @@ class _Power:
     """One rank's power, from the ruleset mapping."""
 
     def __init__(self, data: dict):
-        self.draw, self.stack, self.chain_limit = int(data.get("draw", 0)), data.get("stack", True), data.get("chain_limit")
+        self.draw, self.stack, self.chain_limit = (
+            int(data.get("draw", 0)),
+            data.get("stack", True),
+            data.get("chain_limit"),
+        )
         self.skip, self.reverse = int(data.get("skip", 0)), bool(data.get("reverse", False))
         self.wild, self.wild_on_wild = bool(data.get("wild", False)), bool(data.get("wild_on_wild", True))
         self.play_again, self.skip_others = bool(data.get("play_again", False)), bool(data.get("skip_others", False))
@@ -378,7 +382,8 @@ class RoundCheck:
                 self.fail(f"seat {seat} draws {len(taken)} cards, {remaining} are due")
             top = list(reversed(self.stock[len(self.stock) - len(taken):])) if taken else []
             if taken != top:
-                self.fail(f"drawn {_cards(Counter(taken))}, but the stock's top is {' '.join(map(str, top)) or 'empty'}")
+                self.fail(f"drawn {_cards(Counter(taken))}, but the stock's top is "
+                          f"{' '.join(map(str, top)) or 'empty'}")
             del self.stock[len(self.stock) - len(taken):]
             self.hands[seat].update(taken)
             if taken:

@@ -101,6 +101,7 @@ class Registry:
                 path = candidate
             else:
                 raise UnknownName(
-                    f"unknown ruleset {name_or_file!r}; registered: {', '.join(sorted(self.rulesets))} (or give a .yaml file)"
+                    f"unknown ruleset {name_or_file!r}; registered: {', '.join(sorted(self.rulesets))} (or give a "
+                    ".yaml file)"
                 )
         return path

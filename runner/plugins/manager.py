@@ -6,8 +6,9 @@ import sys
 
 import pluggy
 
-from . import hookspecs
 from runner.errors import PluginError
+
+from . import hookspecs
 
 BUILTIN_PLUGINS = ("bots.random_bot", "bots.medium", "bots.hard", "rulesets.builtin")
 

@@ -15,7 +15,9 @@ from .overrides import apply_overrides, parse_override
 from .schema import json_schema, schema_text
 
 
-def load(path: Path, find: Callable[[str], Path | None] = lambda name: None, overrides: Mapping[str, Any] | None = None) -> Ruleset:
+def load(
+    path: Path, find: Callable[[str], Path | None] = lambda name: None, overrides: Mapping[str, Any] | None = None
+) -> Ruleset:
     """Load, merge `extends`, apply `--set` overrides and validate one ruleset file."""
     data = resolve_raw(Path(path), find)
     if overrides:

@@ -70,7 +70,7 @@ def _check_directives(data: Any, source: str, path: tuple[str, ...] = ()) -> Non
 
 
 def _normalise_keys(data: Any, source: str, path: tuple[str, ...] = ()) -> Any:
-    """Keys that name cards in canonical form (`7:` is the rank "7", `jc, js` is "JC JS"); two spellings of one key refused."""
+    """Keys that name cards in canonical form (`7:` is rank "7", `jc, js` is "JC JS"); two spellings refused."""
     if isinstance(data, dict):
         out: dict = {}
         written: dict = {}
@@ -80,8 +80,12 @@ def _normalise_keys(data: Any, source: str, path: tuple[str, ...] = ()) -> Any:
             except ValueError:
                 normal = str(key)
             if normal in out:
-                raise RulesetError(source, ".".join((*path, str(key))),
-                                   f"the same key as {written[normal]!r} (one would silently win)", "write each key once")
+                raise RulesetError(
+                    source,
+                    ".".join((*path, str(key))),
+                    f"the same key as {written[normal]!r} (one would silently win)",
+                    "write each key once",
+                )
             out[normal], written[normal] = _normalise_keys(value, source, (*path, normal)), key
         return out
     if isinstance(data, list):
@@ -132,14 +136,16 @@ def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[P
         cycle = " -> ".join(p.name for p in (*chain, resolved))
         raise RulesetError(str(path), "extends", f"extends itself in a cycle: {cycle}", "break the cycle")
     if len(chain) >= MAX_EXTENDS_DEPTH:
-        raise RulesetError(str(path), "extends", f"more than {MAX_EXTENDS_DEPTH} levels of extends", "extend a ruleset nearer the root")
+        raise RulesetError(str(path), "extends", f"more than {MAX_EXTENDS_DEPTH} levels of "
+                                                 "extends", "extend a ruleset nearer the root")
     data = _normalise_keys(read_yaml(path), str(path))
     _check_directives(data, str(path))
     parent = data.pop("extends", None)
     if parent is None:
         return strip_directives(data)
     if not isinstance(parent, str):
-        raise RulesetError(str(path), "extends", f"expected a ruleset name or path, got {type(parent).__name__}", "e.g. extends: standard")
+        raise RulesetError(str(path), "extends", "expected a ruleset name or path, got "
+                                                 f"{type(parent).__name__}", "e.g. extends: standard")
     candidate = (path.parent / parent) if parent.endswith((".yaml", ".yml")) else None
     parent_path = candidate if candidate is not None and exists(candidate) else find(parent)
     if parent_path is None:

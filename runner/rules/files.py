@@ -19,7 +19,8 @@ def read_yaml(path: Path) -> dict:
     """The mapping in a ruleset file, or a RulesetError naming the file."""
     raw = _read_capped(path)
     if len(raw) > MAX_FILE_BYTES:
-        raise RulesetError(str(path), None, f"the file is {len(raw)} bytes", f"a ruleset is at most {MAX_FILE_BYTES} bytes")
+        raise RulesetError(str(path), None, f"the file is {len(raw)} "
+                                            "bytes", f"a ruleset is at most {MAX_FILE_BYTES} bytes")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
@@ -28,7 +29,8 @@ def read_yaml(path: Path) -> dict:
     if data is None:
         data = {}
     if not isinstance(data, dict):
-        raise RulesetError(str(path), None, f"expected a mapping of keys, got {type(data).__name__}", "start with `name: ...`")
+        raise RulesetError(str(path), None, "expected a mapping of keys, got "
+                                            f"{type(data).__name__}", "start with `name: ...`")
     _check_size(path, data)
     return data
 
@@ -99,7 +101,8 @@ def _safe_load(text: str, source: str) -> Any:
         problem = getattr(exc, "problem", None) or "invalid YAML"
         raise RulesetError(source, None, f"YAML syntax error{at}: {problem}", "fix the YAML syntax") from None
     except RecursionError:
-        raise RulesetError(source, None, "the YAML is nested too deeply", f"a ruleset nests at most {MAX_DEPTH} levels") from None
+        raise RulesetError(source, None, "the YAML is nested too "
+                                         "deeply", f"a ruleset nests at most {MAX_DEPTH} levels") from None
     except (ValueError, OverflowError) as exc:  # e.g. an integer of thousands of digits, a 13th month
         raise RulesetError(source, None, f"a value YAML cannot read: {str(exc)[:120]}", "fix the value") from None
 
@@ -111,9 +114,11 @@ def _check_size(path: Path, data: Any, budget: int = 20_000) -> None:
         node, depth = stack.pop()
         seen += 1
         if seen > budget:
-            raise RulesetError(str(path), None, "the document expands to too many values", "remove repeated YAML aliases")
+            raise RulesetError(str(path), None, "the document expands to too many "
+                                                "values", "remove repeated YAML aliases")
         if depth > MAX_DEPTH:
-            raise RulesetError(str(path), None, "the YAML is nested too deeply", f"a ruleset nests at most {MAX_DEPTH} levels")
+            raise RulesetError(str(path), None, "the YAML is nested too "
+                                                "deeply", f"a ruleset nests at most {MAX_DEPTH} levels")
         if isinstance(node, dict):
             stack.extend((child, depth + 1) for child in node.values())
             stack.extend((key, depth + 1) for key in node.keys())

@@ -23,7 +23,8 @@ def parse_override(text: str) -> tuple[str, Any]:
     except yaml.YAMLError:
         parsed = value
     except (RecursionError, ValueError, OverflowError):
-        raise RulesetError("--set", key.strip(), f"cannot read the value {value[:40]!r}", "give a number, word or short list") from None
+        raise RulesetError("--set", key.strip(), "cannot read the value "
+                                                 f"{value[:40]!r}", "give a number, word or short list") from None
     if key.count(".") > MAX_DEPTH:
         raise RulesetError("--set", key[:60], "the key nests too deeply", "use a key of `maumau rulesets schema`")
     return key.strip(), parsed

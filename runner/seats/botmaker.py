@@ -11,12 +11,13 @@ import atexit
 import threading
 import time
 
-from runner.game.bot import Bot
 from runner.errors import MaumauError
-from .external import EXEC_PREFIX, BotProcess, CommandBot, RemoteBot, check_program, parse_exec
-from .isolation import worker_command, worker_environment
+from runner.game.bot import Bot
 from runner.plugins import Registry, registry
+
+from .external import EXEC_PREFIX, BotProcess, CommandBot, RemoteBot, check_program, parse_exec
 from .faults import DEFAULT_MEMORY
+from .isolation import worker_command, worker_environment
 from .protocol import exception_text
 from .seat import BotUnavailable, Seat
 

@@ -19,12 +19,21 @@ import tempfile
 import time
 from pathlib import Path
 
+from runner.errors import MaumauError
 from runner.game.bot import Bot
 from runner.game.ruleset import Ruleset
-from runner.errors import MaumauError
+
 from .faults import DEFAULT_MEMORY
-from .protocol import (MAX_LINE_BYTES, PROTOCOL_VERSION, NotAnAction, ProtocolViolation, decode, encode, parse_action,
-                       view_data)
+from .protocol import (
+    MAX_LINE_BYTES,
+    PROTOCOL_VERSION,
+    NotAnAction,
+    ProtocolViolation,
+    decode,
+    encode,
+    parse_action,
+    view_data,
+)
 from .seat import Seat, SeatFailure
 
 EXEC_PREFIX = "exec:"
@@ -60,7 +69,8 @@ def check_program(program: str, player: str) -> None:
         if not path.is_file():
             raise MaumauError(f"bot {player!r}: no such program {program!r}; check the path")
         if not os.access(path, os.X_OK):
-            raise MaumauError(f"bot {player!r}: {program!r} is not executable; chmod +x it or name its interpreter first")
+            raise MaumauError(f"bot {player!r}: {program!r} is not executable; chmod +x it or name its interpreter "
+                              "first")
     elif shutil.which(program) is None:
         raise MaumauError(f"bot {player!r}: program {program!r} is not on PATH")
 
@@ -257,7 +267,8 @@ class BotProcess:
             if hello.get("type") != "hello":
                 raise self.violation(f'the first line must be {{"type": "hello", ...}}, got type {hello["type"]!r:.40}')
             if hello.get("protocol") != PROTOCOL_VERSION:
-                raise self.violation(f"speaks protocol {hello.get('protocol')!r:.20}, the runner speaks {PROTOCOL_VERSION}")
+                raise self.violation(f"speaks protocol {hello.get('protocol')!r:.20}, the runner speaks "
+                                     f"{PROTOCOL_VERSION}")
             if not isinstance(hello.get("name"), str) or not hello["name"]:
                 raise self.violation('hello needs a "name" (a non-empty string)')
             self.hello = hello

@@ -31,11 +31,13 @@ class FaultSettings:
         if self.policy not in POLICIES:
             raise InvalidSetting(f"unknown {{0}} {self.policy!r}; use one of {', '.join(POLICIES)}", "policy")
         if self.move_time is not None and not self.move_time >= 0:
-            raise InvalidSetting(f"{{0}} must be a number of seconds (0: no limit), got {self.move_time:g}", "move_time")
+            raise InvalidSetting(f"{{0}} must be a number of seconds (0: no limit), got "
+                                 f"{self.move_time:g}", "move_time")
         if not self.time_bank >= 0:
             raise InvalidSetting(f"{{0}} must be a number of seconds, got {self.time_bank:g}", "time_bank")
         if self.bot_memory is not None and not self.bot_memory > 0:
-            raise InvalidSetting(f"{{0}} must be a number of bytes (None: no cap), got {self.bot_memory!r}", "bot_memory")
+            raise InvalidSetting(f"{{0}} must be a number of bytes (None: no cap), got "
+                                 f"{self.bot_memory!r}", "bot_memory")
         if self.move_time == 0:
             object.__setattr__(self, "move_time", None)  # 0 means no limit
         object.__setattr__(self, "time_bank", float(self.time_bank))

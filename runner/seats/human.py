@@ -73,7 +73,8 @@ class HumanSeat(Bot):
             f"{self.who(s)} {view.hand_sizes[s]} card{'s' if view.hand_sizes[s] != 1 else ''} (total {view.totals[s]})"
             for s in others
         ))
-        self.say(f"your hand: {' '.join(str(card) for card in sorted(view.hand))}   (your total {view.totals[view.seat]})")
+        self.say(f"your hand: {' '.join(str(card) for card in sorted(view.hand))}   (your total "
+                 f"{view.totals[view.seat]})")
         if view.phase == "drawn":
             self.say(f"you drew {view.hand[-1]}: play it or keep it")
         elif view.phase == "name_suit":

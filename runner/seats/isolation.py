@@ -12,12 +12,21 @@ import os
 import random
 import sys
 
+from runner.errors import MaumauError
 from runner.game.actions import Challenge, Draw, NameSuit, Pass, Play
 from runner.game.cards import Card
-from runner.errors import MaumauError
 from runner.rules import ruleset_of
-from .protocol import (PROTOCOL_VERSION, ProtocolViolation, action_data, decode, describe_answer, encode, exception_text,
-                       parse_view)
+
+from .protocol import (
+    PROTOCOL_VERSION,
+    ProtocolViolation,
+    action_data,
+    decode,
+    describe_answer,
+    encode,
+    exception_text,
+    parse_view,
+)
 
 ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
 PATH_VARIABLE = "MAUMAU_WORKER_PATH"

@@ -65,7 +65,8 @@ class LocalSeat(Seat):
         except DecisionTimeout as exc:
             if not armed:  # raised by the bot itself, with no deadline running
                 raise SeatFailure("exception", exception_text(exc), give_up=False) from None
-            raise SeatFailure("timeout", f"still deciding at the budget of {budget:.3f}s; interrupted", give_up=True) from None
+            raise SeatFailure("timeout", f"still deciding at the budget of {budget:.3f}s; "
+                                         "interrupted", give_up=True) from None
         raise failure
 
 

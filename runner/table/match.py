@@ -9,10 +9,10 @@ from typing import Callable, Sequence
 from runner.game import events
 from runner.game.cards import Card, parse_card
 from runner.game.engine import OVER, Round, shuffle
+from runner.game.ruleset import Ruleset
 from runner.seats.seat import as_seat
 
 from .referee import Fault, Forfeit, Referee
-from runner.game.ruleset import Ruleset
 
 
 @dataclass(frozen=True)
@@ -200,8 +200,11 @@ class Match:
         return active[0]
 
     def _round_end(self, number: int, winner: int | None, points: list[int], deciding: bool) -> None:
-        self.rounds.append(RoundSummary(number=number, winner=winner, points=tuple(points), totals=tuple(self.table.totals),
-                                        deciding=deciding))
+        self.rounds.append(
+            RoundSummary(
+                number=number, winner=winner, points=tuple(points), totals=tuple(self.table.totals), deciding=deciding
+            )
+        )
         if self.log is not None:
             self.log.append(events.round_end(number, winner, points, self.table.totals))
 
@@ -283,7 +286,9 @@ class Match:
         for attempt in range(self.ruleset.match.max_deciding_rounds):
             number = rounds_played + attempt + 1
             active = [s for s in tied if s in table.seated()]
-            self.dealer = self._dealer_for((self.dealer + self.ruleset.deal.dealer_rotation) % len(table.players), active)
+            self.dealer = self._dealer_for(
+                (self.dealer + self.ruleset.deal.dealer_rotation) % len(table.players), active
+            )
             rnd = self.play_round(number, self.dealer, active, deciding=True)
             self._carry_direction(rnd)
             self._round_end(number, rnd.winner, [0] * len(table.players), deciding=True)

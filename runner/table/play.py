@@ -4,12 +4,13 @@ from __future__ import annotations
 
 from dataclasses import replace
 
-from runner.seats.botmaker import BotMaker
 from runner.errors import MaumauError
+from runner.plugins import registry
+from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
 from runner.seats.human import HumanSeat
+
 from .match import Match, MatchResult, TableChange
-from runner.plugins import registry
 from .referee import Referee
 
 
@@ -25,7 +26,7 @@ def make_bot_factory(reg=None):
 
 def parse_changes(joins: list[str], leaves: list[str]) -> list[TableChange]:
     changes = []
-    for text, kind in [(j, "join") for j in joins] + [(l, "leave") for l in leaves]:
+    for text, kind in [(join, "join") for join in joins] + [(leave, "leave") for leave in leaves]:
         round_text, sep, who = text.partition(":")
         if not sep or not round_text.isdigit() or int(round_text) < 2 or not who:
             raise MaumauError(f"--{kind} {text!r}: expected ROUND:{'BOT' if kind == 'join' else 'SEAT'} with ROUND ≥ 2")
@@ -64,7 +65,8 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     bots = list(players)
     if human_seat is not None:
         if not 0 <= human_seat <= len(players):
-            raise MaumauError(f"--human-seat {human_seat}: expected a seat from 0 to {len(players)} (the bots fill the others)")
+            raise MaumauError(f"--human-seat {human_seat}: expected a seat from 0 to {len(players)} (the bots fill the "
+                              "others)")
         players = players[:human_seat] + [HumanSeat.name] + players[human_seat:]
         faults = replace(faults, move_time=None)  # a person takes the time they need
     changes = parse_changes(list(joins), list(leaves))

@@ -19,7 +19,6 @@ from pathlib import Path
 from runner.errors import MaumauError
 from runner.game.cards import RANKS, make_deck
 from runner.game.ruleset import Ruleset
-
 from runner.logs import codec
 
 from .integrity import ResultsCorrupt, sha256
@@ -65,7 +64,9 @@ def described(cards: list[str]) -> tuple[tuple[str, ...], int]:
 
 def write_deals(path: Path, header: dict, deals: list[dict]) -> None:
     """Write a deal file: the header, then one line per deal (the log codec's JSON lines, gzip if `.gz`)."""
-    lines = [{"type": "deals", "version": VERSION, **header, "deals": len(deals)}] + [{"type": "deal", **d} for d in deals]
+    lines = [{"type": "deals", "version": VERSION, **header, "deals": len(deals)}] + [
+        {"type": "deal", **d} for d in deals
+    ]
     data = codec.compress(lines) if path.suffix == ".gz" else codec.encode(lines)
     try:
         path.write_bytes(data)
@@ -74,7 +75,7 @@ def write_deals(path: Path, header: dict, deals: list[dict]) -> None:
 
 
 def rounds_of(events: list[dict]) -> list[dict]:
-    """The rounds dealt in a game log, each as its deal file entry (the round_start without what the deal does not fix)."""
+    """The rounds dealt in a game log, each as its deal file entry (round_start less what the deal does not fix)."""
     keep = ("round", "dealer", "hands", "upcards", "stock")
     return [{key: event[key] for key in keep} for event in events if event["type"] == "round_start"]
 

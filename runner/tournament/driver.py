@@ -22,7 +22,7 @@ from .work import MatchOutcome, WorkUnit
 
 
 class Pending:
-    """The work units of `deals` not yet stored, made deal by deal as a backend takes them; their number is known up front.
+    """The work units of `deals` not yet stored, made deal by deal as a backend takes them; their number known up front.
 
     A deal's stored matches are looked up when the deal comes (a resumed tournament); each unit's
     slot is kept in `slots` from when it is handed out until it is stored, so the driver holds the

@@ -6,13 +6,14 @@ from dataclasses import replace
 from pathlib import Path
 
 from runner.errors import MaumauError
+from runner.logs.verify import verify
 from runner.seats.external import EXEC_PREFIX
+
 from .deals import Deal, load_book
 from .integrity import parse_stored_log, read_stored_log
-from .store import Store
 from .schedule import Slot, unit_of
 from .settings import Settings
-from runner.logs.verify import verify
+from .store import Store
 from .work import play_unit
 
 

@@ -120,7 +120,9 @@ def plan(
                              "table_size", "bots")
     book_digest = None
     if deals_file is not None:
-        deals, book_digest = check_deals_file(Path(deals_file), ruleset, k, deals, max_deals if until_confident else None)
+        deals, book_digest = check_deals_file(
+            Path(deals_file), ruleset, k, deals, max_deals if until_confident else None
+        )
     deals = DEFAULT_DEALS if deals is None else deals
     if deals < 1:
         raise InvalidSetting(f"{{0}} must be at least 1, got {deals}", "deals")

@@ -113,7 +113,7 @@ class Sprt:
 
 
 def secular(values: list[float], probs: list[float], s: float, start: float = 0.0) -> float:
-    """The x with sum p_i d_i / (1 + x d_i) = 0, d_i = a_i - s: safeguarded Newton inside the interval where every 1 + x d_i > 0.
+    """The x with sum p_i d_i / (1 + x d_i) = 0, d_i = a_i - s: safeguarded Newton where every 1 + x d_i > 0.
 
     The sum falls strictly with x there, from +inf to -inf, so the root is unique; `start` is a
     guess (the last root, for a distribution that changed by one observation).

@@ -18,10 +18,11 @@ from pathlib import Path
 from typing import Iterator, Mapping, Sequence
 
 from runner.errors import MaumauError
+from runner.table.referee import Fault
+
 from .integrity import check_rows, digest, plain_digest
 from .logfiles import LOGS, store_log
 from .schedule import Slot
-from runner.table.referee import Fault
 from .work import MatchOutcome, SeatOutcome
 
 DB_NAME = "tournament.sqlite"
@@ -82,7 +83,8 @@ class Store:
         """The tournament stored in `directory`."""
         path = directory / DB_NAME
         if not path.is_file():
-            raise MaumauError(f"{directory} holds no tournament (no {DB_NAME}); run `maumau tournament --out {directory}` first")
+            raise MaumauError(f"{directory} holds no tournament (no {DB_NAME}); run `maumau tournament --out "
+                              f"{directory}` first")
         try:
             store = cls(directory, connect(path))
         except sqlite3.DatabaseError as exc:
@@ -90,8 +92,10 @@ class Store:
         try:
             store.meta("config")
             if store.meta("schema") != str(SCHEMA_VERSION):
-                raise MaumauError(f"{path} was written by another version of maumau (schema {store.meta('schema')!r:.10}, "
-                                  f"this one reads {SCHEMA_VERSION}); run the tournament again with this version")
+                raise MaumauError(
+                    f"{path} was written by another version of maumau (schema {store.meta('schema')!r:.10}, "
+                    f"this one reads {SCHEMA_VERSION}); run the tournament again with this version"
+                )
             check_rows(store.db, directory)  # refuse results changed or damaged since they were written
         except (sqlite3.DatabaseError, KeyError) as exc:
             store.close()
@@ -233,7 +237,8 @@ class Store:
         """The tournament is over after `deals` deals, decided at its `looks`-th look at the standings."""
         with self.db:
             self.db.execute("UPDATE meta SET value = 'yes' WHERE key = 'finished'")
-            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)", [("deals_played", str(deals)), ("looks", str(looks))])
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, "
+                                "?)", [("deals_played", str(deals)), ("looks", str(looks))])
 
     def faults(self) -> list[tuple[str, Fault]]:
         rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")

@@ -26,7 +26,7 @@ def gauntlet_tables(n: int, k: int, focus: int) -> list[Table]:
 
 
 def sampled_tables(n: int, k: int, count: int, rng: random.Random, focus: int | None = None) -> list[Table]:
-    """`count` tables in which every pair of entrants meets about equally often, and each entrant sits about equally often.
+    """`count` tables in which every pair of entrants meets, and each entrant sits, about equally often.
 
     Greedy and seeded: each table is a candidate not drawn yet whose pairs have met least so far
     (which keeps the sum of squares of the meeting counts lowest), then whose entrants have sat
@@ -79,7 +79,7 @@ def _built(n: int, k: int, focus: int | None, pairs: list[list[int]], sat: list[
 
 
 def extended_tables(tables: list[Table], n_old: int, n: int, k: int, focus: int | None = None) -> list[Table]:
-    """`tables` (of entrants 0..n_old-1), then every k-subset of the n entrants with a new one (and `focus`, if given)."""
+    """`tables` (of entrants 0..n_old-1), then every k-subset of the n entrants with a new one (and `focus`, if any)."""
     added = [table for table in itertools.combinations(range(n), k)
              if table[-1] >= n_old and (focus is None or focus in table)]
     return list(tables) + added

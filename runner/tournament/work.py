@@ -11,14 +11,15 @@ import random
 from dataclasses import dataclass, field
 from functools import partial
 
-from runner.seats.botmaker import shared_maker
-from runner.seats.faults import FaultSettings
-from .logfiles import store_log
-from runner.table.match import Match, MatchResult
-from runner.table.referee import Fault, Referee
 from runner.game.ruleset import Ruleset
 from runner.logs.codec import compress
 from runner.rules import ruleset_of
+from runner.seats.botmaker import shared_maker
+from runner.seats.faults import FaultSettings
+from runner.table.match import Match, MatchResult
+from runner.table.referee import Fault, Referee
+
+from .logfiles import store_log
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -64,7 +65,7 @@ SEAT_FIELDS = ("seat", "entrant", "bot", "place", "score", "points", "rounds", "
 
 @dataclass(frozen=True, kw_only=True)
 class MatchOutcome:
-    """The stored result of one match, with its gzip game log when logs are on: its bytes, or the file the worker wrote."""
+    """The stored result of one match, with its gzip game log if logs are on: its bytes or the file the worker wrote."""
 
     match_id: str
     rounds: int

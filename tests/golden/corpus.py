@@ -37,8 +37,8 @@ def cases():
 
 def log_digest(name: str, players: list[str], seed: int) -> str:
     """The SHA-256 of the game log of one match, as `maumau play --log` writes it (JSON lines)."""
-    from runner.table.match import Match
     from runner.plugins import registry
+    from runner.table.match import Match
     from runner.table.referee import Referee
 
     reg = registry()

@@ -34,7 +34,7 @@ class Backend:
         raise NotImplementedError
 
     def prepare(self, bots: Sequence[str]) -> None:
-        """Refuse, before anything is stored, a tournament of `bots` this backend cannot play (e.g. a worker lacks one)."""
+        """Refuse, before anything is stored, a tournament of `bots` this backend cannot play (a worker lacks one)."""
 
     def close(self) -> None:
         """Release workers; the backend is not used again."""

@@ -18,13 +18,13 @@ import time
 from typing import Iterable, Sequence
 
 import runner
+from runner.errors import InvalidSetting, MaumauError, UnknownName
+from runner.plugins import BUILTIN_PLUGINS, registry
+from runner.seats.botmaker import BotMaker
+from runner.seats.external import EXEC_PREFIX, parse_exec
+from runner.tournament.work import MatchOutcome, WorkUnit, play_batch
 
 from .base import Backend, BatchSizer, OnResults, batched, default_workers
-from runner.seats.botmaker import BotMaker
-from runner.errors import InvalidSetting, MaumauError, UnknownName
-from runner.seats.external import EXEC_PREFIX, parse_exec
-from runner.plugins import BUILTIN_PLUGINS, registry
-from runner.tournament.work import MatchOutcome, WorkUnit, play_batch
 
 IN_FLIGHT_PER_THREAD = 2  # one playing, one queued behind it
 CONNECT_SECONDS = 10
@@ -37,7 +37,8 @@ def import_distributed():
     try:
         import distributed
     except ImportError:
-        raise MaumauError(f"--backend dask needs Dask, which is not installed; install it with: {INSTALL_HINT}") from None
+        raise MaumauError("--backend dask needs Dask, which is not installed; install it with: "
+                          f"{INSTALL_HINT}") from None
     return distributed
 
 
@@ -157,7 +158,8 @@ def result_of(future, distributed) -> list[MatchOutcome]:
         return future.result()
     except distributed.KilledWorker as exc:
         raise MaumauError(
-            f"a batch of matches killed {exc.allowed_failures + 1} Dask workers in turn, the last {exc.last_worker.address} "
+            f"a batch of matches killed {exc.allowed_failures + 1} Dask workers in turn, the last "
+            f"{exc.last_worker.address} "
             "(a bot crashing its process or running out of memory?); find the match with --backend processes"
         ) from None
 
@@ -195,7 +197,8 @@ def bot_source(maker: BotMaker, bot: str) -> tuple[bool, str]:
     plugin = maker.reg.bot(bot).plugin
     if plugin in BUILTIN_PLUGINS:
         return True, f"plugin {plugin} (maumau {runner.__version__})"
-    versions = {maker.reg.pm.get_name(p): f"{d.project_name} {d.version}" for p, d in maker.reg.pm.list_plugin_distinfo()}
+    versions = {maker.reg.pm.get_name(p): f"{d.project_name} "
+                                          f"{d.version}" for p, d in maker.reg.pm.list_plugin_distinfo()}
     return True, f"plugin {plugin} ({versions.get(plugin, 'no package version')})"
 
 
@@ -242,7 +245,9 @@ def problem_of(report, here: dict) -> str:
         return (f"cannot run maumau's check ({type(report).__name__}: {report}); install maumau, the same version as "
                 "here, and every bot plugin package on it, then restart it")
     if report["version"] != here["version"]:
-        return f"runs maumau {report['version']}, this driver {here['version']}; install the same maumau on every machine"
+        return (
+            f"runs maumau {report['version']}, this driver {here['version']}; install the same maumau on every machine"
+        )
     for bot, (_, source) in sorted(here["bots"].items()):
         playable, there = report["bots"][bot]
         if not playable:

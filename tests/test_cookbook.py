@@ -1,0 +1,46 @@
+"""docs/house-rules.md: every ruleset file of the cookbook loads and checks, and its coverage table adds up."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import Path
+
+import pytest
+import yaml
+
+from runner.plugins import registry
+
+COOKBOOK = Path(__file__).resolve().parent.parent / "docs" / "house-rules.md"
+TEXT = COOKBOOK.read_text()
+FILES = re.findall(r"```yaml\n(.*?)```", TEXT, re.S)
+ROW = re.compile(r"^\| (\d+) \| [^|]+ \| (exact|approx\.|not) \| (.+) \|$", re.M)
+
+
+def test_the_cookbook_has_an_entry_per_concept():
+    entries = re.findall(r"^### (\d+)\. ", TEXT, re.M)
+    assert [int(n) for n in entries] == list(range(1, len(entries) + 1)) and len(entries) >= 51
+    assert len(FILES) == len(entries)  # one ruleset file per entry
+    names = [yaml.safe_load(text)["name"] for text in FILES]
+    assert len(set(names)) == len(names)
+
+
+@pytest.mark.parametrize("text", FILES, ids=lambda text: yaml.safe_load(text)["name"])
+def test_each_ruleset_of_the_cookbook_loads_and_checks(text, tmp_path):
+    path = tmp_path / "house.yaml"
+    path.write_text(text)
+    ruleset, notes = registry().check_ruleset(str(path))
+    assert ruleset.name == yaml.safe_load(text)["name"]
+    expected = {"endless": ["match.max_rounds"], "king-of-hearts": [], "jack-follows-suit": []}
+    if ruleset.name in expected:
+        assert [note.key for note in notes] == expected[ruleset.name]
+
+
+def test_the_coverage_table_counts_every_researched_rule_once_and_its_summary_adds_up():
+    rows = ROW.findall(TEXT)
+    assert [int(number) for number, _, _ in rows] == list(range(1, 157))
+    counts = Counter(verdict for _, verdict, _ in rows)
+    writable = counts["exact"] + counts["approx."]
+    assert f"**Of the 156, {writable} can be written: {counts['exact']} exactly and {counts['approx.']} " \
+           f"approximately; {counts['not']} cannot.**" in TEXT
+    assert f"That is {round(100 * writable / 156)}%" in TEXT
