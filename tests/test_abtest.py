@@ -135,7 +135,8 @@ def test_a_test_and_a_tournament_resume_only_as_themselves(capsys, monkeypatch, 
     maumau(capsys, monkeypatch, "sprt", "-r", "standard-single", "medium", "easy", "--max-deals", "2", "--backend",
            "serial", "-q", "--out", tmp_path / "ab")
     code, _, err = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "ab")
-    assert code == 1 and err == f"Error: {tmp_path / 'ab'} holds an A/B test: continue it with `maumau sprt --resume {tmp_path / 'ab'}`\n"
+    ab = tmp_path / "ab"
+    assert code == 1 and err == f"Error: {ab} holds an A/B test: continue it with `maumau sprt --resume {ab}`\n"
     maumau(capsys, monkeypatch, "tournament", "-r", "standard-single", "-b", "random", "-b", "easy", "--deals", "1",
            "--backend", "serial", "-q", "--out", tmp_path / "rr")
     code, _, err = maumau(capsys, monkeypatch, "sprt", "--resume", tmp_path / "rr")

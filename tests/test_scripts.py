@@ -1,4 +1,4 @@
-"""Tournaments run by scripts and CI: plain progress lines, standings reports, --quiet, `--resume DIR` alone, --extend."""
+"""Tournaments run by scripts and CI: progress lines, standings reports, --quiet, `--resume DIR` alone, --extend."""
 
 import io
 import json

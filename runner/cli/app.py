@@ -15,8 +15,19 @@ from runner.plugins import registry
 from runner.rules import schema_text
 
 from . import narrate, output, tournaments
-from .options import (FormatOpt, IsolateOpt, MemoryOpt, MoveTimeOpt, OnFaultOpt, RulesetOpt, SeedOpt, SetOpt, TimeBankOpt,
-                      fault_settings, overrides_of)
+from .options import (
+    FormatOpt,
+    IsolateOpt,
+    MemoryOpt,
+    MoveTimeOpt,
+    OnFaultOpt,
+    RulesetOpt,
+    SeedOpt,
+    SetOpt,
+    TimeBankOpt,
+    fault_settings,
+    overrides_of,
+)
 
 app = typer.Typer(
     help=__doc__.split(":")[0] + ": a tournament runner for Mau Mau bots under YAML rulesets.",

@@ -167,10 +167,12 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
 
 
 def conduct_test(settings: Settings, out: Path | None, resume: bool, backend: str = "processes",
-                 workers: int | None = None, quiet: bool = False, scheduler: str | None = None) -> tuple[Verdict, Path]:
-    """Run (or resume) an A/B test (runner.tournament.abtest) into its results directory; its verdict and the directory."""
+                 workers: int | None = None, quiet: bool = False,
+                 scheduler: str | None = None) -> tuple[Verdict, Path]:
+    """Run (or resume) an A/B test (runner.tournament.abtest) into its results directory; its verdict and directory."""
     if not settings.sprt:
-        raise MaumauError(f"{out} holds a tournament, not an A/B test: continue it with `maumau tournament --resume {out}`")
+        raise MaumauError(f"{out} holds a tournament, not an A/B test: continue it with "
+                          f"`maumau tournament --resume {out}`")
     return conducted(settings, out, resume, backend, workers, quiet, scheduler,
                      lambda store, executor, progress: run_test(settings, store, executor, progress))
 
@@ -180,7 +182,7 @@ T = TypeVar("T")
 
 def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, workers: int | None, quiet: bool,
               scheduler: str | None, play: Callable[[Store, Backend, Progress], T]) -> tuple[T, Path]:
-    """Open (or create) the results directory, make the backend, `play` into them; say how it went, and how to resume."""
+    """Open (or create) the results directory, make the backend, `play` into them; say how it went, how to resume."""
     if resume and out is None:
         raise InvalidSetting("{0} needs {1}: the results directory of the tournament to continue", "resume", "out")
     if workers is not None and workers < 1:

@@ -26,7 +26,8 @@ def export_deals(directory: Path, out: Path) -> int:
         book = load_book(directory, settings.deals_sha256) if settings.deals_file is not None else None
         # an A/B test's tables share their deals: its first table has them all
         only = " AND tbl = 0" if settings.sprt else ""
-        rows = store.db.execute(f"SELECT id, tbl, deal, seed FROM matches WHERE rotation = 0{only} ORDER BY deal, tbl").fetchall()
+        query = f"SELECT id, tbl, deal, seed FROM matches WHERE rotation = 0{only} ORDER BY deal, tbl"
+        rows = store.db.execute(query).fetchall()
         if not rows:
             raise MaumauError(f"{directory} holds no match yet: play the tournament first")
         deals = []

@@ -14,8 +14,16 @@ from runner.seats.faults import FaultSettings
 
 from .deals import MAX_FILE_BYTES, check_deck, read_deals
 from .integrity import ResultsCorrupt, sha256
-from .tables import (SEATINGS, Table, all_tables, extended_tables, gauntlet_tables, matches_in, sampled_tables,
-                     seatings_per_deal)
+from .tables import (
+    SEATINGS,
+    Table,
+    all_tables,
+    extended_tables,
+    gauntlet_tables,
+    matches_in,
+    sampled_tables,
+    seatings_per_deal,
+)
 
 DEFAULT_TABLE = 4
 DEFAULT_DEALS = 10

@@ -227,7 +227,7 @@ class Store:
             self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
 
     def replace_config(self, config: dict) -> None:
-        """Store `config` (a tournament extended by more entrants) in place of the config: the tournament is unfinished again."""
+        """Store `config` (a tournament extended by entrants) in place of the config: it is unfinished again."""
         text = json.dumps(config, sort_keys=True)
         with self.db:
             self.db.executemany("UPDATE meta SET value = ? WHERE key = ?",
