@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -41,9 +42,27 @@ app.add_typer(rulesets_app, name="rulesets")
 
 @app.command("bots")
 def bots_cmd(fmt: FormatOpt = "table") -> None:
-    """Registered bots: name, plugin, description."""
-    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in registry().bots.values()]
-    output.emit(sorted(rows, key=lambda row: row["name"]), fmt)
+    """Registered bots: name, plugin, description, and the options each takes (-b 'NAME:KEY=VALUE,...')."""
+    from runner.plugins.botspec import usage
+
+    entries = sorted(registry().bots.values(), key=lambda e: e.name)
+    if fmt == "json":
+        typer.echo(json.dumps([
+            {"name": e.name, "plugin": e.plugin, "description": e.description, "options": [
+                {"name": key, "type": o.type.__name__, "default": o.default, "help": o.help, "none": o.none or
+                 o.default is None, "low": o.low} for key, o in e.parameters.items()]}
+            for e in entries], indent=2))
+        return
+    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in entries]
+    if fmt == "csv":
+        for row, e in zip(rows, entries):
+            row["options"] = " ".join(f"{key}={usage(o)}" for key, o in e.parameters.items())
+    output.emit(rows, fmt)
+    options = [{"bot": e.name if i == 0 else "", "option": f"{key}={usage(o)}", "what": o.help}
+               for e in entries for i, (key, o) in enumerate(e.parameters.items())]
+    if fmt == "table" and options:
+        typer.echo("\nOptions, given as -b 'NAME:KEY=VALUE,...' (defaults in brackets):\n"
+                   + output.render_rows(options, "table"))
 
 
 @rulesets_app.callback(invoke_without_command=True)

@@ -497,8 +497,8 @@ class Round:
                 points[seat] = sum(values[card.rank] for card in self.hands[seat])
         return points
 
-    def view(self, seat: int | None = None) -> View:
-        """What `seat` (default: the seat to act) may know now."""
+    def view(self, seat: int | None = None, move_time: float | None = None, time_bank: float | None = None) -> View:
+        """What `seat` (default: the seat to act) may know now; the referee adds the seat's clock."""
         if seat is None or seat == self.current:
             seat, legal = self.current, self._legal
             if legal is None:  # the usual case, right after an apply: computed here, one call fewer
@@ -511,7 +511,7 @@ class Round:
             tuple(map(len, hands)), len(self.stock), tuple(self.discard), self.totals,
             self.rounds_won, self.number, tuple(self.active), self.rules.ruleset, tuple(self.history),
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
-            tuple(sorted(self.out)) if self.out else (),
+            tuple(sorted(self.out)) if self.out else (), move_time, time_bank,
         ))
 
     # ------------------------------------------------------------------ transitions

@@ -52,3 +52,7 @@ class View(NamedTuple):
     turns: int = 0  # decisions taken so far this round (the ruleset's turn_limit counts them)
     idle: int = 0  # turns in a row that ended without a card gained or played (a blocked round counts them)
     out: tuple[int, ...] = ()  # seats the fault policy took out of this round (forfeited), in seat order
+    # The seat's clock, as the referee runs it (None: no limit): seconds this decision may take before the
+    # bank is drawn on (--move-time), and what is left of the seat's bank for this match (--time-bank)
+    move_time: float | None = None
+    time_bank: float | None = None

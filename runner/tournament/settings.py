@@ -115,7 +115,8 @@ def plan(
     overrides = dict(overrides or {})
     faults = faults if faults is not None else FaultSettings()
     ruleset = reg.load_ruleset(ruleset_name, overrides)
-    BotMaker(reg, faults.isolate, faults.bot_memory).check(bots)  # registered names, or `exec:` programs that run
+    # registered bots with options they take (written canonically), or `exec:` programs that run
+    bots = BotMaker(reg, faults.isolate, faults.bot_memory).canonical(bots)
     if len(bots) < 2:
         raise InvalidSetting(f"a tournament needs at least 2 entrants, got {len(bots)}; add one ({{0}})", "bots")
     low, high = ruleset.players.min, ruleset.players.max
@@ -214,7 +215,7 @@ def extended(settings: Settings, bots: list[str]) -> Settings:
         if refused:
             raise InvalidSetting(f"{{0}}: the tournament {why}, so which tables a new entrant meets is not defined; "
                                  "start a new one", "extend")
-    BotMaker(registry(), settings.faults.isolate, settings.faults.bot_memory).check(bots)
+    bots = BotMaker(registry(), settings.faults.isolate, settings.faults.bot_memory).canonical(bots)
     n_old, n = len(settings.bots), len(settings.bots) + len(bots)
     entrants = settings.entrants + added_labels(settings.bots, settings.entrants, bots)
     focus = settings.entrants.index(settings.gauntlet) if settings.gauntlet else None
