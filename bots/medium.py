@@ -1,4 +1,4 @@
-"""The `medium` bot: the strategy tips of seed 002 as small named heuristics that score each legal action."""
+"""The `medium` bot: the classic strategy tips of Mau Mau as small named heuristics that score each legal action."""
 
 from __future__ import annotations
 

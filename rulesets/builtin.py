@@ -1,8 +1,9 @@
 """The built-in rulesets, registered through the same hook as any plugin's.
 
-`*.yaml` here are the three families of RULES.md and their variants. `gallery/` holds the regional
+`*.yaml` here are standard Mau Mau, Strafpunten and online (elimination) Mau Mau and their variants
+(README: Rulesets). `gallery/` holds the regional
 cousins (Switch, Last Card, Pesten, ...), each written from its public rules: they load and check
-now, and are registered once the engine plays the keys of issue 14 they use (tests/test_gallery.py).
+now, and are registered once the engine plays the new keys they use (README: Rulesets; tests/test_gallery.py).
 """
 
 from pathlib import Path

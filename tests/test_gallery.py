@@ -1,5 +1,5 @@
 """The gallery of regional cousins (rulesets/gallery): each written from its public rules, loading, and playing
-and verifying at every table size it allows once the engine of issue 14 plays their keys."""
+and verifying at every table size it allows once the engine plays their new keys."""
 
 from __future__ import annotations
 
@@ -15,7 +15,7 @@ from runner.plugins import registry
 
 NAMES = {"switch", "last-card", "pesten", "tschau-sepp", "neunerln", "prsi", "makao", "crazy-eights"}
 PATHS = gallery_paths()
-# The engine of issue 14 plays several cards in one turn (Play.more), which most of the gallery uses;
+# The engine for the new keys plays several cards in one turn (Play.more), which most of the gallery uses;
 # until it has landed their matches would be played by rules that ignore the new keys.
 ENGINE_LANDED = "more" in Play.__dataclass_fields__
 
@@ -44,7 +44,7 @@ def test_a_gallery_ruleset_deals_at_every_table_size(path):
 
 
 @pytest.mark.skipif(
-    not ENGINE_LANDED, reason="the engine of issue 14 (Play.more and the other new keys) has not landed"
+    not ENGINE_LANDED, reason="the engine of the new keys (Play.more and the others) has not landed"
 )
 @pytest.mark.parametrize("path", PATHS, ids=lambda path: path.stem)
 def test_a_gallery_ruleset_plays_and_verifies_at_every_table_size(path, tmp_path):

@@ -9,11 +9,13 @@ import sqlite3
 import pytest
 
 from runner.cli import main
-from runner.tournament.driver import conduct
+from runner.errors import MaumauError
+from runner.tournament.driver import conduct, stored_standings
 from runner.tournament.integrity import ResultsCorrupt, digest, parse_stored_log, read_stored_log, sha256
 from runner.tournament.settings import plan
 
 MATCH = "t0-d0-r0"
+PAGE = 4096  # SQLite's default page size
 LOG = f"logs/{MATCH}.jsonl.gz"
 
 
@@ -54,7 +56,42 @@ def write_log(directory, data: bytes):
     (directory / LOG).write_bytes(data)
 
 
+def flip_in_index(directory, index="matches_in_order", bit=0):
+    """Flip one bit in the last cell of an index's root page: a key of the index, changed under SQLite's feet."""
+    path = directory / "tournament.sqlite"
+    db = sqlite3.connect(path)
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = ?", (index,)).fetchone()[0]
+    db.close()
+    data = bytearray(path.read_bytes())
+    at = root * page_size - 3  # the cell content area grows down from the page's end: its last bytes are keys
+    data[at] ^= 1 << bit
+    path.write_bytes(bytes(data))
+
+
+def set_meta(directory, key, value):
+    sql(directory, f"UPDATE meta SET value = '{value}' WHERE key = '{key}'")
+
+
+def cut_pages(directory, pages=1):
+    path = directory / "tournament.sqlite"
+    db = sqlite3.connect(path)
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    db.close()
+    path.write_bytes(path.read_bytes()[:-pages * page_size])
+
+
 TAMPERING = {
+    "an index bit flipped": flip_in_index,
+    "an index bit flipped (another)": lambda d: flip_in_index(d, bit=3),
+    "the primary key's index bit flipped": lambda d: flip_in_index(d, "sqlite_autoindex_matches_1", bit=1),
+    "deals_played edited": lambda d: set_meta(d, "deals_played", "2"),
+    "looks edited": lambda d: set_meta(d, "looks", "3"),
+    "finished unset": lambda d: set_meta(d, "finished", ""),
+    "the match count edited": lambda d: set_meta(d, "matches", "2"),
+    "a meta row added": lambda d: sql(d, "INSERT INTO meta VALUES ('notes', 'x')"),
+    "the meta digest deleted": lambda d: sql(d, "DELETE FROM meta WHERE key = 'meta_digest'"),
+    "database cut by a page": cut_pages,
     "database truncated": lambda d: (d / "tournament.sqlite").write_bytes(
         (d / "tournament.sqlite").read_bytes()[:3000]
     ),
@@ -110,6 +147,62 @@ def test_tampering_gives_one_clear_error_or_the_same_result(case, stored, tmp_pa
             assert code == 1 and err.startswith("Error: ") and err.count("\n") == 1, err
             errors += 1
     assert errors, f"{case}: went unnoticed"
+
+
+def test_a_truncated_tournament_is_refused_even_with_its_record_edited_to_match(tmp_path, monkeypatch, capsys):
+    """The issue's attack: half the deals deleted, `deals_played` halved, so the schedule looks complete."""
+    out = tmp_path / "t"
+    conduct(plan("strafpunten", ["random"] * 3, deals=2, seed=3), out, False, backend="serial", quiet=True)
+    assert cli(["standings", str(out)], monkeypatch, capsys)[0] == 0
+    sql(out, "DELETE FROM seats WHERE match_id LIKE '%-d1-%'", "DELETE FROM faults WHERE match_id LIKE '%-d1-%'",
+        "DELETE FROM matches WHERE deal = 1", "UPDATE meta SET value = '1' WHERE key = 'deals_played'",
+        "UPDATE meta SET value = '3' WHERE key = 'matches'")
+    code, _, err = cli(["standings", str(out)], monkeypatch, capsys)
+    assert code == 1 and "its meta rows) was changed" in err, err
+
+
+def test_a_deleted_match_of_an_unfinished_tournament_is_noticed(tmp_path, monkeypatch, capsys):
+    out = tmp_path / "t"
+    conduct(plan("strafpunten", ["random"] * 3, deals=1, seed=3), out, False, backend="serial", quiet=True)
+    sql(out, "UPDATE meta SET value = '' WHERE key = 'finished'")
+    from runner.tournament.integrity import meta_digest
+
+    db = sqlite3.connect(out / "tournament.sqlite")  # re-sealed, as an interrupted run leaves it
+    rows = dict(db.execute("SELECT key, value FROM meta WHERE key != 'meta_digest'"))
+    db.execute("UPDATE meta SET value = ? WHERE key = 'meta_digest'", (meta_digest(rows),))
+    db.commit()
+    db.close()
+    assert cli(["standings", str(out)], monkeypatch, capsys)[0] == 0  # unfinished, and whole
+    sql(out, f"DELETE FROM seats WHERE match_id = '{MATCH}'", f"DELETE FROM matches WHERE id = '{MATCH}'")
+    code, _, err = cli(["standings", str(out)], monkeypatch, capsys)
+    assert code == 1 and "2 matches stored, the tournament recorded '3'" in err, err
+
+
+def test_two_bit_flips_anywhere_are_refused_or_change_nothing(stored, tmp_path):
+    """40 seeded two-bit flips in the database's cells: each is refused, or resume and standings are unchanged."""
+    import random
+
+    settings = plan("strafpunten", ["random", "random", "random"], deals=1, seed=3)
+    expected = stored_standings(stored)[0]
+    data = (stored / "tournament.sqlite").read_bytes()
+    rng = random.Random(12)
+    accepted = 0
+    for trial in range(40):
+        copy = tmp_path / f"flip{trial}"
+        shutil.copytree(stored, copy)
+        flipped = bytearray(data)
+        for _ in range(2):  # in the last bytes of a page, where SQLite keeps the cells: rows and index keys
+            at = (rng.randrange(len(flipped) // PAGE) + 1) * PAGE - 1 - rng.randrange(160)
+            flipped[at] ^= 1 << rng.randrange(8)
+        (copy / "tournament.sqlite").write_bytes(bytes(flipped))
+        try:
+            resumed, _ = conduct(settings, copy, True, backend="serial", quiet=True)
+        except MaumauError as exc:
+            assert "\n" not in str(exc)
+            continue
+        accepted += 1
+        assert resumed == expected and stored_standings(copy)[0] == expected, f"trial {trial} changed the standings"
+    assert accepted < 40  # most flips land in data, and are refused
 
 
 def test_resume_refuses_a_tampered_directory(stored, tmp_path):

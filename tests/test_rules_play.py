@@ -1,4 +1,4 @@
-"""RULES.md, shared core and drawing: matching, the wild Jack, upcards, drawing, reshuffling, blocked rounds."""
+"""The shared core and drawing (README: Rulesets): matching, the wild Jack, upcards, drawing, reshuffles, blocking."""
 
 from runner.game.actions import DRAW, PASS
 from scenario import can, deal, do, hand, plays, texts

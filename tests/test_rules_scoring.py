@@ -1,4 +1,4 @@
-"""RULES.md, card points per family and the decks: 52 cards, two decks from 7 players, Skat, deal sizes."""
+"""Card points and decks (README: Rulesets): 52 cards, two decks from 7 players, Skat, deal sizes."""
 
 import random
 from collections import Counter

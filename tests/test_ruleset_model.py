@@ -44,7 +44,7 @@ def test_a_builtin_keeps_its_log_data_and_shows_the_new_keys_with_defaults(name)
     assert Ruleset.model_validate(ruleset.to_data()) == ruleset
     shown = ruleset.model_dump(mode="json")
     assert NEW_TOP_KEYS <= shown.keys() and "max_rounds" in shown["match"]
-    if not (NEW_TOP_KEYS & ruleset.to_data().keys()):  # a ruleset of before issue 14 logs no new key
+    if not (NEW_TOP_KEYS & ruleset.to_data().keys()):  # a ruleset without the new keys logs none
         assert "max_rounds" not in ruleset.to_data()["match"]
         assert all("stack_with" not in power for power in ruleset.to_data()["powers"].values())
 

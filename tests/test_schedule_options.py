@@ -84,7 +84,7 @@ def test_two_copies_of_a_bot_tie_exactly_at_three_seats_under_every_seating_orde
     assert one["matches"] == two["matches"] == 120
     for key in ("wins", "draws", "losses", "score", "ahead", "mean_place", "points_per_round", "rounds_won"):
         assert one[key] == two[key], key
-    # with rotations alone the claim fails at three seats (issue 11: 32 against 23 wins)
+    # with rotations alone the claim fails at three seats (measured: 32 against 23 wins)
     code, out, _ = maumau(capsys, monkeypatch, "tournament", "-r", "standard", "-b", "medium", "-b", "medium",
                           "-b", "easy", "--deals", "20", "--backend", "serial", "--format", "json", "-q",
                           "--out", tmp_path / "r")

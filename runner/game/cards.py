@@ -1,4 +1,4 @@
-"""Cards, ranks, suits, jokers, decks and the notation of RULES.md (`10H`, `JD`, `7S`; jokers `XR`, `XB`)."""
+"""Cards, ranks, suits, jokers, decks and their notation, rank then suit (`10H`, `JD`, `7S`; jokers `XR`, `XB`)."""
 
 from __future__ import annotations
 

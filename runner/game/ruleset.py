@@ -2,8 +2,9 @@
 
 The keys, their defaults and the contract between the model, the engine and the verifier are
 those of README.md (Rulesets) and docs/house-rules.md. Every key added after the first game logs
-(issue 14) is marked QUIET: `to_data()` (what game logs and bots receive) leaves it out while it
-holds its default, so that the logs of rulesets that do not use it stay byte for byte the same.
+(selectors, jokers, the table-size mappings, the keys docs/house-rules.md uses) is marked QUIET:
+`to_data()` (what game logs and bots receive) leaves it out while it holds its default, so that
+the logs of rulesets that do not use it stay byte for byte the same.
 """
 
 from __future__ import annotations

@@ -125,7 +125,7 @@ class _Checker:
         return [seat for seat in range(len(self.players)) if seat not in gone]
 
     def table_changes(self, number: int) -> None:
-        """Joins and leaves between rounds (RULES.md family 3 table management)."""
+        """Joins and leaves between rounds, where the rules allow them (match.table_changes, as in elimination)."""
         while (event := self.peek()) is not None and event["type"] in (ev.JOIN, ev.LEAVE):
             self.take(ev.JOIN, ev.LEAVE)
             if not self.rules.table_changes:

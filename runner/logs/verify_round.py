@@ -2,7 +2,7 @@
 
 `RoundCheck` keeps its own picture of the table (hands, stock, discard pile, whose turn, what is
 pending) and reads the round's events through the match checker (`take`, `peek`, `fail`), holding
-each against RULES.md: a play comes from the hand and matches, a draw takes the stock's top cards,
+each against the rules: a play comes from the hand and matches, a draw takes the stock's top cards,
 a power brings the draws and skips it causes, in order.
 """
 

@@ -31,8 +31,27 @@ def read_yaml(path: Path) -> dict:
     if not isinstance(data, dict):
         raise RulesetError(str(path), None, "expected a mapping of keys, got "
                                             f"{type(data).__name__}", "start with `name: ...`")
-    _check_size(path, data)
+    _check_size(str(path), data)
     return data
+
+
+def read_value(text: str, source: str) -> Any:
+    """One YAML value given on the command line (`--set`), under the caps of a ruleset file.
+
+    Text that is not YAML at all is taken as the plain string it is; a value that would pass
+    none of a file's caps (too long, too deep, an alias bomb) is a RulesetError naming `source`.
+    """
+    if len(text.encode("utf-8", "surrogatepass")) > MAX_FILE_BYTES:
+        raise RulesetError(source, None, f"the value is {len(text)} characters",
+                           f"a value is at most {MAX_FILE_BYTES} bytes")
+    try:
+        value = _safe_load(text, source)
+    except RulesetError as exc:
+        if not exc.problem.startswith("YAML syntax error"):
+            raise
+        return text
+    _check_size(source, value)
+    return value
 
 
 def exists(path: Path) -> bool:
@@ -107,18 +126,17 @@ def _safe_load(text: str, source: str) -> Any:
         raise RulesetError(source, None, f"a value YAML cannot read: {str(exc)[:120]}", "fix the value") from None
 
 
-def _check_size(path: Path, data: Any, budget: int = 20_000) -> None:
+def _check_size(source: str, data: Any, budget: int = 20_000) -> None:
     """Refuse YAML whose aliases expand into a huge tree (a 'billion laughs' file), or that nests too deeply."""
     stack, seen = [(data, 0)], 0
     while stack:
         node, depth = stack.pop()
         seen += 1
         if seen > budget:
-            raise RulesetError(str(path), None, "the document expands to too many "
-                                                "values", "remove repeated YAML aliases")
+            raise RulesetError(source, None, "the document expands to too many values", "remove repeated YAML aliases")
         if depth > MAX_DEPTH:
-            raise RulesetError(str(path), None, "the YAML is nested too "
-                                                "deeply", f"a ruleset nests at most {MAX_DEPTH} levels")
+            raise RulesetError(source, None, "the YAML is nested too deeply",
+                               f"a ruleset nests at most {MAX_DEPTH} levels")
         if isinstance(node, dict):
             stack.extend((child, depth + 1) for child in node.values())
             stack.extend((key, depth + 1) for key in node.keys())

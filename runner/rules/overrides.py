@@ -5,12 +5,10 @@ from __future__ import annotations
 import copy
 from typing import Any, Mapping
 
-import yaml
-
 from runner.errors import RulesetError
 from runner.game import selectors
 
-from .files import MAX_DEPTH
+from .files import MAX_DEPTH, read_value
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -18,15 +16,10 @@ def parse_override(text: str) -> tuple[str, Any]:
     key, sep, value = text.partition("=")
     if not sep or not key.strip():
         raise RulesetError("--set", text, "expected KEY=VALUE", "e.g. --set match.limit=150")
-    try:
-        parsed = yaml.safe_load(value) if value.strip() else ""
-    except yaml.YAMLError:
-        parsed = value
-    except (RecursionError, ValueError, OverflowError):
-        raise RulesetError("--set", key.strip(), "cannot read the value "
-                                                 f"{value[:40]!r}", "give a number, word or short list") from None
     if key.count(".") > MAX_DEPTH:
         raise RulesetError("--set", key[:60], "the key nests too deeply", "use a key of `maumau rulesets schema`")
+    # the same caps as a ruleset file: a value is input too (an alias bomb, a 5000-digit number)
+    parsed = read_value(value, f"--set {key.strip()[:60]}") if value.strip() else ""
     return key.strip(), parsed
 
 

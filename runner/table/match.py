@@ -51,7 +51,7 @@ class MatchResult:
     decisions: int = 0
 
 
-@dataclass
+@dataclass(kw_only=True)
 class _Table:
     """Who sits where, and how each seat stands, during a match."""
 
@@ -97,7 +97,7 @@ class Match:
         self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
         self.referee = referee or Referee(seed=seed)
         self.rng = random.Random(f"{seed}:deal")
-        self.table = _Table(list(players), [0] * len(players), [0] * len(players))
+        self.table = _Table(players=list(players), totals=[0] * len(players), rounds_won=[0] * len(players))
         self.bots = [make_bot(player, seat, bot_rng(seed, seat)) for seat, player in enumerate(players)]
         self.seats = [as_seat(bot) for bot in self.bots]  # what the referee asks: one interface for every bot
         self.rounds: list[RoundSummary] = []

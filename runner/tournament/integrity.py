@@ -1,10 +1,13 @@
 """Tamper evidence for a results directory: digests of what was stored, and careful reading of it.
 
 Every match row carries the SHA-256 of its own fields, its seats, its faults and its log file;
-the config carries one too. Reading a directory (standings, replay, resume) recomputes them, so
-a truncated, corrupted or edited result is refused with a clear error instead of changing the
-standings. This detects damage and casual edits, not a forger who recomputes the digests: they
-are not keyed.
+the config carries one, and the meta rows (the config, the count of stored matches, the deals
+played and the looks of a finished tournament) one over them all. Reading a directory
+(standings, replay, resume) first runs SQLite's own integrity check (which also finds an index
+that no longer matches its table: the standings read the matches through one), then recomputes
+the digests and counts the matches, so a truncated, corrupted or edited result is refused with a
+clear error instead of changing the standings. This detects damage and casual edits, not a
+forger who recomputes the digests: they are not keyed.
 """
 
 from __future__ import annotations
@@ -18,6 +21,8 @@ from runner.logs import codec
 from runner.logs.codec import LogError
 
 from .tables import matches_in
+
+META_DIGEST = "meta_digest"  # the meta row holding the digest of all the others
 
 
 class ResultsCorrupt(MaumauError):
@@ -50,6 +55,19 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+def meta_digest(rows: dict[str, str]) -> str:
+    """The digest of the meta rows `rows` (key: value, the digest's own row left out)."""
+    return plain_digest(sorted(rows.items()))
+
+
+def check_database(db, where: Path) -> None:
+    """SQLite's own integrity check (pages, records, and every index against its table); ResultsCorrupt if it fails."""
+    verdict = db.execute("PRAGMA integrity_check(1)").fetchone()
+    if verdict is None or verdict[0] != "ok":
+        problem = " ".join(str(verdict[0] if verdict else "no answer").split())[:120]
+        raise ResultsCorrupt(f"{where}: the database is damaged (SQLite's integrity check: {problem}); {_ADVICE}")
+
+
 def check_rows(db, where: Path) -> None:
     """Every stored match's digest against its rows, the config's against the config; ResultsCorrupt if one differs.
 
@@ -58,6 +76,9 @@ def check_rows(db, where: Path) -> None:
     """
     db.execute("BEGIN")
     try:
+        meta = dict(db.execute("SELECT key, value FROM meta"))
+        if meta.pop(META_DIGEST, None) != meta_digest(meta):
+            raise ResultsCorrupt(f"{where}: the tournament's record (its meta rows) was changed; {_ADVICE}")
         config = db.execute("SELECT value FROM meta WHERE key = 'config'").fetchone()
         expected = db.execute("SELECT value FROM meta WHERE key = 'config_digest'").fetchone()
         if config is None or expected is None or digest(config[0]) != expected[0]:
@@ -101,8 +122,11 @@ class _grouped:
 
 
 def _check_complete(db, where: Path, count: int) -> None:
-    """A finished tournament holds every match of its schedule: none may have gone missing."""
+    """Every match the tournament stored is still there; a finished one holds every match of its schedule."""
     meta = dict(db.execute("SELECT key, value FROM meta"))
+    if meta.get("matches") != str(count):
+        raise ResultsCorrupt(f"{where}: {count} matches stored, the tournament recorded {meta.get('matches')!r:.20}; "
+                             f"{_ADVICE}")
     if meta.get("finished") != "yes":
         return
     config = json.loads(meta["config"])

@@ -11,7 +11,9 @@ any length is summed up in constant memory.
 
 from __future__ import annotations
 
+import fcntl
 import json
+import os
 import sqlite3
 from contextlib import contextmanager
 from pathlib import Path
@@ -20,13 +22,16 @@ from typing import Iterator, Mapping, Sequence
 from runner.errors import MaumauError
 from runner.table.referee import Fault
 
-from .integrity import check_rows, digest, plain_digest
+from .integrity import META_DIGEST, check_database, check_rows, digest, meta_digest, plain_digest
 from .logfiles import LOGS, store_log
 from .schedule import Slot
 from .work import MatchOutcome, SeatOutcome
 
 DB_NAME = "tournament.sqlite"
-SCHEMA_VERSION = 2  # 2: each match row carries its log's SHA-256 and a digest of its rows (runner.integrity)
+LOCK_NAME = "tournament.lock"  # held (flock) by the one run writing the directory
+# 2: each match row carries its log's SHA-256 and a digest of its rows (runner/tournament/integrity.py);
+# 3: the meta rows (the count of stored matches included) carry a digest too
+SCHEMA_VERSION = 3
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -53,29 +58,35 @@ CREATE TABLE IF NOT EXISTS faults (
 class Store:
     """The results of one tournament, in `directory`."""
 
-    def __init__(self, directory: Path, db: sqlite3.Connection):
-        self.directory, self.db = directory, db
+    def __init__(self, directory: Path, db: sqlite3.Connection, lock: int | None = None):
+        self.directory, self.db, self.lock = directory, db, lock
 
     # ------------------------------------------------------------ opening
     @classmethod
     def create(cls, directory: Path, config: dict) -> "Store":
-        """A new results directory for a tournament with `config`; refuses to overwrite one."""
-        if (directory / DB_NAME).exists():
-            raise MaumauError(
-                f"{directory} already holds a tournament; add --resume to continue it, or choose another --out"
-            )
+        """A new results directory for a tournament with `config`; refuses to overwrite one, or one in use."""
         try:
             (directory / LOGS).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
             raise MaumauError(f"cannot create the results directory {directory}: {exc.strerror}") from None
-        store = cls(directory, connect(directory / DB_NAME))
-        with store.db:
+        lock = lock_directory(directory)
+        try:
+            if (directory / DB_NAME).exists():
+                raise MaumauError(
+                    f"{directory} already holds a tournament; add --resume to continue it, or choose another --out"
+                )
+            store = cls(directory, connect(directory / DB_NAME), lock)
+        except BaseException:
+            os.close(lock)
+            raise
+        with store.writing():
             store.db.executescript(SCHEMA)
             store.db.executemany(
                 "INSERT INTO meta VALUES (?, ?)",
                 [("schema", str(SCHEMA_VERSION)), ("config", json.dumps(config, sort_keys=True)), ("finished", ""),
-                 ("config_digest", digest(json.dumps(config, sort_keys=True)))],
+                 ("config_digest", digest(json.dumps(config, sort_keys=True))), ("matches", "0")],
             )
+            store.seal()
         return store
 
     @classmethod
@@ -87,9 +98,10 @@ class Store:
                               f"{directory}` first")
         try:
             store = cls(directory, connect(path))
-        except sqlite3.DatabaseError as exc:
+        except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
         try:
+            check_database(store.db, directory)  # before anything is read from it
             store.meta("config")
             if store.meta("schema") != str(SCHEMA_VERSION):
                 raise MaumauError(
@@ -97,7 +109,7 @@ class Store:
                     f"this one reads {SCHEMA_VERSION}); run the tournament again with this version"
                 )
             check_rows(store.db, directory)  # refuse results changed or damaged since they were written
-        except (sqlite3.DatabaseError, KeyError) as exc:
+        except (sqlite3.DatabaseError, KeyError, UnicodeDecodeError) as exc:  # a text that is not UTF-8 any more
             store.close()
             raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
         except MaumauError:
@@ -110,7 +122,13 @@ class Store:
         """The stored tournament in `directory`, if it is the one `config` describes."""
         if not (directory / DB_NAME).exists():
             raise MaumauError(f"nothing to resume in {directory} (no {DB_NAME}); leave out --resume to start it")
-        store = cls.open(directory)
+        lock = lock_directory(directory)
+        try:
+            store = cls.open(directory)
+        except BaseException:
+            os.close(lock)
+            raise
+        store.lock = lock
         difference = first_difference(store.config(), json.loads(json.dumps(config)))
         if difference:
             store.close()
@@ -122,6 +140,21 @@ class Store:
 
     def close(self) -> None:
         self.db.close()
+        if self.lock is not None:
+            os.close(self.lock)  # releases the flock
+            self.lock = None
+
+    @contextmanager
+    def writing(self) -> Iterator[None]:
+        """One committed transaction; a failure to write (a full disk, say) is one error naming the database."""
+        try:
+            with self.db:
+                yield
+        except sqlite3.Error as exc:
+            raise MaumauError(
+                f"cannot store results in {self.directory / DB_NAME}: {exc}; free some space (or fix the directory), "
+                f"then continue with the same command plus --resume --out {self.directory}"
+            ) from None
 
     # ------------------------------------------------------------ reading
     def meta(self, key: str) -> str:
@@ -221,10 +254,12 @@ class Store:
             matches.append((*row, plain_digest(row, seat_rows, fault_rows)))
             seats.extend((outcome.match_id, *fields) for fields in seat_rows)
             faults.extend((outcome.match_id, *fields) for fields in fault_rows)
-        with self.db:
+        with self.writing():
             self.db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", matches)
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
             self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
+            self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'matches'", (len(matches),))
+            self.seal()
 
     def replace_config(self, config: dict) -> None:
         """Store `config` (a tournament extended by entrants) in place of the config: it is unfinished again."""
@@ -235,10 +270,16 @@ class Store:
 
     def mark_finished(self, deals: int, looks: int = 1) -> None:
         """The tournament is over after `deals` deals, decided at its `looks`-th look at the standings."""
-        with self.db:
+        with self.writing():
             self.db.execute("UPDATE meta SET value = 'yes' WHERE key = 'finished'")
-            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, "
-                                "?)", [("deals_played", str(deals)), ("looks", str(looks))])
+            self.db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                                [("deals_played", str(deals)), ("looks", str(looks))])
+            self.seal()
+
+    def seal(self) -> None:
+        """Inside a write transaction: the digest of the meta rows as they now are (runner/tournament/integrity.py)."""
+        rows = dict(self.db.execute("SELECT key, value FROM meta WHERE key != ?", (META_DIGEST,)))
+        self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (META_DIGEST, meta_digest(rows)))
 
     def faults(self) -> list[tuple[str, Fault]]:
         rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")
@@ -249,6 +290,26 @@ class Store:
 def seat_row(s: SeatOutcome) -> tuple:
     """A seat's fields in the order of the seats table, `forfeited` as the integer SQLite stores."""
     return (s.seat, s.entrant, s.bot, s.place, s.score, s.points, s.rounds, s.rounds_won, s.faults, int(s.forfeited))
+
+
+def lock_directory(directory: Path) -> int:
+    """An exclusive lock on the results directory, held until its descriptor is closed (or the process dies);
+    a directory another run holds is refused, naming that run's process."""
+    path = directory / LOCK_NAME
+    try:
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o644)
+    except OSError as exc:
+        raise MaumauError(f"cannot create {path}: {exc.strerror}; choose another --out") from None
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        holder = os.pread(fd, 32, 0).decode("ascii", "replace").strip() or "unknown"
+        os.close(fd)
+        raise MaumauError(f"{directory} is in use by another tournament (process {holder}); wait for it to end, "
+                          "or choose another --out") from None
+    os.ftruncate(fd, 0)
+    os.pwrite(fd, str(os.getpid()).encode(), 0)
+    return fd
 
 
 def connect(path: Path) -> sqlite3.Connection:
