@@ -222,9 +222,10 @@ def extend(directory: Path, bots: list[str]) -> Settings:
 
     The tournament is then resumed: only the added tables are played (and whatever was left unplayed).
     """
-    store = Store.open(directory)
+    config = stored_config(directory)
+    settings = extended(stored_settings(config), bots)
+    store = Store.resume(directory, config)  # locked: no run writes the directory meanwhile
     try:
-        settings = extended(stored_settings(store.config()), bots)
         store.replace_config(settings.config())
         return settings
     finally:

@@ -264,9 +264,10 @@ class Store:
     def replace_config(self, config: dict) -> None:
         """Store `config` (a tournament extended by entrants) in place of the config: it is unfinished again."""
         text = json.dumps(config, sort_keys=True)
-        with self.db:
+        with self.writing():
             self.db.executemany("UPDATE meta SET value = ? WHERE key = ?",
                                 [(text, "config"), (digest(text), "config_digest"), ("", "finished")])
+            self.seal()
 
     def mark_finished(self, deals: int, looks: int = 1) -> None:
         """The tournament is over after `deals` deals, decided at its `looks`-th look at the standings."""
