@@ -407,9 +407,10 @@ def render_verdict(settings, verdict, out: Path, fmt: str) -> str:
             indent=2,
         )
     against = f"with {', '.join(opponents)} at the table" if opponents else "at two seats"
+    e0, e1 = f"elo0 ({h['elo0']:g} Elo)", f"elo1 ({h['elo1']:g} Elo)"
     outcome = {
-        "H1": f"H1 accepted: {new} is stronger than {base} by {h['elo1']:g} Elo or more",
-        "H0": f"H0 accepted: {new} is not stronger than {base} by {h['elo1']:g} Elo (at most {h['elo0']:g})",
+        "H1": f"H1 accepted: {new} is stronger than {base} by {e1}, not {e0}",
+        "H0": f"H0 accepted: {new} is stronger than {base} by {e0}, not {e1}",
         None: f"no decision within the cap of {settings.deals} deals",
     }[verdict.decision]
     return "\n".join(
