@@ -26,6 +26,27 @@ from .options import (
 )
 from .standings import render_standings
 
+# The options `tournament` and `sprt` share.
+OptionalRulesetOpt = Annotated[
+    Optional[str], typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")
+]
+WorkersOpt = Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")]
+BackendOpt = Annotated[str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")]
+SchedulerOpt = Annotated[
+    Optional[str],
+    typer.Option(
+        "--scheduler",
+        help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).",
+    ),
+]
+OutOpt = Annotated[
+    Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")
+]
+LogsOpt = Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")]
+SeatingsOpt = Annotated[
+    str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")
+]
+
 # The options that define a tournament: `--resume DIR` and `--extend DIR` take them from the stored config.
 SETTING_OPTIONS = (
     "table_size",
@@ -55,9 +76,7 @@ def tournament_cmd(
             help="With --resume: the results directory to continue, with its stored settings.", show_default=False
         ),
     ] = None,
-    ruleset: Annotated[
-        Optional[str], typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")
-    ] = None,
+    ruleset: OptionalRulesetOpt = None,
     bots: Annotated[
         Optional[list[str]],
         typer.Option(
@@ -76,22 +95,10 @@ def tournament_cmd(
             help="Deals per table, each played under every seat rotation (default 10, or every deal of --deals-file).",
         ),
     ] = None,
-    workers: Annotated[
-        Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")
-    ] = None,
-    backend: Annotated[
-        str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")
-    ] = "processes",
-    scheduler: Annotated[
-        Optional[str],
-        typer.Option(
-            "--scheduler",
-            help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).",
-        ),
-    ] = None,
-    out: Annotated[
-        Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")
-    ] = None,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "processes",
+    scheduler: SchedulerOpt = None,
+    out: OutOpt = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -104,7 +111,7 @@ def tournament_cmd(
         Optional[Path],
         typer.Option("--extend", help="Add the -b entrants to the tournament in DIR: only their tables are played."),
     ] = None,
-    logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
+    logs: LogsOpt = True,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     quiet: Annotated[
@@ -140,9 +147,7 @@ def tournament_cmd(
             help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.",
         ),
     ] = None,
-    seatings: Annotated[
-        str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")
-    ] = "rotations",
+    seatings: SeatingsOpt = "rotations",
     deals_file: Annotated[
         Optional[Path],
         typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`): deal i at every table."),
@@ -255,9 +260,7 @@ def sprt_cmd(
             help="NEW BASE: the bot on trial and the one it must beat (with --resume alone: DIR).", show_default=False
         ),
     ] = None,
-    ruleset: Annotated[
-        Optional[str], typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")
-    ] = None,
+    ruleset: OptionalRulesetOpt = None,
     opponents: Annotated[
         Optional[list[str]],
         typer.Option(
@@ -278,18 +281,10 @@ def sprt_cmd(
             "--max-deals", help="Stop undecided after this many deals (default 20000, or every deal of --deals-file)."
         ),
     ] = None,
-    workers: Annotated[
-        Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")
-    ] = None,
-    backend: Annotated[
-        str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")
-    ] = "processes",
-    scheduler: Annotated[
-        Optional[str], typer.Option("--scheduler", help="Dask scheduler address (with --backend dask).")
-    ] = None,
-    out: Annotated[
-        Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")
-    ] = None,
+    workers: WorkersOpt = None,
+    backend: BackendOpt = "processes",
+    scheduler: SchedulerOpt = None,
+    out: OutOpt = None,
     resume: Annotated[
         bool,
         typer.Option(
@@ -297,7 +292,7 @@ def sprt_cmd(
             help="Continue an interrupted test: `--resume DIR` alone, or the whole command plus --resume --out DIR.",
         ),
     ] = False,
-    logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
+    logs: LogsOpt = True,
     seed: SeedOpt = 1,
     set_: SetOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress (bar or lines) or notes.")] = False,
@@ -307,9 +302,7 @@ def sprt_cmd(
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
-    seatings: Annotated[
-        str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")
-    ] = "rotations",
+    seatings: SeatingsOpt = "rotations",
     deals_file: Annotated[
         Optional[Path],
         typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`), in its order."),
