@@ -26,6 +26,7 @@ from .tables import (
 )
 
 DEFAULT_TABLE = 4
+LATER = ("tables", "gauntlet", "sampled", "seatings", "deals_file", "deals_sha256", "sprt")  # see Settings.config
 DEFAULT_DEALS = 10
 
 
@@ -87,9 +88,16 @@ class Settings:
                 f"= {self.match_count()} matches")
 
     def config(self) -> dict:
-        """The settings as JSON data, the fault settings among the others."""
+        """The settings as JSON data, the fault settings among the others.
+
+        The settings added after the first results were stored are left out while they hold their
+        defaults, so a tournament that uses none of them has the config it always had (and resumes).
+        """
         config = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "faults"}
         config.update({key: getattr(self.faults, name) for name, key in FAULT_KEYS.items()})
+        for f in fields(self):
+            if f.name in LATER and config[f.name] == f.default:
+                del config[f.name]
         return config
 
     @classmethod
