@@ -248,4 +248,5 @@ def test_a_tournament_stored_before_the_later_settings_existed_resumes(tmp_path)
     Store.create(tmp_path / "t", older).close()
     Store.resume(tmp_path / "t", settings.config()).close()  # no "holds another tournament"
     assert "seatings" not in settings.config()  # at its default, left out
-    assert plan("strafpunten", ["random", "random"], deals=1, seatings="permutations").config()["seatings"] == "permutations"
+    permuted = plan("strafpunten", ["random", "random"], deals=1, seatings="permutations")
+    assert permuted.config()["seatings"] == "permutations"
