@@ -89,12 +89,16 @@ class Match:
         changes: Sequence[TableChange] = (),
         ruleset_name: str | None = None,
         decks: Sequence[str] = (),
+        between_rounds: Callable[[int], Sequence[TableChange]] | None = None,
     ):
         """`decks`: the deck of each round in turn (its cards top first, space-separated), from a deal file;
-        rounds past them shuffle their own."""
+        rounds past them shuffle their own. `changes` are known in advance (`maumau play --join/--leave`);
+        `between_rounds(number)`, asked before each round after the first, returns the changes decided
+        meanwhile (a browser joining or leaving: runner/web)."""
         self.ruleset, self.seed, self.match_id = ruleset, seed, match_id
         self.decks = tuple(decks)
         self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
+        self.between_rounds = between_rounds
         self.referee = referee or Referee(seed=seed)
         self.rng = random.Random(f"{seed}:deal")
         self.table = _Table(players=list(players), totals=[0] * len(players), rounds_won=[0] * len(players))
@@ -155,6 +159,8 @@ class Match:
         final_batch: list[int] = []
         while True:
             number += 1
+            if number > 1 and self.between_rounds is not None:
+                self.changes += tuple(self.between_rounds(number))
             self._table_changes(number)
             active = table.seated()
             if len(active) < 2:
