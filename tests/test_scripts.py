@@ -2,17 +2,23 @@
 
 import io
 import json
+import signal
+import subprocess
+import sys
+import time
 
 import pytest
 from rich.console import Console
 
 from console import maumau
+from runner.cli.standings import render_standings
 from runner.errors import InvalidSetting
 from runner.tournament import driver
 from runner.tournament.backends import SerialBackend
 from runner.tournament.progress import BarProgress, LineProgress, Progress, duration, progress_for
 from runner.tournament.settings import added_labels, extended, plan
-from runner.tournament.store import Store
+from runner.tournament.store import DB_NAME, Store
+from test_tournament import ROOT, alive, children, count
 
 SMALL = ["-r", "standard-single", "-b", "medium", "-b", "easy", "-b", "random", "--table-size", "2", "--deals", "5",
          "--backend", "serial"]
@@ -180,3 +186,33 @@ def test_added_entrants_leave_the_stored_labels_alone():
     assert added_labels(("random", "easy"), ("random", "easy"), ["random"]) == ("random#2",)
     assert added_labels(("random", "random"), ("random#1", "random#2"), ["random", "hard"]) == ("random#3", "hard")
     assert added_labels(("easy",), ("easy",), ["hard", "hard"]) == ("hard#1", "hard#2")
+
+
+@pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
+def test_a_run_stopped_by_sigterm_says_how_to_resume_like_ctrl_c(tmp_path):
+    # CI ends a job that runs out of time with SIGTERM: the run must say how to continue, as on Ctrl-C
+    options = ["-r", "strafpunten", "-b", "random", "-b", "random", "-b", "random", "--deals", "30",
+               "--set", "match.limit=250", "--seed", "3", "--format", "json"]
+    out = tmp_path / "t"
+    command = [sys.executable, "-m", "runner.cli", "tournament", *options, "--workers", "2", "--out", str(out)]
+    process = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    deadline = time.monotonic() + 60
+    while count(out / DB_NAME) < 10 and process.poll() is None and time.monotonic() < deadline:
+        time.sleep(0.01)
+    workers = children(process.pid)
+    process.send_signal(signal.SIGTERM)
+    stdout, stderr = process.communicate(timeout=60)
+    stored = count(out / DB_NAME)
+    assert process.returncode == 130 and 10 <= stored < 90, stderr
+    assert f"interrupted after {stored} matches; continue with: maumau tournament --resume {out}\n" in stderr
+    assert stderr.endswith("Error: interrupted\n") and "Traceback" not in stderr and stdout == ""
+    deadline = time.monotonic() + 5
+    while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(workers) == 2 and not any(alive(pid) for pid in workers), "a worker outlived its stopped parent"
+    resumed = subprocess.run([sys.executable, "-m", "runner.cli", "tournament", "--resume", str(out), "--workers", "2",
+                              "--format", "json", "-q"], cwd=ROOT, capture_output=True, text=True)
+    assert resumed.returncode == 0, resumed.stderr
+    settings = plan("strafpunten", ["random"] * 3, deals=30, seed=3, overrides={"match.limit": 250})
+    whole, _ = driver.conduct(settings, tmp_path / "whole", False, "serial", quiet=True)
+    assert resumed.stdout.strip() == render_standings(whole, "json")

@@ -4,7 +4,10 @@ from __future__ import annotations
 
 import itertools
 import shlex
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
@@ -195,7 +198,8 @@ def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, 
         try:
             progress.note(f"{settings.summary()}; results in {out}")
             before, started = store.count(), time.perf_counter()
-            result = play(store, executor, progress)
+            with sigterm_interrupts():
+                result = play(store, executor, progress)
             # wall-clock figures are notes (stderr), never part of the standings: those stay the same bytes
             played, seconds = store.count() - before, time.perf_counter() - started
             rate = f" ({played / seconds:.0f} matches/s)" if seconds > 0 else ""
@@ -206,6 +210,27 @@ def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, 
             raise
         finally:
             store.close()
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (`kill PID`, a CI job out of time): the run stops as on Ctrl-C, and says how to resume."""
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """Within: SIGTERM raises Terminated in the main thread (elsewhere a handler cannot be set: left alone)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
 
 
 def stored_config(directory: Path) -> dict:
