@@ -166,6 +166,21 @@ def test_a_league_adds_an_entrant_and_plays_only_its_tables(capsys, monkeypatch,
         store.close()
 
 
+def test_an_interrupted_extension_resumes_with_the_extended_settings(capsys, monkeypatch, tmp_path):
+    for name in ("whole", "t"):
+        maumau(capsys, monkeypatch, "tournament", *SMALL, "-q", "--out", tmp_path / name)
+    extend = ["tournament", "--extend", "-b", "hard:rollouts=8", "--backend", "serial", "--format", "json"]
+    _, whole, _ = maumau(capsys, monkeypatch, *extend[:2], tmp_path / "whole", *extend[2:], "-q")
+    monkeypatch.setattr(driver, "make_backend", lambda *args: Interrupting(4))
+    code, _, err = maumau(capsys, monkeypatch, *extend[:2], tmp_path / "t", *extend[2:])
+    assert code == 130 and f"continue with: maumau tournament --resume {tmp_path / 't'}\n" in err
+    monkeypatch.undo()
+    code, resumed, err = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "t", "--backend", "serial",
+                                "-q", "--format", "json")
+    assert code == 0, err
+    assert json.loads(resumed) == json.loads(whole) and "hard:rollouts=8" in resumed
+
+
 def test_extend_keeps_a_gauntlet_a_gauntlet():
     settings = plan("standard-single", ["medium", "easy", "random", "random"], table_size=3, gauntlet="medium")
     grown = extended(settings, ["hard"])
