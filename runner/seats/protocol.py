@@ -176,5 +176,6 @@ def parse_view(data: dict, ruleset, history: list[Event]) -> View:
         tuple(card(c) for c in data["discard"]), tuple(data["totals"]), tuple(data["rounds_won"]), data["round"],
         tuple(data["active"]), ruleset, tuple(history), tuple(parse_action(a) for a in data["legal"]), data["again"],
         data.get("chain", 0), tuple(missed) if (missed := data.get("missed")) else None, data.get("turns", 0),
-        data.get("idle", 0), tuple(data.get("out", ())), data.get("move_time"), data.get("time_bank"),
+        data.get("idle", 0), tuple(data.get("out", ())), move_time=data.get("move_time"),
+        time_bank=data.get("time_bank"),
     )
