@@ -1,4 +1,8 @@
-"""The README's house-rule example, as written: it checks, plays and verifies, and its cards do what the text says."""
+"""Every Python block of the README and the guides runs as written, and every bot it defines plays without a fault.
+
+A block that is only a piece of code (not meant to run alone) is marked with an HTML comment
+`<!-- fragment -->` on the line before it; every other block is run here.
+"""
 
 from __future__ import annotations
 
@@ -6,45 +10,58 @@ import re
 from pathlib import Path
 
 import pytest
-import yaml
-from typer.testing import CliRunner
 
-from runner.cli import app
-from scenario import deal, do, plays
+import runner
+from runner.plugins import registry
+from runner.seats.external import CommandBot
+from runner.table.match import Match
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
-EXAMPLE = re.search(r"```yaml\n(.*?)```", README, re.S).group(1)
-
-
-@pytest.fixture
-def house(tmp_path) -> Path:
-    path = tmp_path / "house.yaml"
-    path.write_text(EXAMPLE)
-    return path
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ("README.md", "docs/bots.md", "docs/protocol.md", "docs/cluster.md")
+BLOCK = re.compile(r"(<!-- fragment[^>]*-->[ \t]*\n)?```python\n(.*?)```", re.S)
+# rulesets that between them reach every phase: a turned-up Jack, challenges, play-again and choice draws
+RULESETS = (("standard", {"match.limit": 30}), ("standard-challenge", {"match.limit": 30}),
+            ("elimination", {"match.limit": 30}))
 
 
-def test_the_readme_house_rule_checks_plays_and_verifies(house, tmp_path):
-    assert yaml.safe_load(EXAMPLE)["name"] == "my-house-rules"
-    runner, log = CliRunner(), tmp_path / "match.jsonl"
-    checked = runner.invoke(app, ["rulesets", "check", str(house)])
-    assert checked.exit_code == 0 and checked.stdout.startswith(f"ok: {house} (my-house-rules)"), checked.output
-    played = runner.invoke(app, ["play", "-r", str(house), "-b", "random", "-b", "random", "-b", "random",
-                                 "--seed", "3", "--log", str(log)])
-    assert played.exit_code == 0, played.output
-    verified = runner.invoke(app, ["verify", str(log)])
-    assert verified.exit_code == 0 and verified.stdout.startswith("ok: "), verified.output
+def blocks() -> list:
+    """Each Python block of DOCS: its code, whether it is marked a fragment, and where it is (file:line)."""
+    found = []
+    for doc in DOCS:
+        text = (ROOT / doc).read_text()
+        for block in BLOCK.finditer(text):
+            line = text.count("\n", 0, block.start(2)) + 1
+            found.append(pytest.param(block.group(2), bool(block.group(1)), id=f"{doc}:{line}"))
+    return found
 
 
-def test_in_the_readme_house_rule_a_nine_reverses_a_queen_skips_and_the_black_jacks_draw_five(house):
-    stock = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"
-    others = ["KC 8D 9D", "10H 10D KD"]
-    nine = do(deal(str(house), ["9H 4D 5D", *others], "10H", stock), "9H")
-    assert nine.direction == -1 and nine.current == 2
-    queen = do(deal(str(house), ["QH 4D 5D", *others], "10H", stock), "QH")
-    assert queen.current == 2  # seat 1 is skipped
-    jack = deal(str(house), ["JC 4D 5D", *others], "10C", stock)
-    assert "JC" in plays(jack) and not any(text.startswith("JC>") for text in plays(jack))  # names no suit
-    do(jack, "JC")
-    assert jack.pending == 5 and jack.current == 1
-    red = deal(str(house), ["JH 4D 5D", *others], "10C", stock)
-    assert {"JH>C", "JH>D", "JH>H", "JH>S"} <= plays(red)  # the red Jacks are still wild
+def test_the_docs_have_python_blocks_to_run():
+    assert sum(1 for block in blocks() if not block.values[1]) >= 4
+
+
+@pytest.mark.parametrize("code, fragment", blocks())
+def test_each_python_block_runs_and_its_bots_play(code, fragment, request):
+    if fragment:
+        pytest.skip("marked <!-- fragment -->: a piece of code, not meant to run alone")
+    module = f"doc_block_{abs(hash(request.node.callspec.id))}"
+    namespace = {"__name__": module}
+    exec(compile(code, request.node.callspec.id, "exec"), namespace)
+    bots = [value for value in namespace.values()
+            if isinstance(value, type) and issubclass(value, runner.Bot) and value.__module__ == module]
+    if "register_bots" in namespace:  # the hook registers what the block defines
+        registered: list[type] = []
+        namespace["register_bots"](registered.append)
+        assert registered == bots
+    reg = registry()
+    for cls in bots:
+        if issubclass(cls, CommandBot):  # runs a program of the reader's own: its class is what is checked
+            assert cls.command and cls.name
+            continue
+        for seed, (name, overrides) in enumerate(RULESETS):
+            ruleset = reg.load_ruleset(name, overrides)
+
+            def make_bot(player, seat, rng):
+                return cls(rng=rng) if player == cls.name else reg.bot(player).cls(rng=rng)
+
+            result = Match(ruleset, [cls.name, "random", "random"], seed, make_bot).run()
+            assert result.faults == (), (name, result.faults)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -13,8 +14,9 @@ from runner.game import events as ev
 from runner.logs import codec
 from runner.plugins import registry
 from runner.rules import schema_text
+from runner.words import counted
 
-from . import narrate, output
+from . import narrate, output, tournaments
 from .options import (
     FormatOpt,
     IsolateOpt,
@@ -25,6 +27,7 @@ from .options import (
     SeedOpt,
     SetOpt,
     TimeBankOpt,
+    WallTimeOpt,
     fault_settings,
     option_names,
     overrides_of,
@@ -42,9 +45,27 @@ app.add_typer(rulesets_app, name="rulesets")
 
 @app.command("bots")
 def bots_cmd(fmt: FormatOpt = "table") -> None:
-    """Registered bots: name, plugin, description."""
-    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in registry().bots.values()]
-    output.emit(sorted(rows, key=lambda row: row["name"]), fmt)
+    """Registered bots: name, plugin, description, and the options each takes (-b 'NAME:KEY=VALUE,...')."""
+    from runner.plugins.botspec import usage
+
+    entries = sorted(registry().bots.values(), key=lambda e: e.name)
+    if fmt == "json":
+        typer.echo(json.dumps([
+            {"name": e.name, "plugin": e.plugin, "description": e.description, "options": [
+                {"name": key, "type": o.type.__name__, "default": o.default, "help": o.help, "none": o.none or
+                 o.default is None, "low": o.low} for key, o in e.parameters.items()]}
+            for e in entries], indent=2))
+        return
+    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in entries]
+    if fmt == "csv":
+        for row, e in zip(rows, entries):
+            row["options"] = " ".join(f"{key}={usage(o)}" for key, o in e.parameters.items())
+    output.emit(rows, fmt)
+    options = [{"bot": e.name if i == 0 else "", "option": f"{key}={usage(o)}", "what": o.help}
+               for e in entries for i, (key, o) in enumerate(e.parameters.items())]
+    if fmt == "table" and options:
+        typer.echo("\nOptions, given as -b 'NAME:KEY=VALUE,...' (defaults in brackets):\n"
+                   + output.render_rows(options, "table"))
 
 
 @rulesets_app.callback(invoke_without_command=True)
@@ -86,7 +107,8 @@ def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML
                 typer.echo(f"note: {note}")
         except MaumauError as exc:
             failed += 1
-            typer.echo(f"Error: {exc}", err=True)
+            for line in exc.lines():  # every problem of the file, not only the first
+                typer.echo(f"Error: {line}", err=True)
     if failed:
         raise typer.Exit(1)
 
@@ -111,6 +133,7 @@ def play_cmd(
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
@@ -127,7 +150,7 @@ def play_cmd(
 
     if human and human_seat is None:
         human_seat = 0
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
     try:
         result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
                                     with_log=log is not None, faults=faults, human_seat=human_seat)
@@ -161,92 +184,7 @@ def new_bot_cmd(
         typer.echo(f"  {step}")
 
 
-@app.command("tournament")
-def tournament_cmd(
-    ruleset: RulesetOpt,
-    bots: Annotated[
-        list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")
-    ],
-    table_size: Annotated[
-        Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")
-    ] = None,
-    deals: Annotated[
-        Optional[int],
-        typer.Option(
-            "--deals",
-            help="Deals per table, each played under every seat rotation (default 10, or every deal of --deals-file).",
-        ),
-    ] = None,
-    workers: Annotated[
-        Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")
-    ] = None,
-    backend: Annotated[
-        str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")
-    ] = "processes",
-    scheduler: Annotated[
-        Optional[str],
-        typer.Option(
-            "--scheduler",
-            help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).",
-        ),
-    ] = None,
-    out: Annotated[
-        Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")
-    ] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
-    logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
-    fmt: FormatOpt = "table",
-    on_fault: OnFaultOpt = "forfeit",
-    move_time: MoveTimeOpt = 1.0,
-    time_bank: TimeBankOpt = 0.0,
-    isolate: IsolateOpt = False,
-    bot_memory: MemoryOpt = "1G",
-    until_confident: Annotated[
-        bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")
-    ] = False,
-    max_deals: Annotated[
-        Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")
-    ] = None,
-    gauntlet: Annotated[
-        Optional[str],
-        typer.Option(
-            "--gauntlet",
-            help="Only the tables with this entrant (a label or a bot entered once); its results against each "
-                 "opponent.",
-        ),
-    ] = None,
-    tables: Annotated[
-        Optional[int],
-        typer.Option(
-            "--tables",
-            help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.",
-        ),
-    ] = None,
-    seatings: Annotated[
-        str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")
-    ] = "rotations",
-    deals_file: Annotated[
-        Optional[Path],
-        typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`): deal i at every table."),
-    ] = None,
-) -> None:
-    """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
-    from runner.tournament.driver import conduct
-    from runner.tournament.settings import plan
-
-    from .standings import render_standings
-
-    output.render_rows([], fmt)  # refuse a bad --format before playing
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
-    with option_names():
-        settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), logs=logs,
-                        until_confident=until_confident, max_deals=max_deals, faults=faults, gauntlet=gauntlet,
-                        tables=tables, seatings=seatings, deals_file=deals_file)
-        standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
-    typer.echo(render_standings(standings, fmt))
+app.command("tournament")(tournaments.tournament_cmd)
 
 
 @app.command("standings")
@@ -264,37 +202,65 @@ def standings_cmd(
     typer.echo(render_standings(standings, fmt))
 
 
-@app.command("deals")
-def deals_cmd(
-    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
-    out: Annotated[Path, typer.Option("--out", help="The deal file to write (JSON lines; gzip if .gz).")],
-) -> None:
-    """Write a tournament's deals (every hand, the upcards and the stock of every round) to a deal file."""
-    from runner.tournament.export import export_deals
-
-    count = export_deals(directory, out)
-    typer.echo(f"wrote {count} deals to {out}; play them with --deals-file {out}")
+app.command("sprt")(tournaments.sprt_cmd)
+app.command("deals")(tournaments.deals_cmd)
 
 
 @app.command("replay")
 def replay_cmd(
-    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
-    match: Annotated[str, typer.Option("--match", help="Match id, e.g. t0-d3-r1.")],
+    source: Annotated[Path, typer.Argument(
+        help="A tournament's results directory, or a game log file (maumau play --log).")],
+    match: Annotated[Optional[str], typer.Option(
+        "--match", help="Match id in the directory, e.g. t0-d3-r1 (see `maumau matches`).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
-    """One stored match, event by event."""
+    """One match, event by event: a stored tournament match, or the log of `maumau play --log FILE`."""
     from runner.logs.narration import event_line
-    from runner.tournament.replay import events_of
+    from runner.tournament.replay import events_of, events_of_file
 
-    events, players, replayed = events_of(directory, match)
-    if replayed:
-        typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    if source.is_dir():
+        if match is None:
+            raise MaumauError(f"{source} is a tournament: give --match ID (`maumau matches {source}` lists them)")
+        events, players, replayed = events_of(source, match)
+        if replayed:
+            typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    else:
+        if match is not None:
+            raise MaumauError(f"--match picks a match of a results directory; {source} is one match's log file")
+        events, players = events_of_file(source)
     for event in events:
         if event["type"] == ev.JOIN:
             players = players + [event["player"]]
         typer.echo(event_line(event, players))
         if step and event["type"] == ev.ROUND_END:
             typer.prompt("", default="", show_default=False, prompt_suffix="")
+
+
+@app.command("matches")
+def matches_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
+    bot: Annotated[Optional[str], typer.Option(
+        "--bot", help="Only the matches of this entrant (or every entrant of this bot).")] = None,
+    lost: Annotated[bool, typer.Option(
+        "--lost", help="With --bot: only the matches it lost (did not share first place).")] = False,
+    faults: Annotated[bool, typer.Option(
+        "--faults", help="Only the matches with faults (with --bot: its own).")] = False,
+    fmt: FormatOpt = "table",
+) -> None:
+    """A stored tournament's matches in schedule order, with the ids `maumau replay DIR --match ID` takes."""
+    from runner.tournament.listing import list_matches
+
+    output.render_rows([], fmt)  # refuse a bad --format before reading
+    with option_names():
+        lines = list_matches(directory, bot, lost, faults)
+    rows = [{"match": line.match, "players": list(line.players), "winners": list(line.winners), "rounds": line.rounds,
+             "faults": list(line.faults)} for line in lines]
+    if fmt != "json":  # lists as words in a table or CSV cell
+        rows = [{key: " ".join(value) if isinstance(value, list) else value for key, value in row.items()}
+                for row in rows]
+    output.emit(rows, fmt)
+    if fmt == "table" and rows:
+        typer.echo(f"{counted(len(rows), 'match')}; replay one with: maumau replay {directory} --match ID", err=True)
 
 
 @app.command("serve")
@@ -320,7 +286,7 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines,
     from runner.logs.verify import verify_file
 
     summary = verify_file(log)
-    typer.echo(f"ok: {summary.events} events, {summary.rounds} rounds")
+    typer.echo(f"ok: {counted(summary.events, 'event')}, {counted(summary.rounds, 'round')}")
 
 
 @app.command("check-bot")
@@ -328,6 +294,7 @@ def check_bot_cmd(
     bot: Annotated[str, typer.Argument(help="A registered bot name or 'exec:PROGRAM [ARGS]'.")],
     matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     seed: SeedOpt = 1,
     isolate: Annotated[
         bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
@@ -339,7 +306,7 @@ def check_bot_cmd(
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
-    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory)
+    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory, wall_time)
     report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)
@@ -352,7 +319,8 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)  # not standalone, typer returns typer.Exit's code (and 130 for Ctrl-C)
     except MaumauError as exc:
-        typer.echo(f"Error: {exc}", err=True)
+        for line in exc.lines():
+            typer.echo(f"Error: {line}", err=True)
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
