@@ -12,7 +12,6 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from runner.game import events as ev
-from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import RemoteBot
 from runner.seats.faults import FaultSettings
@@ -56,12 +55,12 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
     opponents) in a process of its own; the policy is always `autoplay`, so one fault does not
     hide the next. The default: 1 s per decision, isolated.
     """
-    reg = registry()
     faults = faults if faults is not None else FaultSettings(move_time=1.0, isolate=True)
     faults = replace(faults, policy="autoplay")
     report = CheckReport(player=player)
     isolate = frozenset([player]) if faults.isolate else False  # the random opponents stay in-process
     memory = faults.bot_memory
+    reg = BotMaker(None, isolate).reg  # isolated: the bot's plugin is not imported here
     with BotMaker(reg, isolate, memory) as make_bot:
         make_bot.check([player])
         sample: tuple | None = None

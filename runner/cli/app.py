@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from runner.errors import MaumauError
+from runner.errors import MaumauError, note_user_interrupt, raised_by_user
 from runner.game import events as ev
 from runner.logs import codec
 from runner.plugins import registry
@@ -333,6 +334,20 @@ def check_bot_cmd(
 
 def main() -> None:
     """The console script: domain and usage errors become one `Error: ...` line, no traceback."""
+    previous = signal.signal(signal.SIGINT, _on_ctrl_c)
+    try:
+        _run()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _on_ctrl_c(signum, frame) -> None:
+    """The user's Ctrl-C: marked as theirs, so that a KeyboardInterrupt a bot raises is not taken for it."""
+    note_user_interrupt()
+    raise KeyboardInterrupt
+
+
+def _run() -> None:
     try:
         code = app(standalone_mode=False)  # not standalone, typer returns typer.Exit's code (and 130 for Ctrl-C)
     except MaumauError as exc:
@@ -340,17 +355,19 @@ def main() -> None:
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        typer.echo("Error: interrupted", err=True)
-        sys.exit(130)
+    except (typer.Abort, KeyboardInterrupt) as exc:
+        _interrupted(exc)
+    except SystemExit as exc:  # no command of ours exits from inside: code it ran did
+        typer.echo(f"Error: the run was ended by code that called sys.exit({exc.code!r:.40}) (a bot or a plugin); "
+                   "no results", err=True)
+        sys.exit(1)
     except Exception as exc:
         # Typer's own click (vendored or not) is not importable by name everywhere: match by class name.
         kind = type(exc).__name__
         if kind == "Exit":
             sys.exit(getattr(exc, "exit_code", 0))
         if kind == "Abort":
-            typer.echo("Error: interrupted", err=True)
-            sys.exit(130)
+            _interrupted(exc)
         if not hasattr(exc, "format_message"):  # not a usage error: a bug, keep its traceback
             raise
         if type(exc).__name__ == "NoArgsIsHelpError":
@@ -362,6 +379,16 @@ def main() -> None:
         typer.echo("Error: interrupted", err=True)
     if isinstance(code, int) and code:
         sys.exit(code)
+
+
+def _interrupted(exc: BaseException) -> None:
+    """Exit after an interruption: the user's Ctrl-C (130), or a KeyboardInterrupt bot or plugin code raised (1)."""
+    cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__ or exc.__context__  # click wraps it in Abort
+    if cause is None or raised_by_user(cause):
+        typer.echo("Error: interrupted", err=True)
+        sys.exit(130)
+    typer.echo("Error: code the run called (a bot or a plugin) raised KeyboardInterrupt; no results", err=True)
+    sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -11,14 +11,14 @@ import atexit
 import threading
 import time
 
-from runner.errors import MaumauError
+from runner.errors import MaumauError, exception_text, raised_by_user
 from runner.game.bot import Bot
 from runner.plugins import Registry, registry
+from runner.plugins.discovery import child_environment
 
-from .external import EXEC_PREFIX, BotProcess, CommandBot, RemoteBot, check_program, parse_exec
+from .external import EXEC_PREFIX, BotProcess, RemoteBot, check_program, parse_exec
 from .faults import DEFAULT_MEMORY
-from .isolation import worker_command, worker_environment
-from .protocol import exception_text
+from .isolation import worker_command
 from .seat import BotUnavailable, Seat
 
 
@@ -82,16 +82,21 @@ class BotMaker:
 
     def __init__(self, reg: Registry | None = None, isolate: bool | frozenset[str] = False,
                  memory: int | None = DEFAULT_MEMORY):
-        """`isolate`: True for every Python bot, or the names of the ones to isolate."""
+        """`isolate`: True for every Python bot, or the names of the ones to isolate.
+
+        Isolating any bot keeps every third-party plugin out of this process: bots are looked up in
+        the registry its plugins' own processes reported (runner/plugins/discovery.py).
+        """
         self._reg = reg
         self.isolate = isolate
+        self.contained = isolate is not False
         self.pool = ProcessPool(memory)
         self.seated: list[RemoteBot] = []
 
     @property
     def reg(self) -> Registry:
         """The registry given, or the process-wide one as it is now (tests may swap it)."""
-        return self._reg or registry()
+        return self._reg or registry(contained=self.contained)
 
     def command_for(self, player: str) -> tuple[list[str], bool] | None:
         """(argv, hosted) that runs `player` out of process, or None for an in-process bot.
@@ -100,15 +105,20 @@ class BotMaker:
         """
         if player.startswith(EXEC_PREFIX):
             return parse_exec(player), False
-        cls = self.reg.bot(player).cls
-        if issubclass(cls, CommandBot):
-            argv = [str(part) for part in cls.command]
+        entry = self.reg.bot(player)
+        if entry.command is not None:
+            argv = list(entry.command)
             if not argv:
                 raise MaumauError(f"bot {player!r}: its CommandBot class sets no `command`")
             check_program(argv[0], player)
             return argv, False
         isolated = self.isolate is True or (not isinstance(self.isolate, bool) and player in self.isolate)
-        return (worker_command(player, cls), True) if isolated else None
+        if isolated:
+            return worker_command(player, entry.where), True
+        if entry.cls is None:
+            raise MaumauError(f"bot {player!r} comes from plugin {entry.plugin!r}, which this run keeps out of its "
+                              "process: it can only be played isolated")
+        return None
 
     def check(self, players) -> None:
         """Refuse unknown bots and commands that cannot run, before any match starts."""
@@ -120,10 +130,12 @@ class BotMaker:
         if how is None:
             try:
                 return self.reg.bot(player).cls(rng=rng)
-            except Exception as exc:  # a broken constructor is that bot's fault, not the runner's
+            except BaseException as exc:  # a broken constructor (SystemExit too) is that bot's fault, not the runner's
+                if raised_by_user(exc):
+                    raise
                 return _Unbuildable(exception_text(exc))
         argv, hosted = how
-        process = self.pool.acquire(argv, player, worker_environment() if hosted else None)
+        process = self.pool.acquire(argv, player, child_environment() if hosted else None)
         bot = RemoteBot(process, seat, rng, send_rng_state=hosted)
         self.seated.append(bot)
         return bot

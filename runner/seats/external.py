@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 
 from runner.errors import MaumauError
-from runner.game.bot import Bot
+from runner.game.bot import CommandBot  # noqa: F401  (its public home for plugins: docs/protocol.md)
 from runner.game.ruleset import Ruleset
 
 from .faults import DEFAULT_MEMORY
@@ -39,15 +39,6 @@ from .seat import Seat, SeatFailure
 EXEC_PREFIX = "exec:"
 STARTUP_SECONDS = 20.0  # to start and say hello; not charged to the bot's move time
 STDERR_CAP = 16 << 20  # RLIMIT_FSIZE: a bot cannot fill the disk through its stderr file
-
-
-class CommandBot(Bot):
-    """Register a subclass with `command = ["node", "bot.js"]` to enter an external program by name."""
-
-    command: tuple[str, ...] | list[str] = ()
-
-    def act(self, view):
-        raise RuntimeError(f"{type(self).__name__} runs as a command; build it through runner.seats.botmaker")
 
 
 def parse_exec(player: str) -> list[str]:

@@ -12,9 +12,10 @@ import os
 import random
 import sys
 
-from runner.errors import MaumauError
+from runner.errors import MaumauError, exception_text
 from runner.game.actions import Challenge, Draw, NameSuit, Pass, Play
 from runner.game.cards import Card
+from runner.plugins.discovery import adopt_parent_path
 from runner.rules import ruleset_of
 
 from .protocol import (
@@ -24,28 +25,22 @@ from .protocol import (
     decode,
     describe_answer,
     encode,
-    exception_text,
     parse_view,
 )
 
 ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
-PATH_VARIABLE = "MAUMAU_WORKER_PATH"
 
 
-def worker_command(bot_name: str, cls: type) -> list[str]:
-    """The argv that starts a worker hosting `cls` (registered as `bot_name`); MaumauError if it cannot."""
-    module, qualname = cls.__module__, cls.__qualname__
+def worker_command(bot_name: str, where: str) -> list[str]:
+    """The argv that starts a worker hosting the class at `where` (`module:Class`, registered as `bot_name`);
+    MaumauError if it cannot be imported there."""
+    module, _, qualname = where.partition(":")
     if module == "__main__" or "<locals>" in qualname:
         raise MaumauError(
             f"bot {bot_name!r}: --isolate needs a class importable by module path, not one defined in "
             f"{'a script' if module == '__main__' else 'a function'}; move it to a module"
         )
-    return [sys.executable, "-m", "runner.seats.isolation", f"{module}:{qualname}", bot_name]
-
-
-def worker_environment() -> dict[str, str]:
-    """The worker's environment: ours, with our import path, so it finds the bot where we found it."""
-    return {**os.environ, PATH_VARIABLE: os.pathsep.join(path for path in sys.path if path)}
+    return [sys.executable, "-m", "runner.seats.isolation", where, bot_name]
 
 
 def answer_data(answer: object) -> dict:
@@ -99,7 +94,7 @@ class Host:
         self.broken = None
         try:
             self.bot = self.cls(rng=rng)
-        except Exception as exc:  # reported at its first decision, like an in-process bot that cannot be built
+        except BaseException as exc:  # SystemExit too: reported at its first decision, like an in-process bot
             self.bot, self.broken = None, f"the bot could not be built: {exception_text(exc)}"
 
     def _act(self, view_json: dict) -> dict:
@@ -123,9 +118,7 @@ def serve(where: str, bot_name: str) -> int:
     os.dup2(devnull, 0)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    extra = os.environ.get(PATH_VARIABLE)
-    if extra:
-        sys.path[:0] = [path for path in extra.split(os.pathsep) if path not in sys.path]
+    adopt_parent_path()
     host = Host(where, bot_name)
     proto_out.write(encode({"type": "hello", "name": bot_name, "protocol": PROTOCOL_VERSION}))
     proto_out.flush()

@@ -48,16 +48,6 @@ def describe_answer(answer: object) -> str:
     return f"a {type.__getattribute__(kind, '__name__')!s:.60} object"
 
 
-def exception_text(exc: BaseException) -> str:
-    """`Type: message` of a bot's exception, at most 300 characters."""
-    name = type(exc).__name__
-    try:
-        message = str(exc)
-    except Exception:  # an exception whose own __str__ fails
-        message = ""
-    return (f"{name}: {message}" if message else name)[:300]
-
-
 def encode(message: dict) -> bytes:
     """One message as a line of compact JSON."""
     return json.dumps(message, separators=(",", ":"), ensure_ascii=False).encode("utf-8") + b"\n"

@@ -8,11 +8,11 @@ bot runs in another process (runner/seats/external.py) implements the same two m
 
 from __future__ import annotations
 
+from runner.errors import exception_text, raised_by_user
 from runner.game.bot import Bot
 from runner.game.view import View
 
 from .deadline import DecisionTimeout, arm, disarm
-from .protocol import exception_text
 
 
 class SeatFailure(Exception):
@@ -53,11 +53,13 @@ class LocalSeat(Seat):
         try:
             try:
                 return self.act(view)
-            except (DecisionTimeout, KeyboardInterrupt):
+            except DecisionTimeout:
                 raise
             except BotUnavailable as exc:
                 failure = SeatFailure("exception", str(exc), give_up=True)
-            except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
+            except BaseException as exc:  # SystemExit and its own KeyboardInterrupt too: a bot never stops the runner
+                if raised_by_user(exc):  # the user's Ctrl-C, which landed in the bot's code
+                    raise
                 failure = SeatFailure("exception", exception_text(exc), give_up=False)  # still within the deadline
             finally:
                 if armed:

@@ -59,8 +59,8 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     With `human_seat`, the person at the terminal (`human_io`: input and output streams, default
     stdin and stdout) takes that seat and the bots fill the others in order; there is no move time.
     """
-    reg = registry()
     faults = faults if faults is not None else FaultSettings()
+    reg = BotMaker(None, faults.isolate).reg  # no plugin code in this process under --isolate
     ruleset = reg.load_ruleset(ruleset_name, overrides)
     bots = list(players)
     if human_seat is not None:

@@ -126,7 +126,8 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
     out = out if out is not None else default_out(settings)
     progress = progress_for(quiet)
     with make_backend(backend, workers, scheduler) as executor:
-        executor.prepare(settings.bots)  # a cluster worker without a bot is refused before the directory is made
+        # a cluster worker without a bot is refused before the directory is made
+        executor.prepare(settings.bots, settings.faults.isolate)
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
             total = settings.match_count()

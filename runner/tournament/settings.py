@@ -8,7 +8,6 @@ from pathlib import Path
 
 from runner.errors import InvalidSetting, MaumauError
 from runner.logs import codec
-from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
 
@@ -95,11 +94,11 @@ def plan(
     seatings: str = "rotations", deals_file: str | Path | None = None,
 ) -> Settings:
     """Validated settings of a tournament from the user's names and numbers."""
-    reg = registry()
     overrides = dict(overrides or {})
     faults = faults if faults is not None else FaultSettings()
-    ruleset = reg.load_ruleset(ruleset_name, overrides)
-    BotMaker(reg, faults.isolate, faults.bot_memory).check(bots)  # registered names, or `exec:` programs that run
+    maker = BotMaker(None, faults.isolate, faults.bot_memory)  # its registry: no plugin code here under --isolate
+    ruleset = maker.reg.load_ruleset(ruleset_name, overrides)
+    maker.check(bots)  # registered names, or `exec:` programs that run
     if len(bots) < 2:
         raise InvalidSetting(f"a tournament needs at least 2 entrants, got {len(bots)}; add one ({{0}})", "bots")
     low, high = ruleset.players.min, ruleset.players.max

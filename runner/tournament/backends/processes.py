@@ -14,7 +14,6 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Iterable
 
 from runner.errors import MaumauError
-from runner.plugins import registry
 from runner.tournament.work import WorkUnit, play_batch
 
 from .base import Backend, BatchSizer, OnResults, batched, default_workers
@@ -86,10 +85,13 @@ class ProcessBackend(Backend):
 
 # ---------------------------------------------------------------- worker side
 def init_worker(parent_pid: int) -> None:
-    """Worker start-up: die with the parent, leave Ctrl-C to it, build the registry once."""
+    """Worker start-up: die with the parent, leave Ctrl-C to it.
+
+    The registry is the driver's, inherited by fork (or built on first use): a worker imports no
+    plugin the driver kept out (--isolate).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver handles Ctrl-C and shuts the pool down
     die_with_parent(parent_pid)
-    registry()
 
 
 def die_with_parent(parent_pid: int) -> None:
