@@ -56,6 +56,10 @@ def exception_text(exc: BaseException) -> str:
     return (f"{name}: {message}" if message else name)[:300]
 
 
+class UserInterrupt(KeyboardInterrupt):
+    """The person at the terminal stopped the run from inside it (the human seat typed q): let through like Ctrl-C."""
+
+
 class _Interrupt:
     by_user = False  # set by the CLI's SIGINT handler (runner/cli/app.py) in the process the terminal signals
 
@@ -71,4 +75,4 @@ def raised_by_user(exc: BaseException) -> bool:
     Only a process whose SIGINT handler ran has seen a Ctrl-C: a pool worker ignores SIGINT, so
     every KeyboardInterrupt there comes from code it runs.
     """
-    return isinstance(exc, KeyboardInterrupt) and _Interrupt.by_user
+    return isinstance(exc, UserInterrupt) or (isinstance(exc, KeyboardInterrupt) and _Interrupt.by_user)

@@ -108,6 +108,8 @@ def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat
     if report is not None:
         if isinstance(bot, RemoteBot) and bot.process.hello is not None:
             report.hello = bot.process.hello
+        if isinstance(bot, RemoteBot) and bot.out_of_step is not None:  # e.g. a line sent after its last answer
+            report.violations.append(Violation(match_id, 0, "between matches", bot.out_of_step))
         decisions, seconds, slowest = referee.thinking.get(seat, (0, 0.0, 0.0))
         report.decisions += decisions
         report.seconds += seconds

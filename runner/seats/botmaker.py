@@ -92,6 +92,8 @@ class BotMaker:
         self.contained = isolate is not False
         self.pool = ProcessPool(memory)
         self.seated: list[RemoteBot] = []
+        # (bot, what its process did wrong before a match started or after it ended): not faults, it is replaced
+        self.out_of_step: list[tuple[str, str]] = []
 
     @property
     def reg(self) -> Registry:
@@ -135,8 +137,9 @@ class BotMaker:
                     raise
                 return _Unbuildable(exception_text(exc))
         argv, hosted = how
-        process = self.pool.acquire(argv, player, child_environment() if hosted else None)
-        bot = RemoteBot(process, seat, rng, send_rng_state=hosted)
+        env = child_environment() if hosted else None
+        process = self.pool.acquire(argv, player, env)
+        bot = RemoteBot(process, seat, rng, send_rng_state=hosted, renew=lambda: self.pool.acquire(argv, player, env))
         self.seated.append(bot)
         return bot
 
@@ -147,6 +150,8 @@ class BotMaker:
             summary = {"ranking": list(result.ranking), "winners": list(result.winners), "totals": list(result.totals)}
         for bot in self.seated:
             self.pool.release(bot.process, bot.finish(summary))
+            if bot.out_of_step is not None:
+                self.out_of_step.append((bot.name, bot.out_of_step))
         self.seated = []
 
     def close(self) -> None:

@@ -18,6 +18,7 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 from runner.errors import MaumauError
 from runner.game.bot import CommandBot  # noqa: F401  (its public home for plugins: docs/protocol.md)
@@ -38,6 +39,7 @@ from .seat import Seat, SeatFailure
 
 EXEC_PREFIX = "exec:"
 STARTUP_SECONDS = 20.0  # to start and say hello; not charged to the bot's move time
+END_SECONDS = 5.0  # to be ready for the next match after match_end (a bot that is not is replaced, not faulted)
 STDERR_CAP = 16 << 20  # RLIMIT_FSIZE: a bot cannot fill the disk through its stderr file
 
 
@@ -113,6 +115,8 @@ class BotProcess:
         self._buffer = bytearray()
         self.hello: dict | None = None
         self.dead = False
+        self.requests = 0  # the id of the last request sent: ids count up over the process's life
+        self.matches = 0  # matches started in this process
 
     # -------------------------------------------------------------- lines
 
@@ -131,15 +135,17 @@ class BotProcess:
                 raise self._timeout(deadline)
 
     def receive(self, deadline: float) -> dict:
-        """Read one message, or SeatFailure (timeout, exit, a line too long, or not JSON)."""
+        """Read one message, or SeatFailure (timeout, exit, a line too long, or not JSON).
+
+        A line that came with the one read stays buffered: it is the next message read, wherever
+        its bytes happened to arrive, so that when it is seen does not depend on timing.
+        """
         buffer = self._buffer
         while True:
             end = buffer.find(b"\n")
             if end >= 0:
                 line = bytes(buffer[:end])
                 del buffer[:end + 1]
-                if buffer:  # whatever came with the answer is a second answer nobody asked for
-                    raise self.violation("sent more than one line for one message")
                 try:
                     return decode(line)
                 except ProtocolViolation as exc:
@@ -153,14 +159,29 @@ class BotProcess:
                 raise self._died()
             buffer += chunk
 
-    def check_quiet(self) -> None:
-        """Between decisions the bot must be silent: a line nobody asked for, or an exit, is caught here."""
-        if not self._buffer and not self._wait(self._in, select.POLLIN, time.monotonic()):
-            return
-        chunk = os.read(self._in, 1 << 16) if not self._buffer else b"?"
-        if not chunk:
-            raise self._died()
-        raise self.violation("sent a line between decisions (one action per act message)")
+    def request(self, message: dict, deadline: float, answers: tuple[str, ...]) -> dict:
+        """Send `message` with the next request id; the reply (one of the `answers` types) must echo that id.
+
+        Any other line (a second answer to an earlier request, a line without the id, a reply of
+        another type) is a protocol violation: the stream is no longer in step, so the process ends.
+        """
+        self.requests += 1
+        number = self.requests
+        self.send({**message, "id": number}, deadline)
+        reply = self.receive(deadline)
+        # (the details name no id: ids count over a process's life, and a fault must read the same in any process)
+        if "id" not in reply:
+            raise self.violation(f"a line of type {reply['type']!r:.30} without an id (each reply echoes the id of "
+                                 f"its {message['type']} request)")
+        if reply["id"] != number:
+            earlier = type(reply["id"]) is int and 0 < reply["id"] < number
+            raise self.violation(f"a line of type {reply['type']!r:.30} with the id of "
+                                 + ("an earlier request (a line sent after its answer?)" if earlier else
+                                    f"no request sent, where a reply to {message['type']} was due"))
+        if reply["type"] not in answers:
+            expected = " or ".join(f'{{"type": "{kind}"}}' for kind in answers)
+            raise self.violation(f"expected {expected} for {message['type']}, got type {reply['type']!r:.40}")
+        return reply
 
     def _wait(self, fd: int, event: int, deadline: float) -> bool:
         poller = select.poll()
@@ -192,7 +213,7 @@ class BotProcess:
         code = self.proc.poll()
         if code is None:
             try:
-                code = self.proc.wait(0.5)
+                code = self.proc.wait(5)  # it closed its output: it is exiting (a loaded machine may take a while)
             except subprocess.TimeoutExpired:
                 code = None
         tail = self.stderr_tail()
@@ -270,41 +291,58 @@ class BotProcess:
 
 
 class RemoteBot(Seat):
-    """A seat's bot in another process; the referee calls `prepare` (not timed), then `act_within`."""
+    """A seat's bot in another process; the referee calls `prepare` (not timed), then `act_within`.
 
-    def __init__(self, process: BotProcess, seat: int, rng, send_rng_state: bool):
-        self.process, self.seat = process, seat
+    `renew()` gives a fresh process of the same command: a reused process that sends anything
+    before it is ready for the match (a line left over from its last one) is replaced by it.
+    """
+
+    def __init__(self, process: BotProcess, seat: int, rng, send_rng_state: bool,
+                 renew: Callable[[], BotProcess] | None = None):
+        self.process, self.seat, self.renew = process, seat, renew
         self.name = process.label
         version, state, gauss = rng.getstate()  # before drawing the seed: a hosted bot continues from here
         self._start = {"type": "match_start", "seat": seat, "seed": rng.getrandbits(63)}
         if send_rng_state:
             self._start["rng_state"] = [version, list(state), gauss]
         self.started = False
+        self.out_of_step: str | None = None  # what its process did wrong outside the match's decisions: no fault
         self._round, self._history_sent = None, 0  # what this seat has been sent of the round's history
 
     def prepare(self, view) -> None:
         """Wait for the hello and start the match, once, before the first decision is timed."""
         if self.started:
             return
+        start = {**self._start, "rules": view.ruleset.derived("data", Ruleset.to_data)}
+        try:
+            self._start_match(start)
+        except SeatFailure as failure:
+            if self.process.matches == 1 or self.renew is None:
+                raise
+            # a process that served matches before and is out of step now: what it sent belongs to an earlier
+            # match, so this match starts afresh with a new process, as it would have on a fresh one
+            self.out_of_step = failure.detail
+            self.process = self.renew()
+            self._start_match(start)
+        self.started = True
+
+    def _start_match(self, start: dict) -> None:
         process = self.process
         if process.dead:
             raise SeatFailure("exception", "the bot process is not running", give_up=True)
+        process.matches += 1
         deadline = time.monotonic() + STARTUP_SECONDS
         process.greet(deadline)
-        process.send({**self._start, "rules": view.ruleset.derived("data", Ruleset.to_data)}, deadline)
-        self.started = True
+        process.request(start, deadline, ("ready",))
 
     def act_within(self, view, budget: float | None, started: float = 0.0):
         """The action the bot sends for `view` (parsed, not yet checked for legality), or SeatFailure."""
         process = self.process
         deadline = time.monotonic() + (budget if budget is not None else 1e9)
-        process.check_quiet()
         start = self._history_sent if view.round == self._round and len(view.history) >= self._history_sent else 0
         self._round, self._history_sent = view.round, len(view.history)
-        process.send({"type": "act", "view": view_data(view, start)}, deadline)
-        reply = process.receive(deadline)
-        kind = reply["type"]
-        if kind == "action":
+        reply = process.request({"type": "act", "view": view_data(view, start)}, deadline, ("action", "error"))
+        if reply["type"] == "action":
             data = reply.get("action")
             if isinstance(data, dict) and data.get("type") == "invalid":  # a hosted Python bot's non-action
                 return NotAnAction(f"{str(data.get('what'))[:100]} is not legal now")
@@ -312,21 +350,24 @@ class RemoteBot(Seat):
                 return parse_action(data)
             except ProtocolViolation as exc:
                 return NotAnAction(f"malformed action: {exc}")
-        if kind == "error":
-            message = reply.get("message")
-            text = str(message)[:300] if message else "the bot reported an error"
-            raise SeatFailure("exception", text, give_up=reply.get("give_up") is True)
-        raise process.violation(f'expected {{"type": "action"}} or {{"type": "error"}}, got type {kind!r:.40}')
+        message = reply.get("message")
+        text = str(message)[:300] if message else "the bot reported an error"
+        raise SeatFailure("exception", text, give_up=reply.get("give_up") is True)
 
     def finish(self, result: dict | None = None) -> bool:
-        """Tell the bot the match is over; False if its process cannot serve another match."""
+        """Tell the bot the match is over and wait until it is ready; False if its process cannot serve another match.
+
+        The match's result stands whatever the bot does now; a bot that sent a line nobody asked for
+        (after its last answer, say) is not reused, and `out_of_step` says what it did.
+        """
         process = self.process
         if process.dead:
             return False
         if self.started:
             try:
-                process.send({"type": "match_end", **(result or {})}, time.monotonic() + 1.0)
-            except SeatFailure:
+                process.request({"type": "match_end", **(result or {})}, time.monotonic() + END_SECONDS, ("ready",))
+            except SeatFailure as failure:
+                self.out_of_step = failure.detail
                 return False
         return True
 

@@ -6,6 +6,7 @@ import random
 import sys
 from typing import Sequence, TextIO
 
+from runner.errors import UserInterrupt
 from runner.game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
 from runner.game.bot import Bot
 from runner.game.cards import SUIT_NAMES
@@ -14,11 +15,11 @@ from runner.game.view import Event, View
 QUIT_WORDS = ("q", "quit", "exit")
 
 
-class HumanQuit(KeyboardInterrupt):
+class HumanQuit(UserInterrupt):
     """The person left the match (typed q, or the input ended).
 
-    A KeyboardInterrupt, so that the referee lets it through like Ctrl-C instead of taking it
-    for a bot's fault.
+    A UserInterrupt, so that the referee lets it through like Ctrl-C instead of taking it for a
+    bot's fault.
     """
 
     def __init__(self, message: str, input_ended: bool = False):

@@ -70,18 +70,20 @@ class Host:
         self.broken: str | None = None
         self.ruleset = None
 
-    def handle(self, message: dict) -> dict | None:
-        """The reply to one message (None for messages that need none)."""
+    def handle(self, message: dict) -> dict:
+        """The reply to one request, echoing its id."""
         kind = message["type"]
         if kind == "match_start":
             self._start(message)
-            return None
-        if kind == "act":
-            return self._act(message["view"])
-        if kind == "match_end":
+            reply = {"type": "ready"}
+        elif kind == "act":
+            reply = self._act(message["view"])
+        elif kind == "match_end":
             self.bot = None
-            return None
-        raise ProtocolViolation(f"unexpected message type {kind!r}")
+            reply = {"type": "ready"}
+        else:
+            raise ProtocolViolation(f"unexpected message type {kind!r}")
+        return {**reply, "id": message.get("id")}
 
     def _start(self, message: dict) -> None:
         self.ruleset = ruleset_of(message["rules"], "the match_start message")
@@ -126,10 +128,8 @@ def serve(where: str, bot_name: str) -> int:
         message = decode(line)
         if message["type"] == "bye":
             break
-        reply = host.handle(message)
-        if reply is not None:
-            proto_out.write(encode(reply))
-            proto_out.flush()
+        proto_out.write(encode(host.handle(message)))
+        proto_out.flush()
     return 0
 
 

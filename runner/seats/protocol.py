@@ -14,7 +14,7 @@ from runner.game.actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, 
 from runner.game.cards import RANKS, SUITS, Card
 from runner.game.view import Event, View
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: every request carries an id its reply echoes; match_start and match_end want `ready`
 MAX_LINE_BYTES = 1 << 20  # one message; a longer line is a protocol violation, not a memory hazard
 ANNOUNCEMENTS = ("mau", "maumau")
 
