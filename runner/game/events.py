@@ -26,6 +26,8 @@ PLAY, NAME_SUIT, DRAW, PASS, SKIP, RESHUFFLE, CHALLENGE = (
 )
 FAULT, FORFEIT = "fault", "forfeit"
 ELIMINATED, JOIN, LEAVE = "eliminated", "join", "leave"
+# Event types of the house rules, written only where a ruleset uses them (README: Game logs).
+OUT, SHOW, SWAP, GIVE, PASS_HANDS = "out", "show", "swap", "give", "pass_hands"
 
 # Why a seat draws.
 STUCK = "stuck"  # cannot (or, where drawing by choice is allowed, will not) play
@@ -34,6 +36,9 @@ SEVEN = "seven"  # takes a pending draw penalty
 PENALTY = "penalty"  # a missed announcement
 ACE = "ace"  # draws instead of following its own play-again card
 OTHERS = "others"  # a power that makes every other seat draw
+SELF = "self"  # a power that makes its own player draw (self_draw)
+FALSE_CALL = "false_call"  # an announcement made when it was not due
+AGAIN = "again"  # draws instead of following its own play-again card that is not an Ace
 
 
 def _texts(cards: Iterable[Card]) -> list[str]:

@@ -18,7 +18,8 @@ from runner.game.cards import Card, parse_card
 
 from . import codec
 from .codec import LogError
-from .verify_round import LogRules, RoundCheck
+from .verify_round import RoundCheck
+from .verify_rules import LogRules, RulesError
 
 
 @dataclass(frozen=True)
@@ -52,6 +53,7 @@ class _Checker:
 
     def __init__(self, events: list[dict]):
         self.events, self.i, self.rounds = events, 0, 0
+        self.known: dict[str, Card] = {}  # card notation read so far
 
     # ------------------------------------------------------------------ reading
 
@@ -63,32 +65,41 @@ class _Checker:
     def peek(self) -> dict | None:
         return self.events[self.i] if self.i < len(self.events) else None
 
-    def take(self, *types: str, why: str = "") -> dict:
-        event = self.peek()
+    def take(self, *types: str, why: Any = "") -> dict:
+        """The next event, which must be of one of `types`; `why` (a text, or a function giving it) says what is due."""
+        i = self.i
+        self.i = i + 1
+        if i < len(self.events):
+            event = self.events[i]
+            if event["type"] in types:
+                return event
+        why = why() if callable(why) else why
         because = f" ({why})" if why else ""
-        if event is None:
-            self.i += 1
+        if i >= len(self.events):
             raise LogError(f"the log ends after event {len(self.events)}; expected {' or '.join(types)}{because}")
-        self.i += 1
-        if event["type"] not in types:
-            self.fail(f"expected {' or '.join(types)} here{because}")
-        return event
+        self.fail(f"expected {' or '.join(types)} here{because}")
 
     def seat_of(self, event: dict, seat: int, what: str) -> None:
         if event["seat"] != seat:
             self.fail(f"seat {event['seat']} {what}, but it is seat {seat}'s turn")
 
     def card(self, text: Any) -> Card:
-        try:
-            return parse_card(text)
-        except (ValueError, AttributeError):
-            self.fail(f"{text!r} is not a card")
+        card = self.known.get(text)
+        if card is None:
+            try:
+                card = self.known[text] = parse_card(text)
+            except (ValueError, AttributeError, TypeError):
+                self.fail(f"{text!r} is not a card")
+        return card
 
     # ------------------------------------------------------------------ the match
 
     def match(self) -> None:
         start = self.take(ev.MATCH_START)
-        rules = self.rules = LogRules(start["rules"])
+        try:
+            rules = self.rules = LogRules(start["rules"])
+        except RulesError as exc:
+            self.fail(f"rules: {exc}")
         players = start["players"]
         if not isinstance(players, list) or not all(isinstance(p, str) for p in players) or len(players) < 2:
             self.fail("players must list at least two bot names")
@@ -100,20 +111,23 @@ class _Checker:
         self.forfeited: list[int] = []
         self.batches: list[list[int]] = []  # eliminated together, in order
         self.dealer: int | None = None
+        self.next_dealer: int | None = None  # the seat the last round chose to deal (deal.next_dealer)
         self.direction = rules.initial_direction
-        number = 0
+        self.last_order: list[int] = []
+        number = played = 0
         while True:
             number += 1
             self.table_changes(number)
             if len(self.seated()) < 2:
                 break
             winner = self.round(number, self.seated(), deciding=False)
+            played += 1
             if winner is not None:
                 self.won[winner] += 1
-            if self.match_over():
+            if self.match_over(played):
                 break
         decider = None
-        if rules.format == "limit" and rules.tie_break == "deciding_round":
+        if rules.format in ("limit", "rounds") and rules.tie_break == "deciding_round":
             decider, number = self.deciding_rounds(number)
         self.match_end(decider)
         if self.peek() is not None:
@@ -151,14 +165,26 @@ class _Checker:
             if len(self.players) > self.rules.players_max:
                 self.fail(f"more than players.max ({self.rules.players_max}) seats")
 
-    def match_over(self) -> bool:
-        """Whether the format ends the match after this round; reads the eliminations it causes."""
+    def match_over(self, played: int) -> bool:
+        """Whether the format ends the match after this round (or match.max_rounds); reads the eliminations."""
         rules = self.rules
-        if rules.format == "single":
+        fmt = rules.format
+        if fmt == "single":
             return True
         seated = self.seated()
-        if rules.format == "limit":
+        if fmt == "elimination":
+            return self.eliminations() or played >= rules.max_rounds
+        if played >= rules.max_rounds:
+            return True
+        if fmt in ("limit", "target"):
             return any(self.totals[s] >= rules.limit for s in seated)
+        if fmt == "rounds":
+            return played >= rules.rounds_to_play
+        return any(self.won[s] >= rules.wins_needed for s in seated)  # wins
+
+    def eliminations(self) -> bool:
+        """The seats over the limit are out (one `eliminated` event each); True if one seat or none is left."""
+        rules, seated = self.rules, self.seated()
         out = {s for s in seated if self.totals[s] > rules.limit}
         reported = set()
         while (event := self.peek()) is not None and event["type"] == ev.ELIMINATED:
@@ -215,6 +241,8 @@ class _Checker:
         ranked = ranking[:len(ranking) - len(forfeited)]
         if rules.format == "elimination":
             expected = self.elimination_winners(ranked)
+        elif rules.format in ("target", "wins"):
+            expected = self.score_winners(ranked)
         else:
             expected = self.points_winners(ranked, decider)
         if not expected and ranking:
@@ -225,7 +253,10 @@ class _Checker:
     def points_winners(self, ranked: list[int], decider: int | None) -> list[int]:
         """Fewest points wins; the format's tie-break decides a tie for first."""
         totals = self.totals
-        if self.rules.format == "single":
+        if self.rules.format == "single" and self.rules.play_on and self.last_order:
+            place = {seat: index for index, seat in enumerate(self.last_order)}
+            key = lambda s: (place.get(s, len(place)),)  # noqa: E731  the round's order out is the ranking
+        elif self.rules.format == "single":
             single_winner = self.last_winner
             key = lambda s: (s != single_winner, totals[s])  # noqa: E731
         elif decider is not None:
@@ -238,6 +269,16 @@ class _Checker:
         if not ranked:
             return []
         return [s for s in ranked if key(s) == key(ranked[0])]
+
+    def score_winners(self, ranked: list[int]) -> list[int]:
+        """target: the highest total wins, then most rounds won; wins: most rounds won, then fewest points."""
+        totals, won = self.totals, self.won
+        if self.rules.format == "target":
+            key = lambda s: (-totals[s], -won[s])  # noqa: E731
+        else:
+            key = lambda s: (-won[s], totals[s])  # noqa: E731
+        self.ordered(ranked, key)
+        return [s for s in ranked if key(s) == key(ranked[0])] if ranked else []
 
     def elimination_winners(self, ranked: list[int]) -> list[int]:
         """The last one left wins; if the last ones go out together, the fewest points among them."""
@@ -272,9 +313,12 @@ class _Checker:
                       if start["deciding"] else "expected a deciding round between the tied players")
         dealer = start["dealer"]
         if self.dealer is not None:
-            expected = _first_at_or_after((self.dealer + rules.rotation) % n, active, n)
+            chosen = self.next_dealer if self.next_dealer is not None else (self.dealer + rules.rotation) % n
+            expected = _first_at_or_after(chosen, active, n)
             if dealer != expected:
-                self.fail(f"the deal rotates to seat {expected}, not seat {dealer}")
+                how = f"the {rules.next_dealer} of the last round" if self.next_dealer is not None \
+                    else "the deal rotates"
+                self.fail(f"seat {expected} deals ({how}), not seat {dealer}")
         elif dealer not in active:
             self.fail(f"dealer {dealer} is not at the table")
         self.dealer = dealer
@@ -296,21 +340,52 @@ class _Checker:
 
     def round_end(self, rnd: "RoundCheck", deciding: bool) -> None:
         event = self.take(ev.ROUND_END)
+        rules = self.rules
         if event["round"] != rnd.number:
             self.fail(f"round {event['round']} ends, but round {rnd.number} is being played")
         if event["winner"] != rnd.winner:
             self.fail(f"winner {event['winner']}, but the plays make it {rnd.winner}")
+        if rules.play_on:
+            self.round_order(rnd, event)
+        elif "order" in event:
+            self.fail("an order of the seats out, but the round does not play on (round.play_on)")
         points = [0] * len(self.players)
+        scores = {}  # each hand's score, multiplied: the loser is who scores most
         if not deciding:  # a deciding round only decides: its points are not added
+            factor = rules.factor(rnd.winner_card) if rnd.winner is not None else 1
             for seat in rnd.active:
                 if seat != rnd.winner and seat not in rnd.out:
-                    points[seat] = self.rules.hand_points(rnd.hands[seat])
+                    scores[seat] = points[seat] = rules.hand_points(rnd.hands[seat], rnd.table) * factor
+            if rules.winner_collects and rnd.winner is not None:
+                points = [0] * len(self.players)
+                points[rnd.winner] = sum(scores.values())
+        self.choose_next_dealer(rnd, scores)
         if event["points"] != points:
             self.fail(f"points {event['points']}, but the hands hold {points}")
         for seat, value in enumerate(points):
             self.totals[seat] += value
         if event["totals"] != self.totals:
             self.fail(f"totals {event['totals']}, expected {self.totals}")
+
+    def round_order(self, rnd: "RoundCheck", event: dict) -> None:
+        """round.play_on: the seats out, in the order they went out, then those left with cards."""
+        order, left = event.get("order"), [s for s in rnd.active if s not in rnd.finished and s not in rnd.out]
+        if not isinstance(order, list) or order[:len(rnd.finished)] != rnd.finished or \
+                sorted(order[len(rnd.finished):]) != left:
+            self.fail(f"order {order}, but the seats went out as {rnd.finished}, then {left}")
+        self.last_order = order
+
+    def choose_next_dealer(self, rnd: "RoundCheck", scores: dict[int, int]) -> None:
+        """deal.next_dealer: the loser (most points; a tie: the first clockwise from the dealer) or the winner."""
+        how = self.rules.next_dealer
+        self.next_dealer = None
+        if how == "winner":
+            self.next_dealer = rnd.winner
+        elif how == "loser" and scores:
+            most = max(scores.values())
+            n = len(self.players)
+            self.next_dealer = next(seat for step in range(1, n + 1)
+                                    if scores.get(seat := (rnd.dealer + step) % n) == most)
 
     def forfeit(self, seat: int) -> None:
         self.forfeited.append(seat)
