@@ -61,7 +61,8 @@ class ProcessPool:
         self.idle.setdefault(tuple(failed.argv), []).append(self._start(failed.argv, failed.label, failed.env))
 
     def release(self, process: BotProcess, reusable: bool) -> None:
-        if reusable and not process.dead:
+        """Keep a healthy process for the next match; end one that cannot serve it, or that left processes running."""
+        if reusable and not process.dead and not process.has_strays():
             self.idle.setdefault(tuple(process.argv), []).append(process)
         else:
             process.kill()

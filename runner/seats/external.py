@@ -24,6 +24,7 @@ from runner.errors import MaumauError
 from runner.game.bot import CommandBot  # noqa: F401  (its public home for plugins: docs/protocol.md)
 from runner.game.ruleset import Ruleset
 
+from .containment import contained, descendants, has_own_namespace
 from .faults import DEFAULT_MEMORY
 from .protocol import (
     MAX_LINE_BYTES,
@@ -101,9 +102,12 @@ class BotProcess:
         self.argv, self.label, self.env = argv, label, env
         self.on_failure = None  # called with this process after it was killed for misbehaving
         self.stderr = tempfile.TemporaryFile()
+        command, wrapped = contained(argv)  # everything it starts lives and dies in its PID namespace
+        # the processes between this one and the bot's: unshare's, or a sandbox's outer and init bwrap
+        self.wrappers = 1 if wrapped else (2 if has_own_namespace(argv) else 0)
         try:
             self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0,
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0,
                 start_new_session=True, preexec_fn=lambda: _limit_child(memory), close_fds=True, env=env,
             )
         except OSError as exc:
@@ -232,8 +236,13 @@ class BotProcess:
             return ""
         return " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())[-limit:]
 
+    def has_strays(self) -> bool:
+        """True if the bot has processes of its own running (a child it started and left): it is not reused, so
+        that they end with it."""
+        return len(descendants(self.proc.pid)) > self.wrappers
+
     def kill(self) -> None:
-        """End the bot and everything it started (its process group)."""
+        """End the bot and everything it started: its process group, and with it its PID namespace."""
         if self.dead:
             return
         self.dead = True
