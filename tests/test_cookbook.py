@@ -44,3 +44,7 @@ def test_the_coverage_table_counts_every_researched_rule_once_and_its_summary_ad
     assert f"**Of the 156, {writable} can be written: {counts['exact']} exactly and {counts['approx.']} " \
            f"approximately; {counts['not']} cannot.**" in TEXT
     assert f"That is {round(100 * writable / 156)}%" in TEXT
+    table_rules = re.search(r"Of the \d+, (\d+) are rules of the table[^(]*\(([^)]*)\)", TEXT, re.S)
+    named = [int(n) for n in re.findall(r"#(\d+)", table_rules.group(2))]
+    verdicts = {int(number): verdict for number, verdict, _ in rows}
+    assert len(named) == int(table_rules.group(1)) and all(verdicts[n] == "not" for n in named)

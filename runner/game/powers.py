@@ -58,7 +58,7 @@ Selectors = Annotated[tuple[Selector, ...], BeforeValidator(_selector_list)]
 AnyOrSelectors = Annotated[Literal[True] | tuple[Selector, ...], BeforeValidator(_selector_list)]
 
 
-def _unique_keys(value: Any, normal) -> Any:
+def unique_keys(value: Any, normal) -> Any:
     """A mapping with its keys normalized by `normal`; Inconsistent (naming the key) for a bad or repeated key."""
     if not isinstance(value, Mapping):
         return value

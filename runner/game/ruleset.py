@@ -25,7 +25,7 @@ from pydantic import (
 from . import selectors
 from .cards import RANKS, SUITS, Card, make_deck
 from .checks import check, check_compiled, compile_powers, notes
-from .powers import NO_POWER, QUIET, Inconsistent, Model, Power, Rank, Selector, Selectors, _unique_keys
+from .powers import NO_POWER, QUIET, Inconsistent, Model, Power, Rank, Selector, Selectors, unique_keys
 
 __all__ = ["Inconsistent", "NO_POWER", "Power", "Ruleset", "DeckSpec"]
 
@@ -54,7 +54,7 @@ def _player_key(raw: Any) -> Any:
 
 
 # A mapping from a table size (2-16), its keys unique as numbers: Annotated[dict[PlayerCount, V], BY_PLAYERS].
-BY_PLAYERS = BeforeValidator(lambda value: _unique_keys(value, _player_key))
+BY_PLAYERS = BeforeValidator(lambda value: unique_keys(value, _player_key))
 
 
 def _preset_or_list(value: Any) -> Any:
@@ -257,7 +257,7 @@ class Scoring(Model):
     count: Literal["points", "cards", "flat"] = Field(
         "points", description="A hand left holding cards scores its card points, one per card, or 1.")
     multiplier: Annotated[dict[Selector, Annotated[int, Field(ge=1, le=100)]], BeforeValidator(
-        lambda value: _unique_keys(value, selectors.normalize))] = Field(
+        lambda value: unique_keys(value, selectors.normalize))] = Field(
         default_factory=dict, description="The round's points are multiplied when the winner's last card is one of "
         "these, e.g. {J: 2}.")
     round_to: Annotated[int, Field(ge=1, le=1000)] = Field(
@@ -326,16 +326,16 @@ class MatchFormat(Model):
         return self
 
 
-PowerMap = Annotated[dict[Selector, Power], BeforeValidator(lambda value: _unique_keys(value, selectors.normalize))]
+PowerMap = Annotated[dict[Selector, Power], BeforeValidator(lambda value: unique_keys(value, selectors.normalize))]
 
 
 def _players_power_maps(value: Any) -> Any:
     if not isinstance(value, Mapping):
         return value
     out = {}
-    for players, powers in _unique_keys(value, _player_key).items():
+    for players, powers in unique_keys(value, _player_key).items():
         try:
-            out[players] = _unique_keys(powers, selectors.normalize)
+            out[players] = unique_keys(powers, selectors.normalize)
         except Inconsistent as exc:
             raise Inconsistent(f"{players}.{exc.key}", str(exc), exc.hint) from None
     return out
@@ -384,7 +384,7 @@ class Ruleset(Model):
     @field_validator("points", mode="before")
     @classmethod
     def _point_keys(cls, value: Any) -> Any:
-        return _unique_keys(value, _rank_key)
+        return unique_keys(value, _rank_key)
 
     @model_validator(mode="after")
     def _consistent(self) -> "Ruleset":
@@ -472,6 +472,7 @@ _DERIVED: dict[int, dict[str, Any]] = {}  # id of a live Ruleset -> its derived 
 
 
 def _compact(model: BaseModel, data: dict) -> dict:
+    """`data` (the dump of `model`) without the QUIET keys that hold their defaults, at every depth."""
     for name, info in type(model).model_fields.items():
         value = getattr(model, name)
         if QUIET in info.metadata and value == info.get_default(call_default_factory=True):

@@ -101,7 +101,7 @@ class Conflict(Exception):
         self.first, self.second, self.card = first, second, card
 
 
-def resolve(mapping: Mapping[str, Any], cards_: Iterable[Card] = EVERY_CARD) -> dict[Card, str]:
+def resolve(mapping: Mapping[str, Any]) -> dict[Card, str]:
     """For each card some key names, the most specific key; Conflict for two keys of the same specificity."""
     best: dict[Card, tuple[int, str]] = {}
     for key in mapping:
@@ -112,8 +112,7 @@ def resolve(mapping: Mapping[str, Any], cards_: Iterable[Card] = EVERY_CARD) -> 
                 best[card] = (level, key)
             elif level == held[0]:
                 raise Conflict(held[1], key, card)
-    wanted = set(cards_)
-    return {card: key for card, (_, key) in best.items() if card in wanted}
+    return {card: key for card, (_, key) in best.items()}
 
 
 def shadowed(mapping: Mapping[str, Any]) -> list[tuple[str, str, list[Card]]]:
