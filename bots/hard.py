@@ -111,7 +111,7 @@ def heuristic_policy(rnd: Round, rng: random.Random) -> runner.Action:
         counts[card.suit] = counts.get(card.suit, 0) + 1
     if phase == DRAWN or rnd.pending or len(hand) == 1:  # a single kind of play, if any: take it
         first = legal[0]
-        if type(first) is not Play or first.card.rank not in wild:
+        if type(first) is not Play or first.card not in wild:
             return first
         counts[first.card.suit] -= 1
         named = max(SUITS, key=lambda suit: counts.get(suit, 0))
@@ -119,7 +119,7 @@ def heuristic_policy(rnd: Round, rng: random.Random) -> runner.Action:
     hands = rnd.hands
     close = any(len(hands[other]) <= CLOSE for other in rnd.active if other != seat)
     weight, points = (SHED_CLOSE if close else SHED_CALM), rnd.rules.points
-    kept_back = KEEP_WILD if any(type(a) is Play and a.card.rank not in wild for a in legal) else 0.0
+    kept_back = KEEP_WILD if any(type(a) is Play and a.card not in wild for a in legal) else 0.0
     suits = len(counts)
     best, best_score, named_with = legal[-1], float("-inf"), {}
     for action in legal:
@@ -127,7 +127,7 @@ def heuristic_policy(rnd: Round, rng: random.Random) -> runner.Action:
             continue
         card = action.card
         held = counts[card.suit]
-        if card.rank in wild:
+        if card in wild:
             if card not in named_with:
                 counts[card.suit] -= 1
                 named_with[card] = max(SUITS, key=lambda suit: counts.get(suit, 0))

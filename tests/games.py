@@ -39,6 +39,83 @@ OPTION_KEYS = {
 }
 
 
+# The keys of the house rules (docs/house-rules.md), in three groups: table and scoring; pending effects,
+# wild kinds, drawing and going out; several cards, hands moved and shown, jumping in.
+CARD_SELECTORS = ("KH", "QS", "JC JS", "2, 3", "AH AS", "7D", "X")
+HOUSE_POWER_KEYS = {
+    1: {"draw": (0, 2, 5), "skip": (0, 1), "play_again": (True, False), "reverse": (True, False),
+        "wild": (True, False)},
+    2: {"stack_with": ([2, 3], ["X"], [7, "KH"]), "stack_match": (True, False), "ends_turn": (True, False),
+        "target": ("next", "previous"), "cancels": (True, ["JC JS"], [7]), "returns": (True, [2], ["X"]),
+        "skip_stack": ("none", "pass", "add"), "skip_with": ([9], ["QS"]), "wish": ("suit", "rank", "none"),
+        "wish_binds": (1, 2, 3), "wild_follows_suit": (True, False), "wild_last_resort": (True, False),
+        "free": (True, False), "self_draw": (0, 1, 2), "next_rank": (None, "at_most", "at_least")},
+    3: {"pass_hands": (True, False), "swap_hands": (None, "next", "choose"), "show_next": (True, False),
+        "give": (0, 1, 2)},
+}
+HOUSE_OPTION_KEYS = {
+    1: {"deck.jokers": (0, 2), "hand_size_by_players": ({}, {4: 4}, {3: 3, 5: 2}),
+        "deck.ranks_by_players": ({}, {5: "full"}), "deal.first_player": (-1, -2, 1, 0),
+        "deal.next_dealer": ("rotate", "loser", "winner"), "match.max_rounds": (1, 3, 1000),
+        "scoring.count": ("points", "cards", "flat"), "scoring.minimum": (0, 5, 20), "scoring.round_to": (1, 5, 10),
+        "scoring.multiplier": ({}, {"J": 2}, {"QS": 3, "A": 2}), "round.hand_limit": (None, 9, 15),
+        "powers_by_players": ({}, {2: {"A": {"play_again": True}}}, {3: {"9": {"reverse": True, "skip": 1}}})},
+    2: {"drawing.until_playable": (True, False), "drawing.drawn_card": ("play_or_keep", "keep", "must_play", "go_on"),
+        "drawing.reshuffle": (True, False), "drawing.when": ("stuck", "any"),
+        "announcements.mau.false_penalty": (0, 1, 2), "announcements.maumau.false_penalty": (0, 2),
+        "going_out.forbidden": ((), ["J"], [8, "X"]), "going_out.only": ((), ["Q", "K", "A", "10", "9"]),
+        "going_out.follow_suit": (True, False), "announcements.enforcement": ("referee", "challenge")},
+    3: {"multiple.same_rank": (True, False), "multiple.runs": ("none", "up", "down", "both"),
+        "multiple.run_min": (2, 3),
+        "multiple.chain": (True, False), "multiple.suit_with": ((), ["KH"], ["Q"]), "multiple.power": ("last", "each"),
+        "round.play_on": (True, False), "jump_in": ("none", "identical", "same_rank")},
+}
+MATCH_FORMATS = (
+    {}, {"match.format": "target", "match.limit": 60, "scoring.winner_collects": True},
+    {"match.format": "rounds", "match.rounds": 3}, {"match.format": "wins", "match.wins": 2},
+)
+
+
+def random_house_rules(rng: random.Random, phases: int = 3) -> dict:
+    """A random house rule made of the keys of docs/house-rules.md (of the groups up to `phases`)."""
+    overrides: dict = dict(rng.choice(MATCH_FORMATS))
+    power_keys = {key: values for phase in range(1, phases + 1) for key, values in HOUSE_POWER_KEYS[phase].items()}
+    option_keys = {key: values for phase in range(1, phases + 1) for key, values in HOUSE_OPTION_KEYS[phase].items()}
+    for _ in range(rng.randint(2, 7)):
+        key = rng.choice(sorted(power_keys))
+        selector = rng.choice(CARD_SELECTORS + tuple(RANKS))
+        overrides[f"powers.{selector}.{key}"] = rng.choice(power_keys[key])
+    for key, values in option_keys.items():
+        if rng.random() < 0.25:
+            overrides[key] = rng.choice(values)
+    names_jokers = any(key.startswith("powers.X.") or "X" in str(value)
+                       for key, value in overrides.items() if key.startswith("powers."))
+    if overrides.get("deck.jokers") or names_jokers:
+        overrides.setdefault("deck.jokers", 2)
+        overrides["points.X"] = 25
+    return _consistent(overrides)
+
+
+def _consistent(overrides: dict) -> dict:
+    """Complete a random house rule the way its writer would: a wish needs a wild card, a draw's answer a draw."""
+    for key in [key for key in overrides if key.startswith("powers.")]:
+        _, selector, name = key.split(".", 2)
+        power = f"powers.{selector}"
+        if name in ("stack_with", "stack_match", "ends_turn", "target"):
+            overrides.setdefault(f"{power}.draw", 2)
+        if name in ("skip_stack", "skip_with"):
+            overrides.setdefault(f"{power}.skip", 1)
+        if name in ("wish", "wish_binds", "wild_follows_suit", "wild_last_resort"):
+            overrides[f"{power}.wild"] = True
+        if name == "wish_binds" and overrides.get(f"{power}.wish") == "none":
+            overrides[f"{power}.wish"] = "suit"
+    for key, value in list(overrides.items()):
+        if key.endswith(".draw") and value == 0 and any(
+                overrides.get(key[:-4] + name) not in (None, False, "next", True) for name in ("stack_with", "target")):
+            overrides[key] = 2
+    return overrides
+
+
 def random_overrides(rng: random.Random) -> dict:
     """A random house rule: a few powers on random ranks and a few other options changed."""
     overrides = {}

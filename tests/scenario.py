@@ -5,7 +5,7 @@ from __future__ import annotations
 import random
 from collections import Counter
 
-from runner.game.actions import CHALLENGE, DRAW, PASS, Play, name_suit
+from runner.game.actions import CHALLENGE, DRAW, PASS, Play, give, name_suit, swap
 from runner.game.cards import parse_card
 from runner.game.engine import Round
 from runner.plugins import registry
@@ -37,8 +37,10 @@ def deal(name: str, hands: list[str], upcards: str, stock: str = "", dealer: int
     size = len(hand_cards[0])
     assert all(len(hand) == size for hand in hand_cards), "every hand of a scenario has the same size"
     overrides = dict(overrides or {})
-    if load(name).hand_size != size:
+    base = load(name)
+    if base.hand_size != size or base.hand_size_by_players:
         overrides.setdefault("hand_size", size)
+        overrides.setdefault("hand_size_by_players", {})
     ruleset = load(name, overrides)
     n = len(hands)
     active = options.pop("active", list(range(n)))
@@ -53,7 +55,9 @@ def deal(name: str, hands: list[str], upcards: str, stock: str = "", dealer: int
 
 def action(rnd: Round, move: str):
     """The action `move` names: `7H` (with the announcement due), `7H!` (announcement forgotten),
-    `JD>S` (a Jack naming spades), `7H@mau` (a given announcement), `draw`, `pass`, `name S`, `challenge`."""
+    `JD>S` (a Jack naming spades), `JD=7` (a Jack wishing the rank 7), `7H+7S+7C` (several cards,
+    in play order), `7H@mau` (a given announcement), `draw`, `pass`, `name S`, `challenge`,
+    `swap 2` (swap hands with seat 2), `give 7H`."""
     if move == "draw":
         return DRAW
     if move == "pass":
@@ -62,17 +66,23 @@ def action(rnd: Round, move: str):
         return CHALLENGE
     if move.startswith("name "):
         return name_suit(move[5:])
+    if move.startswith("swap "):
+        return swap(int(move[5:]))
+    if move.startswith("give "):
+        return give(parse_card(move[5:]))
     announce: str | None = "due"
     if move.endswith("!"):
         move, announce = move[:-1], None
     if "@" in move:
         move, announce = move.split("@")
-    card_text, _, suit = move.partition(">")
-    card = parse_card(card_text)
+    move, _, rank = move.partition("=")
+    cards_text, _, suit = move.partition(">")
+    played = [parse_card(text) for text in cards_text.split("+")]
+    card, more = played[0], tuple(played[1:])
     if announce == "due":
-        due = [a.announce for a in rnd.legal() if isinstance(a, Play) and a.card is card]
+        due = [a.announce for a in rnd.legal() if isinstance(a, Play) and a.card is card and a.more == more]
         announce = due[0] if due else None
-    return Play(card, suit or None, announce)
+    return Play(card, suit or None, announce, more, rank or None)
 
 
 def do(rnd: Round, *moves: str) -> Round:
@@ -95,8 +105,18 @@ def hand(rnd: Round, seat: int) -> list[str]:
 
 
 def plays(rnd: Round) -> set[str]:
-    """The legal plays of the seat to act, as `card` or `card>suit` texts."""
-    return {f"{a.card}>{a.suit}" if a.suit else a.card.text for a in rnd.legal() if isinstance(a, Play)}
+    """The legal plays of the seat to act, as texts: `card`, `card>suit`, `card=rank`, `card+card+...`."""
+    return {move_text(a) for a in rnd.legal() if isinstance(a, Play)}
+
+
+def move_text(action: Play) -> str:
+    """A play as `action()` reads it back (without its announcement)."""
+    text = "+".join(card.text for card in action.cards)
+    if action.suit:
+        text += f">{action.suit}"
+    if action.rank:
+        text += f"={action.rank}"
+    return text
 
 
 def all_cards(rnd: Round) -> Counter:

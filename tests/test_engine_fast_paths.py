@@ -39,8 +39,8 @@ def naive_plays(rules: Game, hand: list[Card], top: Card, suit: str, due: str | 
     card only if wild_on_wild), naming each suit; one action per distinct card."""
     plays = []
     for card in dict.fromkeys(hand):
-        if card.rank in rules.wild:
-            if top.rank not in rules.wild or card.rank in rules.wild_on_wild:
+        if card in rules.wild:
+            if top not in rules.wild or card in rules.wild_on_wild:
                 plays += [Play(card, named, due) for named in SUITS]
         elif card.rank == top.rank or card.suit == suit:
             plays.append(Play(card, None, due))

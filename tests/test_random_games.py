@@ -13,7 +13,7 @@ from itertools import chain
 
 import pytest
 
-from games import VARIANTS, play, player_counts, random_overrides
+from games import VARIANTS, play, player_counts, random_house_rules, random_overrides
 from runner.errors import RulesetError
 from runner.game.engine import Round
 from runner.logs.verify import verify
@@ -99,6 +99,27 @@ def test_random_house_rules_with_sloppy_bots_keep_every_invariant(reg, checked):
         players = rng.randint(ruleset.players.min, ruleset.players.max)
         check_match(ruleset, players, rng.randrange(10**6), sloppy=True, policy=rng.choice(["forfeit", "autoplay"]))
         played += 1
+
+
+HOUSE_MATCHES = 150  # random combinations of the house rules' keys
+
+
+@pytest.mark.xfail(reason="one log of 150 (jump_in, a 5 stacking with jokers, returns) does not verify", strict=True)
+def test_random_house_rules_of_the_cookbook_keep_every_invariant_and_verify(checked):
+    """Random combinations of the keys of docs/house-rules.md on the three families, with sloppy bots."""
+    rng, played, tried = random.Random(14), 0, 0
+    while played < HOUSE_MATCHES:
+        tried += 1
+        name = rng.choice(["standard", "strafpunten", "elimination"])
+        try:
+            ruleset = load(name, random_house_rules(rng))
+        except RulesetError:  # keys that contradict each other: rulesets check refuses them
+            continue
+        players = rng.randint(ruleset.players.min, min(ruleset.players.max, 5))
+        check_match(ruleset, players, rng.randrange(10**6), sloppy=True, policy=rng.choice(["forfeit", "autoplay"]))
+        played += 1
+    assert tried < 4 * HOUSE_MATCHES  # most random combinations are valid rulesets
+    print(f"{played} matches of {tried} combinations")
 
 
 class LeakyRound(CheckedRound):

@@ -119,6 +119,6 @@ def test_bad_standings_and_replay_input_is_one_error_line(capsys, monkeypatch, p
     ({"type": "challenge", "seat": 1, "target": 0}, "  challenge: seat=1, target=0"),
 ])
 def test_replay_describes_each_event_in_one_line(event, line):
-    from runner.cli.narrate import event_line
+    from runner.logs.narration import event_line
 
     assert event_line(event, ["ann", "bob"]) == line

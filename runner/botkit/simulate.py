@@ -106,7 +106,7 @@ def named_suits(view: View, rules: Game) -> dict[int, str]:
         if event.seat in done or event.kind not in ("play", "draw"):
             continue
         done.add(event.seat)
-        if event.kind == "play" and event.card.rank in rules.wild and event.suit and view.hand_sizes[event.seat]:
+        if event.kind == "play" and event.card in rules.wild and event.suit and view.hand_sizes[event.seat]:
             named[event.seat] = event.suit
     return named
 
@@ -134,28 +134,28 @@ def known_voids(view: View, rules: Game, sensible: bool = False) -> dict[int, li
     pending = chain = 0
     for index, event in enumerate(history):
         if event.kind == "play":
-            jack = event.card.rank in rules.wild and event.seat != view.seat
+            jack = event.card in rules.wild and event.seat != view.seat
             if sensible and jack and top is not None and not pending:
                 # A Jack kept back as an escape: played only when no other card could be.
                 could_play = frozenset(
-                    card for card in deck if card.rank not in rules.wild and rules.playable(card, top.rank, suit)
+                    card for card in deck if card not in rules.wild and rules.playable(card, top, suit)
                 )
                 draws.setdefault(event.seat, []).append((index, could_play))
             top, suit = event.card, event.suit or event.card.suit
-            if top.rank in rules.draw:
+            if top in rules.draw:
                 chain = chain + 1 if pending else 0
-                pending += rules.draw[top.rank]
+                pending += rules.draw[top]
         elif event.kind == "name_suit":
             suit = event.suit
         elif event.kind == "draw" and event.reason == "seven":
             rank = top.rank if top is not None else None
-            passable = rank in rules.stack and (rules.chain_limit[rank] is None or chain < rules.chain_limit[rank])
+            passable = top in rules.stack and (rules.chain_limit[top] is None or chain < rules.chain_limit[top])
             if sensible and event.seat != view.seat and passable:
                 # It took the penalty although a card of the same rank would have passed it on.
                 draws.setdefault(event.seat, []).append((index, frozenset(c for c in deck if c.rank == rank)))
             pending = chain = 0
         elif event.kind == "draw" and event.reason == "stuck" and event.seat != view.seat and top is not None:
-            could_play = frozenset(card for card in deck if rules.playable(card, top.rank, suit))
+            could_play = frozenset(card for card in deck if rules.playable(card, top, suit))
             draws.setdefault(event.seat, []).append((index, could_play))
     voids = {}
     for seat, known in sorted(draws.items()):
@@ -197,7 +197,7 @@ def quick_policy(rnd: Round, rng: random.Random) -> Action:
     if rnd.phase == CHALLENGING:
         return CHALLENGE
     wild = rnd.rules.wild
-    plays = [a for a in legal if type(a) is Play and a.card.rank not in wild]
+    plays = [a for a in legal if type(a) is Play and a.card not in wild]
     if plays:
         return plays[int(rng.random() * len(plays))]
     wilds = [a for a in legal if type(a) is Play]

@@ -284,9 +284,8 @@ def replay_cmd(
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
     """One stored match, event by event."""
+    from runner.logs.narration import event_line
     from runner.tournament.replay import events_of
-
-    from .narrate import event_line
 
     events, players, replayed = events_of(directory, match)
     if replayed:
@@ -297,6 +296,23 @@ def replay_cmd(
         typer.echo(event_line(event, players))
         if step and event["type"] == ev.ROUND_END:
             typer.prompt("", default="", show_default=False, prompt_suffix="")
+
+
+@app.command("serve")
+def serve_cmd(
+    port: Annotated[int, typer.Option("--port", help="The port to listen on.")] = 8000,
+    host: Annotated[str, typer.Option("--host", help="The address to listen on; 127.0.0.1: this machine only.")] = (
+        "127.0.0.1"),
+    results: Annotated[Optional[Path], typer.Option(
+        "--results", help="A tournament's results directory, or the folder of them, to watch.")] = None,
+) -> None:
+    """The game in a browser: play against the bots, watch tournaments, replay matches (pip install 'maumau[web]')."""
+    from runner.web import require
+
+    require()
+    from runner.web.server import serve
+
+    serve(host, port, results, on_ready=typer.echo)
 
 
 @app.command("verify")

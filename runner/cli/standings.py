@@ -4,51 +4,16 @@ from __future__ import annotations
 
 import json
 
-from runner.tournament.standings import Comparison, Standings
+from runner.tournament.standings import Standings, standings_data
+from runner.tournament.standings import standing_rows as rows
 
 from .output import render_rows
-
-
-def rows(standings: Standings) -> list[dict]:
-    """One flat dict per entrant, best first, numbers rounded for machines (JSON, CSV)."""
-    return [
-        {
-            "rank": i + 1, "entrant": r.entrant, "bot": r.bot, "matches": r.matches, "wins": r.wins,
-            "draws": r.draws, "losses": r.losses, "score": round(r.score, 4), "win_rate": round(r.win_rate, 4),
-            "win_rate_low": round(r.win_rate_low, 4), "win_rate_high": round(r.win_rate_high, 4),
-            "points_per_round": round(r.points_per_round, 4), "rounds_won": r.rounds_won, "faults": r.faults,
-            "rating": round(r.rating, 4), "rating_sigma": round(r.rating_sigma, 4),
-            "ahead": round(r.ahead, 4), "ahead_low": round(r.ahead_low, 4), "ahead_high": round(r.ahead_high, 4),
-            "mean_place": round(r.mean_place, 4),
-        }
-        for i, r in enumerate(standings.rows)
-    ]
-
-
-def comparison_dict(c: Comparison) -> dict:
-    return {"above": c.above, "below": c.below, "matches": c.matches, "ahead": round(c.ahead, 4),
-            "low": round(c.low, 4), "high": round(c.high, 4), "separated": c.separated}
 
 
 def render_standings(standings: Standings, fmt: str) -> str:
     """The standings as a table (with head-to-head and too-close notes), JSON or CSV."""
     if fmt == "json":
-        order = {r.entrant: i for i, r in enumerate(standings.rows)}
-        return json.dumps({
-            "standings": rows(standings),
-            "head_to_head": [
-                {"entrant": a, "opponent": b, "matches": n, "score": round(score, 4)}
-                for (a, b), (n, score) in standings.head_to_head.items()
-            ],
-            "adjacent": [comparison_dict(c) for c in standings.adjacent],
-            "crosstable": [
-                {"entrant": a, "opponent": b, **crosstable_dict(c)} for (a, b), c in sorted(
-                    standings.crosstable.items(), key=lambda item: (order[item[0][0]], order[item[0][1]]))
-            ],
-            "table_sizes": list(standings.table_sizes),
-            "gauntlet": standings.gauntlet,
-            "looks": standings.looks,
-        }, indent=2)
+        return json.dumps(standings_data(standings), indent=2)
     if fmt != "table":
         return render_rows(rows(standings), fmt)
     parts = [render_rows(table_rows(standings), "table"), columns_note(standings)]
@@ -61,12 +26,6 @@ def render_standings(standings: Standings, fmt: str) -> str:
         parts.append("Head to head (row's score against column, over their matches):\n" + head_to_head_table(standings))
     parts.append(closeness_note(standings))
     return "\n\n".join(parts)
-
-
-def crosstable_dict(c: Comparison) -> dict:
-    share = c.ahead / c.matches if c.matches else 0.0
-    return {"matches": c.matches, "ahead": round(c.ahead, 4), "share": round(share, 4), "low": round(c.low, 4),
-            "high": round(c.high, 4)}
 
 
 def columns_note(standings: Standings) -> str:

@@ -7,23 +7,66 @@ of playouts), `over` and `outcome` say whether and how the round ended, `points(
 The engine is also the simulator for search bots: `clone()` copies a state cheaply, and
 `Round.from_view(view, rng, hands, stock)` (or `Round.sample(view, rng)`) makes the state a View
 describes with its hidden cards filled in; docs/bots.md describes the protocol.
+
+Two paths play a round. The fast path below plays the rules of the first rulesets (draw, skip,
+reverse, wild, play again, others draw) with precomputed play tables; a ruleset that uses any
+other rule (runner/game/compiled.py: `Game.general`) is played by the general path
+(runner/game/general.py), which plays every rule and gives the same logs for the first ones.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from dataclasses import dataclass
 from typing import Sequence
 
 from . import events
-from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, NameSuit, Pass, Play, name_suit, play
-from .cards import SUITS, Card, make_deck
-from .events import ACE, CHOICE, OTHERS, PENALTY, SEVEN, STUCK
+from .actions import (
+    CHALLENGE,
+    DRAW,
+    PASS,
+    Action,
+    Challenge,
+    Draw,
+    Give,
+    NameSuit,
+    Pass,
+    Play,
+    Swap,
+    give,
+    name_suit,
+    play,
+    swap,
+)
+from .cards import SUITS, Card
+from .compiled import Game
+from .events import ACE, AGAIN, CHOICE, OTHERS, PENALTY, SEVEN, STUCK
+from .general import (
+    BLOCKED,
+    CHALLENGING,
+    DRAWN,
+    FORFEITED,
+    GIVING,
+    HAND_LIMIT,
+    JUMP_IN,
+    NAME_SUIT,
+    OVER,
+    PLAY,
+    SWAPPING,
+    TURN_LIMIT,
+    WENT_OUT,
+    General,
+    known_hands,
+)
 from .ruleset import Ruleset
-from .view import Event, View
+from .state import Outcome, RoundState
+from .view import Event, Resume, View
 
-PLAY, DRAWN, NAME_SUIT, CHALLENGING, OVER = "play", "drawn", "name_suit", "challenge", "over"
+__all__ = [
+    "BLOCKED", "CHALLENGING", "DRAWN", "FORFEITED", "GIVING", "HAND_LIMIT", "JUMP_IN", "NAME_SUIT", "OVER", "PLAY",
+    "SWAPPING", "TURN_LIMIT", "WENT_OUT", "Game", "IllegalAction", "Outcome", "Round", "hidden_cards", "shuffle",
+    "unseen_cards",
+]
 
 # `_new(View, fields)` is `View(*fields)` without the NamedTuple's Python-level __new__: the
 # engine builds a View per decision and an Event per move, so the call is worth saving.
@@ -32,86 +75,6 @@ _new = tuple.__new__
 
 class IllegalAction(ValueError):
     """An action `Round.play` was given that is not legal in the state."""
-
-
-# Why a round ended (Outcome.reason).
-WENT_OUT, BLOCKED, TURN_LIMIT, FORFEITED = "went_out", "blocked", "turn_limit", "forfeited"
-
-
-@dataclass(frozen=True, slots=True)
-class Outcome:
-    """How a round ended: the seat that won it (None: nobody), and why it ended.
-
-    `reason` is `went_out` (the winner played its last card), `blocked` (a turn of every seat in
-    play passed without a card played or drawn), `turn_limit` (the ruleset's turn_limit was
-    reached) or `forfeited` (all seats but at most one were taken out by the fault policy; the
-    one left, if any, wins).
-    """
-
-    winner: int | None
-    reason: str
-
-
-class Game:
-    """A Ruleset compiled into flat lookups for the hot path: `Game.of(ruleset)`, built once per Ruleset."""
-
-    def __init__(self, ruleset: Ruleset):
-        self.ruleset = ruleset
-        powers = ruleset.powers
-        self.draw = {rank: p.draw for rank, p in powers.items() if p.draw}
-        self.stack = {rank for rank, p in powers.items() if p.draw and p.stack}
-        self.chain_limit = {rank: p.chain_limit for rank, p in powers.items() if p.draw}
-        self.skip = {rank: p.skip for rank, p in powers.items() if p.skip}
-        self.reverse = {rank for rank, p in powers.items() if p.reverse}
-        self.wild = {rank for rank, p in powers.items() if p.wild}
-        self.wild_on_wild = {rank for rank, p in powers.items() if p.wild and p.wild_on_wild}
-        self.again = {rank for rank, p in powers.items() if p.play_again or p.skip_others}
-        self.skip_others = {rank for rank, p in powers.items() if p.skip_others}
-        self.others_draw = {rank: p.others_draw for rank, p in powers.items() if p.others_draw}
-        self.action_ranks = frozenset(rank for rank, p in powers.items() if p.is_action)
-        self.points: dict[str, int] = {rank: value for rank, value in ruleset.points.items()}
-        self.stuck_only = ruleset.drawing.when == "stuck"
-        self.play_drawn = ruleset.drawing.drawn_card == "play_or_keep"
-        mau, maumau = ruleset.announcements.mau, ruleset.announcements.maumau
-        self.mau_penalty = mau.penalty if mau.required else None
-        self.maumau_penalty = maumau.penalty if maumau.required else None
-        self.challenge = ruleset.announcements.enforcement == "challenge"
-        self.last_card_draws = ruleset.last_card_draws
-        self.turn_limit = ruleset.turn_limit
-        # The announcement due with a play that leaves 0 or 1 cards (None: not required).
-        self.due_after = ("maumau" if self.maumau_penalty is not None else None,
-                          "mau" if self.mau_penalty is not None else None)
-        self.deck_cards = tuple(make_deck(ruleset.deck.ranks))
-        self.play_tables: dict[tuple, dict[Card, tuple[Play, ...]]] = {}
-
-    def playable(self, card: Card, top_rank: str, suit: str) -> bool:
-        """The legal-move rule: may `card` go on a `top_rank` card with `suit` to follow (ignoring a pending draw)?"""
-        if card.rank in self.wild:
-            return top_rank not in self.wild or card.rank in self.wild_on_wild
-        return card.rank == top_rank or card.suit == suit
-
-    def plays_on(self, due: str | None, top_rank: str, suit: str) -> dict[Card, tuple[Play, ...]]:
-        """Each card playable on `top_rank` with `suit` to follow, with its plays (a wild card: one per suit).
-
-        Built once per (announcement due, top rank, suit), so that finding the legal plays of a
-        hand is one dictionary look-up per card.
-        """
-        key = (due, top_rank, suit)
-        table = self.play_tables.get(key)
-        if table is None:
-            table = self.play_tables[key] = {
-                card: tuple(play(card, named, due) for named in SUITS)
-                if card.rank in self.wild
-                else (play(card, None, due),)
-                for card in self.deck_cards
-                if self.playable(card, top_rank, suit)
-            }
-        return table
-
-    @classmethod
-    def of(cls, ruleset: Ruleset) -> "Game":
-        """The compiled rules of `ruleset`, built once and kept with it (`Ruleset.derived`)."""
-        return ruleset.derived("game", cls)
 
 
 def shuffle(rng: random.Random, cards: list) -> None:
@@ -131,8 +94,8 @@ def shuffle(rng: random.Random, cards: list) -> None:
 
 def unseen_cards(view: View) -> list[Card]:
     """The cards `view.seat` cannot see (other hands and the stock): the deck minus its hand and the discard pile."""
-    ruleset = view.ruleset
-    deck = Counter(make_deck(ruleset.deck.ranks, ruleset.deck.copies_for(len(view.active))))
+    players = len(view.active)
+    deck = Counter(Game.of(view.ruleset, players).deck_for(players)[0])
     deck.subtract(view.hand)
     deck.subtract(view.discard)
     if any(count < 0 for count in deck.values()):
@@ -162,50 +125,24 @@ def _seat_after(order: list[int], seat: int, direction: int) -> int:
     return order[0] if direction > 0 else order[-1]
 
 
-class Round:
+class Round(General):
     """The state of one round. Seats are numbered across the match; `active` lists those dealt in."""
 
-    __slots__ = (
-        "rules", "rng", "n_seats", "active", "hands", "stock", "discard", "suit", "current", "phase",
-        "pending", "chain", "direction", "again", "drawn", "missed", "idle", "turns", "winner",
-        "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
-        "single_deck", "outcome",
-    )
-    rules: Game
-    rng: random.Random
-    n_seats: int
-    active: list[int]  # the seats dealt in, in seat order
-    hands: list[list[Card]]  # per seat of the match; [] for a seat not dealt in
-    stock: list[Card]  # top card last
-    discard: list[Card]  # top card last
-    suit: str
-    current: int
-    phase: str
-    pending: int
-    chain: int
-    direction: int
-    again: bool
-    drawn: Card | None
-    missed: tuple[int, str] | None
-    idle: int
-    turns: int
-    winner: int | None
-    dealer: int
-    number: int
-    totals: tuple[int, ...]
-    rounds_won: tuple[int, ...]
-    history: list[Event]
-    log: list[dict] | None
-    _legal: tuple[Action, ...] | None
-    out: set[int]
-    _after: dict[int, tuple[int, ...]] | None
-    single_deck: bool
-    outcome: Outcome | None
+    __slots__ = ()  # the state: runner/game/state.py
 
     def __init__(self, rules: Game, rng: random.Random):
         self.rules, self.rng = rules, rng
+        self.general = rules.general
         self.single_deck = False  # True when no card can be in a hand twice (set by `deal`)
         self._after = None  # {direction: next seat in play after each seat}, built on first use
+        self.pending_card, self.pending_from, self.skip_pending, self.skip_card = None, -1, 0, None
+        self.waits: tuple[int, ...] = ()  # empty while no seat must miss turns
+        self.deferred, self.wish, self.wish_left, self.next_rank = 0, None, 0, None
+        self.shown: tuple = ()
+        self.finished: tuple[int, ...] = ()
+        self.resume: Resume | None = None
+        self.again_card: Card | None = None
+        self.out_card: Card | None = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -226,18 +163,19 @@ class Round:
         deciding: bool = False,
     ) -> "Round":
         """Shuffle (or take `deck`, top card first), deal and turn up: a round ready for its first decision."""
-        rules = Game.of(ruleset)
+        active = list(active) if active is not None else list(range(n_seats))
+        players = len(active)
+        rules = Game.of(ruleset, players)
         self = cls(rules, rng)
-        self.n_seats = n_seats
-        self.active = list(active) if active is not None else list(range(n_seats))
+        self.n_seats, self.active = n_seats, active
         self.direction = direction if direction is not None else ruleset.deal.initial_direction
         self.number, self.dealer = number, dealer
         self.totals = tuple(totals) if totals is not None else (0,) * n_seats
         self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * n_seats
         self.log = log
         if deck is None:
-            copies = ruleset.deck.copies_for(len(self.active))
-            cards = list(rules.deck_cards) * copies  # the order of make_deck(ranks, copies)
+            unshuffled, copies = rules.deck_for(players)
+            cards = list(unshuffled)  # the order of make_deck(ranks, copies, jokers)
             shuffle(rng, cards)
             self.single_deck = copies == 1
         else:
@@ -245,7 +183,7 @@ class Round:
             self.single_deck = len(set(cards)) == len(cards)
         # One card at a time clockwise from left of the dealer: the seat k-th in dealing order gets
         # the k-th, (k+n)-th, ... cards off the top (the end of `cards`).
-        order, size = self._clockwise_from(dealer), ruleset.hand_size
+        order, size = self._clockwise_from(dealer), ruleset.hand_size_for(players)
         dealt = cards[:-len(order) * size - 1:-1]
         del cards[-len(order) * size:]
         self.hands = [[] for _ in range(n_seats)]
@@ -254,22 +192,28 @@ class Round:
         self.out = set()
         upcards = [cards.pop()]
         if ruleset.upcard.flip_while_action:
-            while upcards[-1].rank in rules.action_ranks and cards:
+            while upcards[-1] in rules.action and cards:
                 upcards.append(cards.pop())
         self.stock, self.discard = cards, upcards
         top = upcards[-1]
-        self.suit = top.suit
+        self.suit = rules.suit_of[top]
         self.pending = self.chain = self.idle = self.turns = 0
         self.again, self.drawn, self.missed, self.winner, self.outcome = False, None, None, None, None
         self.history, self._legal = [], None
+        lead = self._lead_seat()
         if log is not None:
-            log.append(events.round_start(number, dealer, self._lead_seat(), self.direction, deciding, self.hands,
+            log.append(events.round_start(number, dealer, lead, self.direction, deciding, self.hands,
                                           reversed(self.stock), upcards))
-        self.current, self.phase = self._lead_seat(), PLAY
-        if ruleset.upcard.effects == "as_dealer_play" and top.rank in rules.action_ranks:
-            self._powers(dealer, top)
-        if top.rank in rules.wild and ruleset.upcard.dealer_names_suit and self.phase != OVER:
-            self.phase, self.current = NAME_SUIT, dealer
+        self.current, self.phase = lead, PLAY
+        if self.general:
+            self._upcard(top)
+        else:
+            if rules.upcard_acts and top in rules.action:
+                self._powers(dealer, top)
+            if top in rules.wild and rules.dealer_names_suit and self.phase != OVER:
+                # After the suit is named, the turn goes where the upcard's effects sent it.
+                self.resume = Resume(dealer, played=False, nxt=self.current)
+                self.phase, self.current = NAME_SUIT, dealer
         return self
 
     def _clockwise_from(self, seat: int) -> list[int]:
@@ -279,13 +223,14 @@ class Round:
         return later + [s for s in order if s <= seat]
 
     def _lead_seat(self) -> int:
+        """The seat `deal.first_player` seats clockwise from the dealer (0: the dealer; -1: right of the dealer)."""
         order = self._clockwise_from(self.dealer)
         return order[(self.rules.ruleset.deal.first_player - 1) % len(order)]
 
     def clone(self, rng: random.Random | None = None) -> "Round":
         """An independent copy for search (no log); `rng` drives its reshuffles (default: a copy of ours)."""
         other = Round.__new__(Round)
-        for name in Round.__slots__:
+        for name in RoundState.__slots__:
             setattr(other, name, getattr(self, name))
         if rng is None:
             rng = random.Random.__new__(random.Random)  # unseeded: setstate overwrites it, skip os.urandom
@@ -305,7 +250,7 @@ class Round:
         hands: Sequence[Sequence[Card]],
         stock: Sequence[Card],
         discard: Sequence[Card],
-        suit: str,
+        suit: str | None,
         current: int,
         phase: str = PLAY,
         pending: int = 0,
@@ -323,29 +268,55 @@ class Round:
         history: Sequence[Event] = (),
         turns: int = 0,
         idle: int = 0,
+        wish: str | None = None,
+        wish_left: int = 0,
+        pending_skip: int = 0,
+        next_rank: tuple[str, str] | None = None,
+        waits: Sequence[int] = (),
+        shown: Sequence[tuple[int, Sequence[Card]]] = (),
+        out_order: Sequence[int] = (),
+        pending_card: Card | None = None,
+        pending_from: int = -1,
+        skip_card: Card | None = None,
+        deferred: int = 0,
+        resume: Resume | None = None,
     ) -> "Round":
         """A round in mid-play from its parts (for search bots): `stock` top card first, `discard` top card last.
 
         In phase `drawn` the drawn card is the last card of the current hand; in phase
         `challenge`, `missed` is (offending seat, announcement missed); in phase `name_suit`
-        the current seat is the dealer. No log is written.
+        the current seat is the dealer. The keywords after `idle` are the state of the house
+        rules, as the View has them (runner/game/view.py). No log is written.
         """
-        self = cls(Game.of(ruleset), rng)
+        active = list(active) if active is not None else [s for s in range(len(hands)) if hands[s]]
+        game = Game.of(ruleset, len(active))
+        self = cls(game, rng)
         self.n_seats = len(hands)
-        self.active = list(active) if active is not None else [s for s in range(self.n_seats) if hands[s]]
+        self.active = active
         self.out = set(out)
-        self.single_deck = ruleset.deck.copies_for(len(self.active)) == 1
+        self.single_deck = game.deck_for(len(active))[1] == 1
         self.hands = [list(hand) for hand in hands]
         self.stock, self.discard = list(reversed(stock)), list(discard)
         self.suit, self.current, self.phase = suit, current, phase
         self.pending, self.chain, self.direction, self.again = pending, chain, direction, again
-        self.drawn = self.hands[current][-1] if phase == DRAWN else None
+        self.drawn = self.hands[current][-1] if phase == DRAWN and game.drawn_card != "go_on" else None
         self.missed = missed
         self.dealer = current if dealer is None else dealer
         self.number, self.turns, self.idle, self.winner, self.outcome = number, turns, idle, None, None
         self.totals = tuple(totals) if totals is not None else (0,) * self.n_seats
         self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * self.n_seats
         self.history, self.log, self._legal = list(history), None, None
+        self.wish, self.wish_left, self.skip_pending, self.next_rank = wish, wish_left, pending_skip, next_rank
+        self.waits = tuple(waits) if any(waits) else ()
+        self.shown = tuple((seat, tuple(cards)) for seat, cards in shown)
+        self.finished = tuple(out_order)
+        self.pending_card = pending_card if pending_card is not None or not pending else self.discard[-1]
+        self.pending_from, self.skip_card, self.deferred, self.resume = pending_from, skip_card, deferred, resume
+        if pending_skip and skip_card is None:
+            self.skip_card = self.discard[-1]
+        if again:
+            self.again_card = self._again_card_of(current)
+        self.out_card = self._out_card_of()
         return self
 
     @classmethod
@@ -355,8 +326,9 @@ class Round:
         """The state `view` describes, with its hidden cards given: a hand per seat and the stock, top card first.
 
         `view` is the view of the seat to act, as a bot receives it; everything in it (its own hand,
-        the pile, the counters, the history) is kept, and `hands[view.seat]` is taken from it.
-        Each other hand must have its size in `view.hand_sizes`, the stock `view.stock_size` cards.
+        the pile, the counters, the history, the state of the house rules) is kept, and
+        `hands[view.seat]` is taken from it. Each other hand must have its size in
+        `view.hand_sizes`, the stock `view.stock_size` cards.
         """
         hands = [list(hand) for hand in hands]
         hands[view.seat] = list(view.hand)  # in order: in phase `drawn` the drawn card is last
@@ -367,20 +339,35 @@ class Round:
             view.ruleset, rng, hands, stock, view.discard, view.suit, view.seat, view.phase, view.pending,
             view.direction, active=view.active, out=view.out, chain=view.chain, again=view.again, missed=view.missed,
             number=view.round, totals=view.totals, rounds_won=view.rounds_won, history=view.history,
-            turns=view.turns, idle=view.idle,
+            turns=view.turns, idle=view.idle, wish=view.wish, wish_left=view.wish_left,
+            pending_skip=view.pending_skip, next_rank=view.next_rank, waits=view.waits, shown=view.shown,
+            out_order=view.out_order, pending_card=view.pending_card, pending_from=view.pending_from,
+            skip_card=view.skip_card, deferred=view.deferred, resume=view.resume,
+            dealer=view.seat if view.phase == NAME_SUIT else None,
         )
 
     @classmethod
     def sample(cls, view: View, rng: random.Random) -> "Round":
         """A state consistent with `view`, its hidden cards dealt uniformly at random with `rng` (which goes on to
-        drive the state's reshuffles)."""
+        drive the state's reshuffles).
+
+        Cards a seat is known to hold (it showed its hand, and has not played them since) stay with it.
+        """
         pool = hidden_cards(view)
+        known = known_hands(view) if view.shown else {}
+        if known:
+            left = Counter(pool)
+            for seat, cards in known.items():
+                cards = [card for card in cards if left[card] > 0 and not left.subtract((card,))]
+                known[seat] = cards[:view.hand_sizes[seat]]
+            pool = sorted(left.elements())
         rng.shuffle(pool)
         hands: list[list[Card]] = []
         at = 0
         for seat, size in enumerate(view.hand_sizes):
-            taken = 0 if seat == view.seat else size
-            hands.append(pool[at:at + taken])
+            fixed = known.get(seat, [])
+            taken = 0 if seat == view.seat else size - len(fixed)
+            hands.append(fixed + pool[at:at + taken])
             at += taken
         return cls.from_view(view, rng, hands, pool[at:])
 
@@ -401,12 +388,15 @@ class Round:
         return self.discard[-1]
 
     def in_play(self) -> list[int]:
-        """Seats that still take turns this round (active and not forfeited)."""
-        return [seat for seat in self.active if seat not in self.out]
+        """Seats that still take turns this round (active, not forfeited, not out by going out under play_on)."""
+        out, finished = self.out, self.finished
+        return [seat for seat in self.active if seat not in out and seat not in finished]
 
     def playable(self, card: Card) -> bool:
         """Whether `card` may go on the discard pile now, ignoring a pending draw."""
-        return self.rules.playable(card, self.discard[-1].rank, self.suit)
+        if self.general:
+            return self._alone(card, self.hands[self.current])
+        return self.rules.playable(card, self.discard[-1], self.suit)
 
     def announcement_due(self, cards_left: int) -> str | None:
         """The announcement a play leaving `cards_left` cards needs, if the ruleset requires one."""
@@ -420,6 +410,8 @@ class Round:
         return legal
 
     def _compute_legal(self) -> tuple[Action, ...]:
+        if self.general:
+            return self._glegal()
         phase = self.phase
         if phase == PLAY:
             hand = self.hands[self.current]
@@ -427,17 +419,21 @@ class Round:
             due = self.rules.due_after[left] if 0 <= left < 2 else None  # announcement_due(left), inlined
             actions: list[Action] = []
             if self.pending:
-                rank = self.discard[-1].rank
-                limit = self.rules.chain_limit.get(rank)
-                if (limit is None or self.chain < limit) and rank in self.rules.stack:
-                    suits = SUITS if rank in self.rules.wild else (None,)  # a wild draw card still names a suit
+                rules = self.rules
+                top = self.discard[-1]
+                limit = rules.chain_limit.get(top)
+                if (limit is None or self.chain < limit) and top in rules.stack:
+                    rank, wild = top.rank, rules.wild
                     for card in dict.fromkeys(hand):
                         if card.rank == rank:  # only the same rank passes a penalty on
-                            actions.extend(play(card, suit, due) for suit in suits)
+                            if card in wild:  # a wild draw card still names a suit
+                                actions.extend(play(card, suit, due) for suit in SUITS)
+                            else:
+                                actions.append(play(card, None, due))
             else:
                 rules = self.rules
-                top_rank, suit = self.discard[-1].rank, self.suit
-                table = rules.play_tables.get((due, top_rank, suit)) or rules.plays_on(due, top_rank, suit)
+                top, suit = self.discard[-1], self.suit
+                table = rules.play_tables.get((due, top, suit)) or rules.plays_on(due, top, suit)
                 for card in hand if self.single_deck else dict.fromkeys(hand):
                     found = table.get(card)
                     if found is not None:
@@ -448,7 +444,7 @@ class Round:
             return tuple(actions)
         if phase == DRAWN:
             due = self.announcement_due(len(self.hands[self.current]) - 1)
-            plays = self.rules.plays_on(due, self.discard[-1].rank, self.suit)
+            plays = self.rules.plays_on(due, self.discard[-1], self.suit)
             return plays.get(self.drawn, ()) + (PASS,)  # type: ignore[arg-type]  # drawn: a Card in phase drawn
         if phase == NAME_SUIT:
             return tuple(name_suit(suit) for suit in SUITS)
@@ -460,8 +456,9 @@ class Round:
         """The engine's own legal action that `action` asks for, or None if it is not legal.
 
         Checks types exactly, so that no look-alike object (a str subclass, a card with a
-        rigged `__eq__`) reaches the state; a Play's announcement may be wrong or missing
-        (that costs the ruleset's penalty, it is not a fault).
+        rigged `__eq__`, a tuple subclass of cards) reaches the state; a Play's announcement may
+        be wrong or missing (that costs the ruleset's penalty, it is not a fault). Where only the
+        last card's power applies, the middle cards of a play of several may come in any order.
         """
         legal = self._legal or self.legal()
         for candidate in legal:
@@ -469,27 +466,54 @@ class Round:
                 return candidate
         kind = type(action)
         if type(action) is Play:
-            card, suit, announce = action.card, action.suit, action.announce
-            if type(card) is not Card or not (suit is None or type(suit) is str):
-                return None
-            if not (announce is None or type(announce) is str):
-                return None
-            for candidate in legal:
-                if type(candidate) is Play and candidate.card is card and candidate.suit == suit:
-                    return play(card, suit, announce if announce in ("mau", "maumau") else None)
-            return None
+            return self._canonical_play(action, legal)
         if type(action) is NameSuit:
             if type(action.suit) is str and action.suit in SUITS:
                 wanted = name_suit(action.suit)
                 return wanted if wanted in legal else None
+            return None
+        if type(action) is Swap:
+            if type(action.seat) is int and 0 <= action.seat < self.n_seats:
+                chosen: Action = swap(action.seat)
+                return chosen if chosen in legal else None
+            return None
+        if type(action) is Give:
+            if type(action.card) is Card:
+                chosen = give(action.card)
+                return chosen if chosen in legal else None
             return None
         for singleton in (DRAW, PASS, CHALLENGE):
             if kind is type(singleton):
                 return singleton if singleton in legal else None
         return None
 
+    def _canonical_play(self, action: Play, legal: tuple[Action, ...]) -> Play | None:
+        card, suit, announce, more, rank = action.card, action.suit, action.announce, action.more, action.rank
+        if type(card) is not Card or not (suit is None or type(suit) is str) or not (rank is None or type(rank) is str):
+            return None
+        if not (announce is None or type(announce) is str) or type(more) is not tuple:
+            return None
+        for other in more:
+            if type(other) is not Card:
+                return None
+        announce = announce if announce in ("mau", "maumau") else None
+        for candidate in legal:
+            if (type(candidate) is Play and candidate.card is card and candidate.suit == suit and candidate.rank == rank
+                    and candidate.more == more):
+                return play(card, suit, announce, more, rank)
+        if len(more) > 2 and not self.rules.power_each:  # the same cards, the middle ones in another order
+            middle = sorted(more[:-1])
+            for candidate in legal:
+                if (type(candidate) is Play and candidate.card is card and candidate.suit == suit
+                        and candidate.rank == rank and len(candidate.more) == len(more)
+                        and candidate.more[-1] is more[-1] and sorted(candidate.more[:-1]) == middle):
+                    return play(card, suit, announce, candidate.more, rank)
+        return None
+
     def points(self) -> list[int]:
-        """Each seat's points for this round (0 for the winner and for seats not in it)."""
+        """Each seat's points for this round (the scoring keys of the ruleset; 0 for seats not in it)."""
+        if not self.rules.plain_scoring:
+            return self._gpoints()
         points = [0] * self.n_seats
         values = self.rules.points
         for seat in self.active:
@@ -505,6 +529,8 @@ class Round:
                 legal = self._legal = self._compute_legal()
         else:
             legal = ()
+        if self.general:
+            return self._gview(seat, legal)
         hands = self.hands
         return _new(View, (
             seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
@@ -512,6 +538,7 @@ class Round:
             self.rounds_won, self.number, tuple(self.active), self.rules.ruleset, tuple(self.history),
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),
+            None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume,
         ))
 
     # ------------------------------------------------------------------ transitions
@@ -525,7 +552,8 @@ class Round:
         chosen = self.canonical(action)
         if chosen is None:
             what = "the round is over" if self.phase == OVER else f"legal: {', '.join(map(str, self.legal()))}"
-            shown = str(action) if isinstance(action, (Play, Draw, Pass, NameSuit, Challenge)) else repr(action)
+            known = (Play, Draw, Pass, NameSuit, Challenge, Swap, Give)
+            shown = str(action) if isinstance(action, known) else repr(action)
             raise IllegalAction(f"{shown} is not legal for seat {self.current} in phase {self.phase} ({what})")
         Round.apply(self, chosen)  # the engine's own transition, also under a subclass that wraps apply
         return chosen
@@ -534,6 +562,9 @@ class Round:
         """Carry out `action`, one of `legal()`, unchecked: the fast path of playouts (`play` checks it first)."""
         self._legal = None
         self.turns += 1
+        if self.general:
+            self._gapply(action)
+            return
         seat, phase = self.current, self.phase
         if phase == PLAY:
             if type(action) is Draw:
@@ -542,8 +573,8 @@ class Round:
                     self.pending = self.chain = 0
                     self._end_turn(seat, got)
                     return
-                if self.again:
-                    reason = ACE
+                if self.again:  # the extra turn of a play-again card, which is on top
+                    reason = ACE if self.discard[-1].rank == "A" else AGAIN
                 else:
                     reason = STUCK if self.rules.stuck_only or not self._can_play(seat) else CHOICE
                 got = self._draw(seat, 1, reason)
@@ -561,9 +592,9 @@ class Round:
                 return
             self._play(seat, action)  # type: ignore[arg-type]  # not a Pass, so a Play
         elif phase == NAME_SUIT:
-            self.suit = action.suit  # type: ignore[union-attr,assignment]  # phase name_suit: a NameSuit
-            self._record("name_suit", seat, suit=action.suit)  # type: ignore[union-attr]  # phase name_suit: a NameSuit
-            self.phase, self.current = PLAY, self._lead_seat()
+            self.suit = action.suit  # type: ignore[union-attr]  # phase name_suit: a NameSuit
+            self._record("name_suit", seat, suit=self.suit)
+            self.phase, self.current = PLAY, self._after_naming()
         elif phase == CHALLENGING:
             offender, _ = self.missed  # type: ignore[misc]  # phase challenge: missed is set
             self.missed = None
@@ -581,6 +612,11 @@ class Round:
         if self.turns >= self.rules.turn_limit and self.phase != OVER:
             self._finish(None, TURN_LIMIT)
 
+    def _after_naming(self) -> int:
+        """The seat that plays after the dealer named the suit: where the upcard's effects sent the turn."""
+        resume, self.resume = self.resume, None
+        return resume.nxt if resume is not None and resume.nxt >= 0 else self._lead_seat()
+
     def _penalty_for(self, seat: int) -> int:
         rules = self.rules
         return (rules.maumau_penalty if not self.hands[seat] else rules.mau_penalty) or 0
@@ -592,11 +628,10 @@ class Round:
         card, hand, rules = action.card, self.hands[seat], self.rules
         hand.remove(card)
         self.discard.append(card)
-        # a wild card's play names a suit
-        self.suit = action.suit if card.rank in rules.wild else card.suit  # type: ignore[assignment]
+        self.suit = action.suit if card in rules.wild else card.suit
         self.again = False
         self.idle = 0
-        self.history.append(_new(Event, ("play", seat, card, action.suit, 0, action.announce)))
+        self.history.append(_new(Event, ("play", seat, card, action.suit, 0, action.announce, (), None, -1)))
         if self.log is not None:
             self.log.append(events.play(seat, card, action.suit, action.announce))
         left = len(hand)
@@ -604,58 +639,65 @@ class Round:
         missed = due is not None and action.announce != due
         if missed:
             if rules.challenge:
-                self.missed = (seat, due)  # type: ignore[assignment]  # due is not None: missed
+                self.missed = (seat, due)  # type: ignore[assignment]  # missed: due is set
             else:
                 self._draw(seat, self._penalty_for(seat), PENALTY)
         if not hand and not (missed and rules.challenge):  # a penalty with nothing to draw is forgiven: out
             if rules.last_card_draws:
                 self._last_card_draws(seat, card)
             self._finish(seat, WENT_OUT)
-        elif card.rank in rules.action_ranks:
+        elif card in rules.action:
             self._powers(seat, card)
         else:  # a plain card: the turn simply passes on
             self._next_turn(seat, self._step(seat))
 
     def _powers(self, seat: int, card: Card) -> None:
-        """Apply the power of `card`, just played (or turned up) by `seat`, and pass the turn on."""
-        rules, rank = self.rules, card.rank
-        if rank in rules.draw:
+        """Apply the power of `card`, just played (or turned up) by `seat`, and pass the turn on.
+
+        (A card that both skips and plays again is played by the general path, which keeps the
+        skip for when the extra turn is over.)
+        """
+        rules = self.rules
+        if card in rules.draw:
             self.chain = self.chain + 1 if self.pending else 0
-            self.pending += rules.draw[rank]
-        if rank in rules.reverse:
+            self.pending += rules.draw[card]
+        if card in rules.reverse:
             self.direction = -self.direction
-        if rank in rules.others_draw:
+        if card in rules.others_draw:
             for other in self._others(seat):
-                self._draw(other, rules.others_draw[rank], OTHERS)
-        if rank in rules.again and self.hands[seat]:
-            if rank in rules.skip_others:
+                self._draw(other, rules.others_draw[card], OTHERS)
+        if card in rules.again and self.hands[seat]:
+            if card in rules.skip_others:
                 for other in self._others(seat):
                     self._record("skip", other)
             self._next_turn(seat, seat)
             self.again = True
             return
         nxt = self._step(seat)
-        for _ in range(rules.skip.get(rank, 0)):
+        for _ in range(rules.skip.get(card, 0)):
             self._record("skip", nxt)
             nxt = self._step(nxt)
         self._next_turn(seat, nxt)
 
     def _last_card_draws(self, seat: int, card: Card) -> None:
-        rules, rank = self.rules, card.rank
-        if rank in rules.draw:
-            self._draw(self._step(seat), self.pending + rules.draw[rank], SEVEN)
+        rules = self.rules
+        if card in rules.draw:
+            self._draw(self._step(seat), self.pending + rules.draw[card], SEVEN)
             self.pending = 0
-        if rank in rules.others_draw:
+        if card in rules.others_draw:
             for other in self._others(seat):
-                self._draw(other, rules.others_draw[rank], OTHERS)
+                self._draw(other, rules.others_draw[card], OTHERS)
 
     def _others(self, seat: int) -> list[int]:
-        """The other seats in play, in turn order from `seat`."""
-        others, nxt = [], self._step(seat)
-        while nxt != seat:
-            others.append(nxt)
+        """The other seats in play, in turn order from `seat` (which may itself be out of play)."""
+        first = self._step(seat)
+        others, nxt = [], first
+        while True:
+            if nxt != seat:
+                others.append(nxt)
             nxt = self._step(nxt)
-        return others
+            if nxt == first:
+                return others
 
     def _step(self, seat: int) -> int:
         """The next seat in play after `seat` in the current direction."""
@@ -696,7 +738,7 @@ class Round:
         taken, total = [], 0
         for _ in range(count):
             if not stock:
-                if len(self.discard) < 2:
+                if len(self.discard) < 2 or not self.rules.reshuffle:
                     break
                 if taken:
                     self._record_draw(seat, taken, reason)
@@ -716,23 +758,23 @@ class Round:
         stock = self.discard
         shuffle(self.rng, stock)
         self.stock, self.discard = stock, [top]
-        self.history.append(_new(Event, ("reshuffle", -1, None, None, len(stock), None)))
+        self.history.append(_new(Event, ("reshuffle", -1, None, None, len(stock), None, (), None, -1)))
         if self.log is not None:
             self.log.append(events.reshuffle(reversed(stock)))
 
     def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None:
-        self.history.append(_new(Event, ("draw", seat, None, None, len(cards), reason)))
+        self.history.append(_new(Event, ("draw", seat, None, None, len(cards), reason, (), None, -1)))
         if self.log is not None:
             self.log.append(events.draw(seat, cards, reason))
 
     def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
                 count: int = 0, reason: str | None = None) -> None:
-        self.history.append(_new(Event, (kind, seat, card, suit, count, reason)))
+        self.history.append(_new(Event, (kind, seat, card, suit, count, reason, (), None, -1)))
         log = self.log
         if log is None:
             return
         if kind == events.NAME_SUIT:
-            log.append(events.name_suit(seat, suit))  # type: ignore[arg-type]  # a name_suit event has a suit
+            log.append(events.name_suit(seat, suit))  # type: ignore[arg-type]  # a name_suit names a suit
         elif kind == events.CHALLENGE:
             log.append(events.challenge(seat, count))
         elif kind == events.PASS:
@@ -741,6 +783,8 @@ class Round:
             log.append(events.skip(seat))
 
     def _finish(self, winner: int | None, reason: str) -> None:
+        if reason == WENT_OUT and self.out_card is None:
+            self.out_card = self.discard[-1]  # the winner's last card (scoring.multiplier)
         self.winner, self.phase, self._legal = winner, OVER, ()
         self.outcome = Outcome(winner, reason)
 
@@ -748,6 +792,9 @@ class Round:
         """Take `seat` out of the round (a fault policy's forfeit): its cards stay put, unscored."""
         self._legal = self._after = None
         self.out.add(seat)
+        if self.general:
+            self._gforfeit(seat)
+            return
         remaining = self.in_play()
         if len(remaining) <= 1:
             self._finish(remaining[0] if remaining else None, FORFEITED)

@@ -63,6 +63,19 @@ def play(seat: int, card: Card, suit: str | None, announce: str | None) -> dict:
     return {"type": PLAY, "seat": seat, "card": card.text, "suit": suit, "announce": announce}
 
 
+def play_more(seat: int, card: Card, suit: str | None, announce: str | None, more: Sequence[Card] = (),
+              rank: str | None = None, jump_in: bool = False) -> dict:
+    """A play with the fields of the house rules, each only where used: further cards, the rank wished, a jump-in."""
+    event = {"type": PLAY, "seat": seat, "card": card.text, "suit": suit, "announce": announce}
+    if more:
+        event["more"] = _texts(more)
+    if rank is not None:
+        event["rank"] = rank
+    if jump_in:
+        event["jump_in"] = True
+    return event
+
+
 def name_suit(seat: int, suit: str) -> dict:
     return {"type": NAME_SUIT, "seat": seat, "suit": suit}
 
@@ -88,6 +101,27 @@ def challenge(seat: int, target: int) -> dict:
     return {"type": CHALLENGE, "seat": seat, "target": target}
 
 
+def show(seat: int, cards: Iterable[Card]) -> dict:
+    return {"type": SHOW, "seat": seat, "cards": _texts(cards)}
+
+
+def swap(seat: int, other: int) -> dict:
+    return {"type": SWAP, "seat": seat, "with": other}
+
+
+def give(seat: int, to: int, card: Card) -> dict:
+    return {"type": GIVE, "seat": seat, "to": to, "card": card.text}
+
+
+def pass_hands(direction: int) -> dict:
+    return {"type": PASS_HANDS, "direction": direction}
+
+
+def out(seat: int, place: int) -> dict:
+    """round.play_on: `seat` played its last card and is out of the round in `place` (1: the first)."""
+    return {"type": OUT, "seat": seat, "place": place}
+
+
 def fault(seat: int, kind: str, detail: str) -> dict:
     return {"type": FAULT, "seat": seat, "kind": kind, "detail": detail}
 
@@ -96,8 +130,13 @@ def forfeit(seat: int) -> dict:
     return {"type": FORFEIT, "seat": seat}
 
 
-def round_end(number: int, winner: int | None, points: Sequence[int], totals: Sequence[int]) -> dict:
-    return {"type": ROUND_END, "round": number, "winner": winner, "points": list(points), "totals": list(totals)}
+def round_end(number: int, winner: int | None, points: Sequence[int], totals: Sequence[int],
+              order: Sequence[int] | None = None) -> dict:
+    """`order` (round.play_on only): the seats that went out, in order, then those left with cards."""
+    event = {"type": ROUND_END, "round": number, "winner": winner, "points": list(points), "totals": list(totals)}
+    if order is not None:
+        event["order"] = list(order)
+    return event
 
 
 def eliminated(seat: int, total: int) -> dict:

@@ -14,12 +14,41 @@ if TYPE_CHECKING:
 class Event(NamedTuple):
     """One public happening in a round; a draw shows the count, not the cards."""
 
-    kind: str  # play, draw, pass, skip, name_suit, reshuffle, challenge, fault
+    kind: str  # play, draw, pass, skip, name_suit, reshuffle, challenge, fault; show, swap, give, pass_hands, out
     seat: int
-    card: Card | None = None
+    card: Card | None = None  # a give: None for the seats that did not see the card
     suit: str | None = None
+    # cards drawn, shown or given; the seat challenged; pass_hands: the direction; out: the place
     count: int = 0  # type: ignore[assignment]  # the field shadows tuple.count (public since the first View)
     reason: str | None = None  # draw reason, announcement made, or fault kind
+    more: tuple[Card, ...] = ()  # a play of several cards: the cards after `card`, in play order
+    rank: str | None = None  # a play of a rank-wish card: the rank wished
+    to: int = -1  # a swap: the other seat; a give: the seat given to
+
+
+class Resume(NamedTuple):
+    """A play whose powers are being carried out while a seat decides (phases swap, give, jump_in, name_suit).
+
+    Public, so that a state can be rebuilt from a View: `seat` played `cards` (whose powers apply,
+    in order) and the engine stands at `cards[position]`, step `stage`, with what the powers so far
+    left to do once the turn passes on (`skips`, `skip_card`, `again`, `victim`, `show`). In phase
+    `give`, `give_left` cards are still to be given; in phases `jump_in` and `name_suit`, `nxt` is
+    the seat whose turn comes next (and `again`, if set, gives `seat` its extra turn).
+    """
+
+    seat: int
+    cards: tuple[Card, ...] = ()
+    position: int = 0  # the index in `cards` of the card being carried out
+    stage: int = 0
+    skips: int = 0
+    skip_card: Card | None = None
+    again: Card | None = None
+    victim: int = -1
+    show: bool = False
+    answer: str | None = None  # how the play answered what was pending: stack, cancel, return, skip
+    played: bool = True  # False: an upcard acting as the dealer's play
+    give_left: int = 0
+    nxt: int = -1
 
 
 class View(NamedTuple):
@@ -31,8 +60,8 @@ class View(NamedTuple):
     seat: int
     hand: tuple[Card, ...]
     top: Card
-    suit: str
-    phase: str  # play, drawn, name_suit, challenge
+    suit: str | None  # None after a joker (it has no suit)
+    phase: str  # play, drawn, name_suit, challenge; swap, give, jump_in
     pending: int
     direction: int
     hand_sizes: tuple[int, ...]
@@ -52,3 +81,17 @@ class View(NamedTuple):
     turns: int = 0  # decisions taken so far this round (the ruleset's turn_limit counts them)
     idle: int = 0  # turns in a row that ended without a card gained or played (a blocked round counts them)
     out: tuple[int, ...] = ()  # seats the fault policy took out of this round (forfeited), in seat order
+    # The state of the house rules (docs/house-rules.md; each at its default where its rule is not used):
+    wish: str | None = None  # the rank wished with a rank-wish card: the next card must be of it (or wild)
+    wish_left: int = 0  # cards the wish still binds (a suit wish that binds more than one: the suit is `suit`)
+    pending_skip: int = 0  # skips waiting to be answered with a card (skip_stack) or taken with Pass
+    free: bool = False  # the top card takes any card (`free`)
+    next_rank: tuple[str, str] | None = None  # ("at_most" | "at_least", rank) the next card must keep to
+    waits: tuple[int, ...] = ()  # per seat, turns it must still miss (empty while no seat must)
+    shown: tuple[tuple[int, tuple[Card, ...]], ...] = ()  # (seat, cards) as each seat last showed its hand
+    out_order: tuple[int, ...] = ()  # seats out of the round by playing their last card (round.play_on), in order
+    pending_card: Card | None = None  # the card whose draw penalty is pending (the last one added to it)
+    pending_from: int = -1  # the seat that played it (a `returns` card sends the penalty back there)
+    skip_card: Card | None = None  # the card whose skip is pending
+    deferred: int = 0  # skips of a play-again card, applied when the turn passes on
+    resume: Resume | None = None  # a play being carried out, or the seat that plays after naming (see Resume)

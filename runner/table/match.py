@@ -1,4 +1,4 @@
-"""A match: rounds under the ruleset's format (single round, penalty limit, elimination) and its tie-breaks."""
+"""A match: rounds under the ruleset's format (single, limit, elimination, target, rounds, wins) and its tie-breaks."""
 
 from __future__ import annotations
 
@@ -32,6 +32,7 @@ class RoundSummary:
     points: tuple[int, ...]
     totals: tuple[int, ...]
     deciding: bool = False
+    order: tuple[int, ...] = ()  # round.play_on: the seats out in order, then those left with cards
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -89,12 +90,16 @@ class Match:
         changes: Sequence[TableChange] = (),
         ruleset_name: str | None = None,
         decks: Sequence[str] = (),
+        between_rounds: Callable[[int], Sequence[TableChange]] | None = None,
     ):
         """`decks`: the deck of each round in turn (its cards top first, space-separated), from a deal file;
-        rounds past them shuffle their own."""
+        rounds past them shuffle their own. `changes` are known in advance (`maumau play --join/--leave`);
+        `between_rounds(number)`, asked before each round after the first, returns the changes decided
+        meanwhile (a browser joining or leaving: runner/web)."""
         self.ruleset, self.seed, self.match_id = ruleset, seed, match_id
         self.decks = tuple(decks)
         self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
+        self.between_rounds = between_rounds
         self.referee = referee or Referee(seed=seed)
         self.rng = random.Random(f"{seed}:deal")
         self.table = _Table(players=list(players), totals=[0] * len(players), rounds_won=[0] * len(players))
@@ -104,6 +109,7 @@ class Match:
         self.decisions = 0
         self.direction: int | None = None  # None: the ruleset's initial direction
         self.dealer = len(players) - 1  # so that seat 0 leads the first round
+        self.chosen_dealer: int | None = None  # the seat the last round chose to deal next (deal.next_dealer)
         if log is not None:
             log.append(events.match_start(match_id, ruleset_name or ruleset.name, overrides or {}, ruleset.to_data(),
                                           ruleset.match.limit, seed, players))
@@ -126,9 +132,9 @@ class Match:
                 action = decide(rnd, seats[seat], players[seat])
             except Forfeit as forfeit:
                 table.forfeited.append(forfeit.fault.seat)
-                rnd.forfeit(forfeit.fault.seat)
-                if self.log is not None:
+                if self.log is not None:  # before what the forfeit sets off (skips waiting for the turn to pass)
                     self.log.append(events.forfeit(forfeit.fault.seat))
+                rnd.forfeit(forfeit.fault.seat)
                 continue
             decisions += 1
             apply(action)
@@ -140,7 +146,7 @@ class Match:
         if number > len(self.decks):
             return None
         deck = [parse_card(text) for text in self.decks[number - 1].split()]
-        if len(deck) != len(self.ruleset.deck.ranks) * 4 * self.ruleset.deck.copies_for(players):
+        if len(deck) != self.ruleset.deck_for(players).size:
             return None  # a table of another size shuffles another deck (elimination with copies_by_players)
         # the generator moves on as if it had shuffled: later reshuffles draw what they would have, so a
         # tournament played on its own deals is the same tournament
@@ -148,19 +154,20 @@ class Match:
         return deck
 
     def run(self) -> MatchResult:
-        """Play rounds until the format says the match is over; return the result."""
-        fmt = self.ruleset.match
-        table, deal = self.table, self.ruleset.deal
-        number = 0
+        """Play rounds until the format says the match is over (or match.max_rounds were played); return the result."""
+        table = self.table
+        number = played = 0
         final_batch: list[int] = []
         while True:
             number += 1
+            if number > 1 and self.between_rounds is not None:
+                self.changes += tuple(self.between_rounds(number))
             self._table_changes(number)
             active = table.seated()
             if len(active) < 2:
                 break
             if number > 1:  # rotate over the table as it is now, joined seats included
-                self.dealer = (self.dealer + deal.dealer_rotation) % len(table.players)
+                self.dealer = self._next_dealer()
             self.dealer = self._dealer_for(self.dealer, active)
             rnd = self.play_round(number, self.dealer, active)
             points = rnd.points()
@@ -168,23 +175,58 @@ class Match:
                 table.totals[seat] += points[seat]
             if rnd.winner is not None:
                 table.rounds_won[rnd.winner] += 1
-            self._round_end(number, rnd.winner, points, deciding=False)
+            self._round_end(number, rnd, points, deciding=False)
             self._carry_direction(rnd)
-            if fmt.format == "single":
+            played += 1
+            over, out = self._over(played)
+            if out:
+                final_batch = out
+            if over:
                 break
-            if fmt.format == "limit" and any(table.totals[s] >= fmt.limit for s in table.seated()):
-                break
-            if fmt.format == "elimination":
-                out = [s for s in table.seated() if table.totals[s] > fmt.limit]
-                if out:
-                    table.eliminated.append(sorted(out, key=lambda s: (table.totals[s], s)))
-                    for seat in out:
-                        if self.log is not None:
-                            self.log.append(events.eliminated(seat, table.totals[seat]))
-                    final_batch = out
-                if len(table.seated()) <= 1:
-                    break
         return self._result(number, final_batch)
+
+    def _over(self, played: int) -> tuple[bool, list[int]]:
+        """Whether the format ends the match after `played` rounds; the seats eliminated by this round."""
+        fmt, table = self.ruleset.match, self.table
+        if fmt.format == "single":
+            return True, []
+        if fmt.format == "elimination":
+            out = [s for s in table.seated() if table.totals[s] > fmt.limit]
+            if out:
+                table.eliminated.append(sorted(out, key=lambda s: (table.totals[s], s)))
+                for seat in out:
+                    if self.log is not None:
+                        self.log.append(events.eliminated(seat, table.totals[seat]))
+            return len(table.seated()) <= 1 or played >= fmt.max_rounds, out
+        if played >= fmt.max_rounds:  # every match ends: the standing totals decide
+            return True, []
+        seated = table.seated()
+        if fmt.format in ("limit", "target"):
+            return any(table.totals[s] >= fmt.limit for s in seated), []
+        if fmt.format == "rounds":
+            return played >= fmt.rounds, []
+        return any(table.rounds_won[s] >= fmt.wins for s in seated), []  # wins
+
+    def _next_dealer(self) -> int:
+        """The dealer of the next round: the seat the last round chose (deal.next_dealer), else the rotation."""
+        chosen, self.chosen_dealer = self.chosen_dealer, None
+        if chosen is not None:
+            return chosen
+        return (self.dealer + self.ruleset.deal.dealer_rotation) % len(self.table.players)
+
+    def _choose_dealer(self, rnd: Round) -> None:
+        """deal.next_dealer: the round's winner, or its loser (most points; a tie: first clockwise from the dealer)."""
+        how = self.ruleset.deal.next_dealer
+        if how == "winner":
+            self.chosen_dealer = rnd.winner
+        elif how == "loser":
+            scores = rnd.scores()
+            scored = [s for s in rnd.active if s != rnd.winner and s not in rnd.out]
+            if scored:
+                most = max(scores[s] for s in scored)
+                n = len(self.table.players)
+                self.chosen_dealer = next(seat for step in range(1, n + 1)
+                                          if (seat := (rnd.dealer + step) % n) in scored and scores[seat] == most)
 
     def _carry_direction(self, rnd: Round) -> None:
         """The direction the next round starts in: the initial one, or (without reset) where this one ended."""
@@ -199,14 +241,16 @@ class Match:
                 return seat
         return active[0]
 
-    def _round_end(self, number: int, winner: int | None, points: list[int], deciding: bool) -> None:
-        self.rounds.append(
-            RoundSummary(
-                number=number, winner=winner, points=tuple(points), totals=tuple(self.table.totals), deciding=deciding
-            )
-        )
+    def _round_end(self, number: int, rnd: Round, points: list[int], deciding: bool) -> None:
+        order = None
+        if self.ruleset.round.play_on:  # the seats out of the round in order, then those left with cards
+            order = [*rnd.finished, *(seat for seat in rnd.in_play())]
+        if not deciding and self.ruleset.deal.next_dealer != "rotate":
+            self._choose_dealer(rnd)
+        self.rounds.append(RoundSummary(number=number, winner=rnd.winner, points=tuple(points),
+                                        totals=tuple(self.table.totals), deciding=deciding, order=tuple(order or ())))
         if self.log is not None:
-            self.log.append(events.round_end(number, winner, points, self.table.totals))
+            self.log.append(events.round_end(number, rnd.winner, points, self.table.totals, order))
 
     def _table_changes(self, number: int) -> None:
         table = self.table
@@ -236,6 +280,8 @@ class Match:
         table = self.table
         if fmt.format == "elimination":
             ranking, winners = self._rank_elimination(final_batch)
+        elif fmt.format in ("target", "wins"):
+            ranking, winners = self._rank_by_score()
         else:
             ranking, winners = self._rank_by_points(rounds_played)
         ranking = ranking + sorted(table.forfeited, key=lambda s: -table.forfeited.index(s))
@@ -258,6 +304,10 @@ class Match:
             return [], []
         if fmt.format == "single":
             last = self.rounds[-1] if self.rounds else None
+            if last is not None and last.order:  # round.play_on: the order the seats went out in
+                place = {seat: index for index, seat in enumerate(last.order)}
+                ranking = sorted(seated, key=lambda s: (place.get(s, len(place)), s))
+                return ranking, ranking[:1]
             winner = last.winner if last else None
             key = lambda s: (0 if s == winner else 1, table.totals[s], s)  # noqa: E731
             ranking = sorted(seated, key=key)
@@ -268,7 +318,7 @@ class Match:
         key = lambda s: (table.totals[s], -table.rounds_won[s], s)  # noqa: E731
         best = min(table.totals[s] for s in seated)
         tied = [s for s in seated if table.totals[s] == best]
-        if len(tied) > 1 and fmt.tie_break == "deciding_round":
+        if len(tied) > 1 and fmt.tie_break == "deciding_round" and fmt.format in ("limit", "rounds"):
             decider = self._deciding_round(tied, rounds_played)
             seated = table.seated()  # a seat may have forfeited during a deciding round
             if decider is not None:
@@ -280,18 +330,30 @@ class Match:
         top = key(ranking[0])[:2]
         return ranking, [s for s in ranking if key(s)[:2] == top]
 
+    def _rank_by_score(self) -> tuple[list[int], list[int]]:
+        """target: the highest total first, then most rounds won; wins: most rounds won first, then fewest points."""
+        table = self.table
+        seated = table.seated()
+        if self.ruleset.match.format == "target":
+            key = lambda s: (-table.totals[s], -table.rounds_won[s], s)  # noqa: E731
+        else:
+            key = lambda s: (-table.rounds_won[s], table.totals[s], s)  # noqa: E731
+        ranking = sorted(seated, key=key)
+        if not ranking:
+            return [], []
+        top = key(ranking[0])[:2]
+        return ranking, [s for s in ranking if key(s)[:2] == top]
+
     def _deciding_round(self, tied: list[int], rounds_played: int) -> int | None:
         """Extra rounds among the tied only; the first out wins; points are not added."""
         table = self.table
         for attempt in range(self.ruleset.match.max_deciding_rounds):
             number = rounds_played + attempt + 1
             active = [s for s in tied if s in table.seated()]
-            self.dealer = self._dealer_for(
-                (self.dealer + self.ruleset.deal.dealer_rotation) % len(table.players), active
-            )
+            self.dealer = self._dealer_for(self._next_dealer(), active)
             rnd = self.play_round(number, self.dealer, active, deciding=True)
             self._carry_direction(rnd)
-            self._round_end(number, rnd.winner, [0] * len(table.players), deciding=True)
+            self._round_end(number, rnd, [0] * len(table.players), deciding=True)
             if rnd.winner is not None:
                 return rnd.winner
             seated_tied = [s for s in tied if s in table.seated()]

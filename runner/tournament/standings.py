@@ -301,3 +301,53 @@ def add_head_to_head(table: dict[tuple[str, str], tuple[int, float]], match: Seq
     for me, other in (match, reversed(match)):
         n, score = table.get((me.entrant, other.entrant), (0, 0.0))
         table[me.entrant, other.entrant] = (n + 1, score + me.score)
+
+
+# ---------------------------------------------------------------- as data (JSON, CSV)
+
+
+def standings_data(standings: Standings) -> dict:
+    """The standings as `maumau standings --format json` prints them (and the browser's viewer reads them)."""
+    order = {r.entrant: i for i, r in enumerate(standings.rows)}
+    return {
+        "standings": standing_rows(standings),
+        "head_to_head": [
+            {"entrant": a, "opponent": b, "matches": n, "score": round(score, 4)}
+            for (a, b), (n, score) in standings.head_to_head.items()
+        ],
+        "adjacent": [comparison_data(c) for c in standings.adjacent],
+        "crosstable": [
+            {"entrant": a, "opponent": b, **crosstable_data(c)} for (a, b), c in sorted(
+                standings.crosstable.items(), key=lambda item: (order[item[0][0]], order[item[0][1]]))
+        ],
+        "table_sizes": list(standings.table_sizes),
+        "gauntlet": standings.gauntlet,
+        "looks": standings.looks,
+    }
+
+
+def standing_rows(standings: Standings) -> list[dict]:
+    """One flat dict per entrant, best first, numbers rounded for machines (JSON, CSV)."""
+    return [
+        {
+            "rank": i + 1, "entrant": r.entrant, "bot": r.bot, "matches": r.matches, "wins": r.wins,
+            "draws": r.draws, "losses": r.losses, "score": round(r.score, 4), "win_rate": round(r.win_rate, 4),
+            "win_rate_low": round(r.win_rate_low, 4), "win_rate_high": round(r.win_rate_high, 4),
+            "points_per_round": round(r.points_per_round, 4), "rounds_won": r.rounds_won, "faults": r.faults,
+            "rating": round(r.rating, 4), "rating_sigma": round(r.rating_sigma, 4),
+            "ahead": round(r.ahead, 4), "ahead_low": round(r.ahead_low, 4), "ahead_high": round(r.ahead_high, 4),
+            "mean_place": round(r.mean_place, 4),
+        }
+        for i, r in enumerate(standings.rows)
+    ]
+
+
+def comparison_data(c: Comparison) -> dict:
+    return {"above": c.above, "below": c.below, "matches": c.matches, "ahead": round(c.ahead, 4),
+            "low": round(c.low, 4), "high": round(c.high, 4), "separated": c.separated}
+
+
+def crosstable_data(c: Comparison) -> dict:
+    share = c.ahead / c.matches if c.matches else 0.0
+    return {"matches": c.matches, "ahead": round(c.ahead, 4), "share": round(share, 4), "low": round(c.low, 4),
+            "high": round(c.high, 4)}

@@ -1,0 +1,209 @@
+"""Game: a Ruleset compiled for the engine, once per ruleset (and table size where the rules change with it).
+
+Every rule the engine looks up during play is here as a flat table keyed by the interned Card
+(a power, a set of cards, a number), so that a decision costs dictionary and set look-ups only.
+`general` says whether the ruleset uses a rule beyond those of the fast path (runner/game/engine.py);
+the general path (runner/game/general.py) plays every rule, the fast one's included.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from . import selectors
+from .actions import Play, play
+from .cards import JOKER, RANKS, SUITS, Card
+from .powers import NO_POWER, Power
+from .ruleset import DeckSpec, Ruleset
+
+RANK_INDEX = {rank: index for index, rank in enumerate(RANKS)}  # the deck's rank order: 2 lowest, A highest
+
+
+def _cards_of(items, every: Iterable[Card]) -> frozenset[Card]:
+    """The cards a list of selectors names (`True`: every card)."""
+    if items is True:
+        return frozenset(every)
+    named: set[Card] = set()
+    for item in items:
+        named |= selectors.cards(item)
+    return frozenset(named)
+
+
+class Game:
+    """A Ruleset compiled into flat lookups for the hot path: `Game.of(ruleset)`, built once per Ruleset.
+
+    `Game.of(ruleset, players)` is the game at a table of that many players: the same object for
+    every table size unless the ruleset changes powers, ranks or jokers with it.
+    """
+
+    def __init__(self, ruleset: Ruleset, players: int | None = None):
+        self.ruleset, self.players = ruleset, players
+        sizes = (players,) if players is not None else tuple(ruleset.table_sizes())
+        deck: dict[Card, None] = {}
+        for size in sizes:
+            deck.update(dict.fromkeys(ruleset.deck_for(size).cards()))
+        self.deck_cards: tuple[Card, ...] = tuple(deck)  # every distinct card a deal may hold, in deck order
+        powers = ruleset.powers_for(players)
+        power = self.power = {card: powers.get(card, NO_POWER) for card in self.deck_cards}
+        with_power = [(card, p) for card, p in power.items() if p is not NO_POWER]
+        # What the fast path looks up, by card.
+        self.draw = {card: p.draw for card, p in with_power if p.draw}
+        self.stack = frozenset(card for card, p in with_power if p.draw and p.stack)
+        self.chain_limit = {card: p.chain_limit for card, p in with_power if p.draw}
+        self.skip = {card: p.skip for card, p in with_power if p.skip}
+        self.reverse = frozenset(card for card, p in with_power if p.reverse)
+        self.wild = frozenset(card for card, p in with_power if p.wild)
+        self.wild_on_wild = frozenset(card for card, p in with_power if p.wild and p.wild_on_wild)
+        self.again = frozenset(card for card, p in with_power if p.play_again or p.skip_others)
+        self.skip_others = frozenset(card for card, p in with_power if p.skip_others)
+        self.others_draw = {card: p.others_draw for card, p in with_power if p.others_draw}
+        self.action = frozenset(card for card, p in with_power if p.is_action)
+        self.points: dict[str, int] = {rank: value for rank, value in ruleset.points.items()}  # by rank (X: joker)
+        drawing, announcements = ruleset.drawing, ruleset.announcements
+        self.stuck_only = drawing.when == "stuck"
+        self.play_drawn = drawing.drawn_card == "play_or_keep"
+        mau, maumau = announcements.mau, announcements.maumau
+        self.mau_penalty = mau.penalty if mau.required else None
+        self.maumau_penalty = maumau.penalty if maumau.required else None
+        self.challenge = announcements.enforcement == "challenge"
+        self.last_card_draws = ruleset.last_card_draws
+        self.turn_limit = ruleset.turn_limit
+        # The announcement due with a play that leaves 0 or 1 cards (None: not required).
+        self.due_after = ("maumau" if self.maumau_penalty is not None else None,
+                          "mau" if self.mau_penalty is not None else None)
+        self.play_tables: dict[tuple, dict[Card, tuple[Play, ...]]] = {}
+        self._decks: dict[int, tuple[tuple[Card, ...], int]] = {}
+        self._general(ruleset, with_power)
+        self.general = self._needs_general(ruleset, with_power)
+        scoring = ruleset.scoring
+        self.plain_scoring = (scoring.count == "points" and not scoring.minimum and scoring.round_to == 1
+                              and not scoring.multiplier and not scoring.winner_collects)
+
+    def _general(self, ruleset: Ruleset, with_power: list[tuple[Card, Power]]) -> None:
+        """The tables only the general path reads."""
+        every = self.deck_cards
+        self.suit_of = {card: (card.suit if card.rank != JOKER else None) for card in every}
+        self.free = frozenset(card for card, p in with_power if p.free)
+        self.wish = {card: p.wish for card, p in with_power if p.wild}
+        players = self.players if self.players is not None else ruleset.players.min
+        self.wish_ranks = {card: ruleset.wish_ranks_for(p, players) for card, p in with_power
+                           if p.wild and p.wish == "rank"}
+        self.wish_binds = {card: p.wish_binds for card, p in with_power if p.wild and p.wish_binds > 1}
+        self.wild_follows_suit = frozenset(card for card, p in with_power if p.wild and p.wild_follows_suit)
+        self.wild_last_resort = frozenset(card for card, p in with_power if p.wild and p.wild_last_resort)
+        self.self_draw = {card: p.self_draw for card, p in with_power if p.self_draw}
+        self.next_rank = {card: p.next_rank for card, p in with_power if p.next_rank and card.rank != JOKER}
+        self.pass_hands = frozenset(card for card, p in with_power if p.pass_hands)
+        self.swap_hands = {card: p.swap_hands for card, p in with_power if p.swap_hands}
+        self.show_next = frozenset(card for card, p in with_power if p.show_next)
+        self.give = {card: p.give for card, p in with_power if p.give}
+        self.keeps_turn = frozenset(card for card, p in with_power if p.draw and not p.ends_turn)
+        self.target_previous = frozenset(card for card, p in with_power if p.draw and p.target == "previous")
+        self.stack_with = {card: _cards_of(p.stack_with, every) for card, p in with_power if p.draw and p.stack_with}
+        self.stack_match = frozenset(card for card, p in with_power if p.draw and p.stack_match)
+        self.cancels = {card: _cards_of(p.cancels, every) for card, p in with_power if p.cancels}
+        self.returns = {card: _cards_of(p.returns, every) for card, p in with_power if p.returns}
+        self.skip_stack = {card: p.skip_stack for card, p in with_power if p.skip and p.skip_stack != "none"}
+        self.skip_with = {card: _cards_of(p.skip_with, every) for card, p in with_power if p.skip and p.skip_with}
+        self.answers_penalty = bool(self.stack_with or self.cancels or self.returns)
+        multiple = ruleset.multiple
+        self.same_rank, self.runs, self.run_min = multiple.same_rank, multiple.runs, multiple.run_min
+        self.chain, self.power_each = multiple.chain, multiple.power == "each"
+        self.suit_with = _cards_of(multiple.suit_with, every)
+        self.multiple = bool(self.same_rank or self.runs != "none" or self.chain or self.suit_with)
+        going = ruleset.going_out
+        self.out_forbidden = _cards_of(going.forbidden, every)
+        self.out_only = _cards_of(going.only, every) if going.only else None
+        self.out_follow_suit = going.follow_suit
+        self.going_out_rules = bool(self.out_forbidden or self.out_only is not None or self.out_follow_suit)
+        drawing = ruleset.drawing
+        self.drawn_card = drawing.drawn_card
+        self.until_playable, self.draw_max, self.reshuffle = drawing.until_playable, drawing.max, drawing.reshuffle
+        announcements = ruleset.announcements
+        self.false_penalty = {"mau": announcements.mau.false_penalty, "maumau": announcements.maumau.false_penalty}
+        self.false_calls = any(self.false_penalty.values())
+        self.play_on, self.hand_limit = ruleset.round.play_on, ruleset.round.hand_limit
+        self.jump_in = ruleset.jump_in
+        self.upcard_acts = ruleset.upcard.effects == "as_dealer_play"
+        self.dealer_names_suit = ruleset.upcard.dealer_names_suit
+
+    def _needs_general(self, ruleset: Ruleset, with_power: list[tuple[Card, Power]]) -> bool:
+        """Whether a rule of the ruleset is beyond the fast path (which plays today's rules only)."""
+        if any(card.rank == JOKER for card in self.deck_cards):
+            return True  # a joker has no suit to follow
+        for card, p in with_power:
+            if p.skip and (p.play_again or p.skip_others):
+                return True  # the skip waits until the extra turn is over
+            if (p.stack_with or p.stack_match or not p.ends_turn or p.target != "next" or p.cancels or p.returns
+                    or p.skip_stack != "none" or p.skip_with or p.wish != "suit" or p.wish_binds != 1
+                    or p.wild_follows_suit or p.wild_last_resort or p.free or p.self_draw or p.next_rank
+                    or p.pass_hands or p.swap_hands or p.show_next or p.give):
+                return True
+        drawing = ruleset.drawing
+        return (self.multiple or self.going_out_rules or self.false_calls or self.play_on
+                or self.hand_limit is not None or self.jump_in != "none" or drawing.until_playable
+                or drawing.drawn_card in ("must_play", "go_on"))
+
+    # ------------------------------------------------------------------ the fast path's legal-move rule
+
+    def playable(self, card: Card, top: Card, suit: str | None) -> bool:
+        """The fast path's legal-move rule: may `card` go on `top` with `suit` to follow (ignoring a pending draw)?"""
+        if card in self.wild:
+            return top not in self.wild or card in self.wild_on_wild
+        return card.rank == top.rank or card.suit == suit
+
+    def plays_on(self, due: str | None, top: Card, suit: str | None) -> dict[Card, tuple[Play, ...]]:
+        """Each card playable on `top` with `suit` to follow, with its plays (a wild card: one per suit).
+
+        Built once per (announcement due, top card, suit), so that finding the legal plays of a
+        hand is one dictionary look-up per card.
+        """
+        key = (due, top, suit)
+        table = self.play_tables.get(key)
+        if table is None:
+            table = self.play_tables[key] = {
+                card: tuple(play(card, named, due) for named in SUITS)
+                if card in self.wild
+                else (play(card, None, due),)
+                for card in self.deck_cards if self.playable(card, top, suit)
+            }
+        return table
+
+    # ------------------------------------------------------------------ the deal
+
+    def deck_for(self, players: int) -> tuple[tuple[Card, ...], int]:
+        """The unshuffled deck for a table of `players` (make_deck's order) and how many copies it holds."""
+        found = self._decks.get(players)
+        if found is None:
+            spec: DeckSpec = self.ruleset.deck_for(players)
+            found = self._decks[players] = (tuple(spec.cards()), spec.copies)
+        return found
+
+    @classmethod
+    def of(cls, ruleset: Ruleset, players: int | None = None) -> "Game":
+        """The compiled rules of `ruleset` at a table of `players`, built once, kept with it (`Ruleset.derived`)."""
+        games = ruleset.derived("games", _games)
+        key = _key(ruleset, players)
+        game = games.get(key)
+        if game is None:
+            game = games[key] = cls(ruleset, None if key is None else players)
+        return game
+
+
+def _games(ruleset: Ruleset) -> dict:
+    return {}
+
+
+def _key(ruleset: Ruleset, players: int | None) -> tuple | None:
+    """What the compiled rules at a table of `players` depend on (None: nothing of the table size)."""
+    if players is None or not _varies(ruleset):
+        return None
+    deck = ruleset.deck
+    powers = players if players in ruleset.powers_by_players else None
+    return (powers, deck.ranks_for(players), deck.jokers_for(players))
+
+
+def _varies(ruleset: Ruleset) -> bool:
+    """Whether the compiled rules change with the table size (powers, ranks or jokers by players)."""
+    deck = ruleset.deck
+    return bool(ruleset.powers_by_players or deck.ranks_by_players or deck.jokers_by_players)

@@ -1,0 +1,112 @@
+"""Several cards in one turn (`multiple`): the card sequences a hand can play after a first card that is legal alone.
+
+Each sequence starts with the first card and ends with the card that goes on top. With
+`same_rank` and `suit_with` the middle cards are in hand order (their order does not matter to
+the rules where only the last card's power applies); a run goes up or down one rank at a time in
+one suit; a chain lists one order in which each card matches the one before, once per set of
+cards and last card.
+"""
+
+from __future__ import annotations
+
+from itertools import product
+from typing import TYPE_CHECKING
+
+from .cards import SUITS, Card
+from .compiled import RANK_INDEX  # the deck's rank order
+
+if TYPE_CHECKING:
+    from .compiled import Game
+
+Sequence = tuple[Card, ...]
+
+
+def sequences(game: "Game", first: Card, hand: list[Card]) -> list[Sequence]:
+    """Every play of several cards starting with `first` (held in `hand`), without the play of `first` alone."""
+    rest = list(hand)
+    rest.remove(first)
+    found: dict[Sequence, None] = {}
+    if game.same_rank:
+        _same_rank(first, rest, found)
+    if game.runs != "none":
+        _runs(game, first, rest, found)
+    if game.chain:
+        _chains(first, rest, found)
+    if first in game.suit_with and first.suit in SUITS:
+        _suit_with(first, rest, found)
+    return list(found)
+
+
+def _with_last(first: Card, chosen: list[Card], found: dict[Sequence, None]) -> None:
+    """`first`, then `chosen` (in hand order) with each distinct card of it as the last one."""
+    for last in dict.fromkeys(chosen):
+        middle = list(chosen)
+        middle.remove(last)
+        found[(first, *middle, last)] = None
+
+
+def _same_rank(first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:
+    same = [card for card in rest if card.rank == first.rank]
+    if not same:
+        return
+    kinds = list(dict.fromkeys(same))
+    counts = [same.count(card) for card in kinds]
+    for taken in product(*(range(count + 1) for count in counts)):
+        if not any(taken):
+            continue
+        wanted = dict(zip(kinds, taken))
+        chosen = []
+        for card in same:  # hand order
+            if wanted[card]:
+                wanted[card] -= 1
+                chosen.append(card)
+        _with_last(first, chosen, found)
+
+
+def _runs(game: "Game", first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:
+    if first.suit not in SUITS:
+        return  # jokers are never part of a run
+    by_index = {RANK_INDEX[card.rank]: card for card in rest if card.suit == first.suit}
+    steps = {"up": (1,), "down": (-1,), "both": (1, -1)}[game.runs]
+    for step in steps:
+        run, index = [first], RANK_INDEX[first.rank] + step
+        while index in by_index:
+            run.append(by_index[index])
+            index += step
+        for length in range(max(game.run_min, 2), len(run) + 1):
+            found[tuple(run[:length])] = None
+
+
+def _links(a: Card, b: Card) -> bool:
+    """Whether `b` may follow `a` in a chain: the same rank, or the same suit (a joker has none)."""
+    return a.rank == b.rank or (a.suit == b.suit and a.suit in SUITS)
+
+
+def _chains(first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:
+    """Every set of further cards that can follow `first` each matching the one before, once per last card.
+
+    A depth-first walk over (cards used, last card), each state visited once: the number of
+    states is the number of plays listed.
+    """
+    seen: set[tuple[tuple[Card, ...], Card]] = set()
+    stack: list[tuple[tuple[Card, ...], tuple[int, ...]]] = [((first,), ())]
+    while stack:
+        path, used = stack.pop()
+        last = path[-1]
+        for position, card in enumerate(rest):
+            if position in used or not _links(last, card):
+                continue
+            taken = used + (position,)
+            key = (tuple(sorted(rest[at] for at in taken)), card)  # copies of a card (two decks) are alike
+            if key in seen:
+                continue
+            seen.add(key)
+            longer = path + (card,)
+            found[longer] = None
+            stack.append((longer, taken))
+
+
+def _suit_with(first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:
+    suited = [card for card in rest if card.suit == first.suit]
+    if suited:
+        _with_last(first, suited, found)

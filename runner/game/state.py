@@ -1,0 +1,89 @@
+"""The state of one round: every field a Round holds, typed (the engine's methods are in runner/game/engine.py
+and runner/game/general.py)."""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from .actions import Action
+from .cards import Card
+from .view import Event, Resume
+
+if TYPE_CHECKING:
+    from .compiled import Game
+
+
+@dataclass(frozen=True, slots=True)
+class Outcome:
+    """How a round ended: the seat that won it (None: nobody), and why it ended.
+
+    `reason` is `went_out` (the winner played its last card; under round.play_on, the first to),
+    `blocked` (a turn of every seat in play passed without a card played or drawn), `turn_limit`
+    (the ruleset's turn_limit was reached), `forfeited` (all seats but at most one were taken out
+    by the fault policy; the one left, if any, wins) or `hand_limit` (a seat held more cards than
+    round.hand_limit allows).
+    """
+
+    winner: int | None
+    reason: str
+
+
+class RoundState:
+    """The fields of a Round, in __slots__: plain values a compiled accelerator could hold as typed struct members."""
+
+    __slots__ = (
+        "rules", "rng", "n_seats", "active", "hands", "stock", "discard", "suit", "current", "phase",
+        "pending", "chain", "direction", "again", "drawn", "missed", "idle", "turns", "winner",
+        "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
+        "single_deck", "outcome", "general",
+        # the state of the house rules (runner/game/general.py; at their defaults otherwise)
+        "pending_card", "pending_from", "skip_pending", "skip_card", "waits", "deferred", "wish", "wish_left",
+        "next_rank", "shown", "finished", "resume", "again_card", "out_card",
+    )
+    rules: Game
+    rng: random.Random
+    n_seats: int
+    active: list[int]  # the seats dealt in, in seat order
+    hands: list[list[Card]]  # per seat of the match; [] for a seat not dealt in
+    stock: list[Card]  # top card last
+    discard: list[Card]  # top card last
+    suit: str | None  # the suit to follow (None after a joker)
+    current: int
+    phase: str
+    pending: int  # a draw penalty waiting
+    chain: int  # how often it was passed on
+    direction: int
+    again: bool  # the current seat takes an extra turn
+    drawn: Card | None  # phase drawn: the card drawn (None under drawing.drawn_card go_on)
+    missed: tuple[int, str] | None  # phase challenge: the seat that missed its announcement, and which
+    idle: int
+    turns: int
+    winner: int | None
+    dealer: int
+    number: int
+    totals: tuple[int, ...]
+    rounds_won: tuple[int, ...]
+    history: list[Event]
+    log: list[dict] | None
+    _legal: tuple[Action, ...] | None
+    out: set[int]  # forfeited
+    _after: dict[int, tuple[int, ...]] | None
+    single_deck: bool
+    outcome: Outcome | None
+    general: bool  # the ruleset is played by the general path
+    pending_card: Card | None  # the card whose draw penalty is pending
+    pending_from: int  # the seat that played it (-1: none)
+    skip_pending: int  # skips waiting to be answered or taken
+    skip_card: Card | None
+    waits: tuple[int, ...]  # per seat, turns still to miss; () while none
+    deferred: int  # skips of a play-again card waiting for the turn to pass on
+    wish: str | None  # a rank wished
+    wish_left: int  # plays the wish still binds
+    next_rank: tuple[str, str] | None
+    shown: tuple[tuple[int, tuple[Card, ...]], ...]
+    finished: tuple[int, ...]  # round.play_on: the seats out, in order
+    resume: Resume | None  # a play being carried out while a seat decides
+    again_card: Card | None  # the card whose extra turn it is
+    out_card: Card | None  # the winner's last card

@@ -1,0 +1,318 @@
+"""The game in words for people, the one place both the terminal and the browser take their texts from.
+
+- `action_text`: a legal action as a move to choose (`play JD, naming spades, saying "mau"`, `draw 2 (penalty)`).
+- `Narrator`: a match told to one seat from its game log as it is written, in what that seat
+  may know: the upcard, every play, the count of the others' draws and the cards of its own,
+  and at the end of a round who went out with which card, every hand left with its points
+  (`RoundReport`) and the totals; then eliminations, joins, leaves and forfeits.
+- `event_line`: one log event face up, every card named (`maumau replay`, the replay viewer).
+
+An action or event of a kind this module does not know is told by its own `str()` or its
+fields, so a new rule's moves are shown (plainly) before anyone words them here.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Iterable, Sequence
+
+from runner.game import events as ev
+from runner.game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
+from runner.game.cards import COLOUR_NAMES, SUIT_NAMES, parse_card
+from runner.game.view import View
+
+from .follow import LogTable, played_cards
+
+DRAW_REASONS = {ev.SEVEN: " (penalty)", ev.PENALTY: " (missed announcement)", ev.ACE: " (instead of following the Ace)",
+                ev.OTHERS: " (an Ace's power)"}
+
+Who = Callable[[int], str]
+
+
+def counted(count: int, noun: str) -> str:
+    """`1 card`, `3 cards`."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
+def suit_name(suit: str) -> str:
+    return SUIT_NAMES.get(suit) or COLOUR_NAMES.get(suit, suit)
+
+
+def sorted_cards(cards: Iterable[str]) -> list[str]:
+    """Card texts in the order of a sorted hand: by suit, then rank."""
+    return [card.text for card in sorted(parse_card(text) for text in cards)]
+
+
+def action_cards(action: object) -> tuple[str, ...]:
+    """The cards an action puts down, first card first (a play of several cards names them all)."""
+    cards = getattr(action, "cards", None)
+    if cards is None:
+        card = getattr(action, "card", None)
+        cards = (card,) if card is not None else ()
+    return tuple(str(card) for card in cards)
+
+
+def play_words(verb: str, cards: Sequence[str], suit: str | None, announce: str | None, rank: str | None = None) -> str:
+    """`play JD, naming spades, saying "mau"` (or `played ...`); several cards are named in play order."""
+    text = f"{verb} {' '.join(cards)}"
+    if suit:
+        text += f", naming {suit_name(suit)}"
+    if rank:
+        text += f", wishing for {rank}"
+    if announce:
+        text += f', saying "{announce}"'
+    return text
+
+
+def ordered_actions(legal: Sequence[Action]) -> list[Action]:
+    """The legal actions as a person sees them: plays in the order of a sorted hand (suit, rank), then the rest."""
+    plays = sorted((action for action in legal if isinstance(action, Play)), key=lambda play: play.card)
+    return plays + [action for action in legal if not isinstance(action, Play)]
+
+
+def phase_text(view: View) -> str | None:
+    """What the seat to act is asked, beyond its usual turn (None for a plain turn)."""
+    if view.phase == "drawn":
+        return f"the card you drew, {view.hand[-1]}, can be played: play it or keep it"
+    if view.phase == "name_suit":
+        return "a Jack was turned up: as the dealer, name the suit to follow"
+    if view.phase == "challenge":
+        return "the last player missed an announcement: challenge it?"
+    if view.pending:
+        return f"a draw penalty of {view.pending} is waiting for you"
+    return None
+
+
+def action_text(action: Action, view: View | None = None, who: Who | None = None) -> str:
+    """A legal action in words, e.g. `play JD, naming spades, saying "mau"`, or `draw 2 (penalty)`."""
+    if isinstance(action, Play):
+        return play_words("play", action_cards(action), action.suit, action.announce, getattr(action, "rank", None))
+    if isinstance(action, Draw):
+        if view is not None and view.pending:
+            return f"draw {view.pending} (penalty)"
+        if view is not None and view.again:
+            return "draw a card (instead of following the Ace)"
+        return "draw a card"
+    if isinstance(action, Pass):
+        return "let it go" if view is not None and view.phase == "challenge" else "keep the card and end the turn"
+    if isinstance(action, NameSuit):
+        return f"name {suit_name(action.suit)}"
+    if isinstance(action, Challenge):
+        return "challenge"
+    seat = getattr(action, "seat", None)
+    if seat is not None and who is not None:  # an action aimed at another seat (a swap of hands, say)
+        return f"{type(action).__name__.lower()} with {who(seat)}"
+    return str(action)
+
+
+# ---------------------------------------------------------------------- one seat's narration
+
+
+@dataclass(frozen=True)
+class HandLeft:
+    """A hand still held when a round ended, and its points."""
+
+    seat: int
+    cards: tuple[str, ...]  # sorted
+    points: int
+
+
+@dataclass(frozen=True)
+class RoundReport:
+    """How a round ended: who went out with which card, every hand left with its points, the totals."""
+
+    number: int
+    deciding: bool
+    winner: int | None  # None: blocked, nobody went out
+    card: str | None  # the winner's last card
+    hands: tuple[HandLeft, ...]
+    totals: tuple[int, ...]
+    gone: tuple[int, ...]  # seats no longer in the match (left out of the totals)
+
+    def lines(self, who: Who) -> list[str]:
+        if self.winner is None:
+            head = f"round {self.number} is blocked: nobody can play or draw; every hand counts"
+        else:
+            went = "go" if who(self.winner) == "you" else "went"
+            head = f"round {self.number}: {who(self.winner)} {went} out" + (f" with {self.card}" if self.card else "")
+        lines = [head, "hands left" + (" (a deciding round: its points are not added):" if self.deciding else ":")]
+        for hand in self.hands:
+            cards = " ".join(hand.cards) or "-"
+            lines.append(f"  {who(hand.seat):<12} {cards:<30} {counted(hand.points, 'point'):>10}")
+        totals = [f"{who(s)} {total}" for s, total in enumerate(self.totals) if s not in self.gone]
+        lines.append("totals: " + "   ".join(totals))
+        return lines
+
+
+class Narrator:
+    """Tells one seat a match from its game log, event by event, only what that seat may know.
+
+    It follows every card (`LogTable`) to name the card a seat went out with and the hands left
+    when a round ends, which the rules show everyone then; before that it names only the seat's
+    own cards, the cards played and the suits named.
+    """
+
+    def __init__(self, seat: int | None, names: Sequence[str] = ()):
+        self.seat = seat
+        self.table = LogTable(players=list(names))
+        self.report: RoundReport | None = None  # the last round's end
+        self._drew_last: int | None = None  # the seat whose draw was the last event: its pass keeps the card
+
+    def who(self, seat: int | None) -> str:
+        if seat is not None and seat == self.seat:
+            return "you"
+        names = self.table.players
+        return f"{names[seat] if seat is not None and seat < len(names) else 'seat'}#{seat}"
+
+    def _verb(self, seat: int, plain: str, yours: str) -> str:
+        return yours if seat == self.seat else plain
+
+    def tell(self, event: dict) -> list[str]:
+        """The lines that tell `event` to this seat (none for what it may not know or need not hear)."""
+        kind = event["type"]
+        self.table.apply(event)
+        seat = event.get("seat")
+        drew_last, self._drew_last = self._drew_last, seat if kind == ev.DRAW else None
+        if kind == ev.ROUND_END:
+            return self._round_end(event)
+        if kind == ev.ROUND_START:
+            self.report = None
+            return self._round_start(event)
+        if kind == ev.PLAY:
+            line = play_words("played", played_cards(event), event.get("suit"), event.get("announce"),
+                              event.get("rank"))
+            return [f"  {self.who(seat)} {'jumped in and ' if event.get('jump_in') else ''}{line}"]
+        if kind == ev.DRAW:
+            return [self._draw(event)]
+        if kind == ev.PASS:
+            kept = seat == drew_last
+            return [f"  {self.who(seat)} {'kept the drawn card' if kept else 'let the missed announcement go'}"]
+        if kind == ev.JOIN:
+            return [f"{event['player']} joins as seat {seat}, with a total of {event['total']}"]
+        if kind == ev.ELIMINATED:
+            return [f"{self.who(seat)} {self._verb(seat, 'is', 'are')} eliminated, with a total of {event['total']}"]
+        if kind == ev.LEAVE:
+            return [f"{self.who(seat)} left the table"]
+        if kind == ev.MATCH_END:
+            return [self._match_end(event)]
+        if kind == ev.MATCH_START:
+            return []
+        return [f"  {self._other(event)}"]
+
+    def _round_start(self, event: dict) -> list[str]:
+        who, kind = self.who, "deciding round" if event.get("deciding") else "round"
+        dealer, first = event["dealer"], event["first"]
+        seated = self.table.dealt
+        line = (f"=== {kind} {event['round']} === {who(dealer)} {self._verb(dealer, 'deals', 'deal')}, "
+                f"{who(first)} {self._verb(first, 'leads', 'lead')}"
+                + (f"; between {', '.join(who(s) for s in seated)} only" if event.get("deciding") else ""))
+        upcards = event["upcards"]
+        turned = f" (turned up over {' '.join(upcards[:-1])})" if len(upcards) > 1 else ""
+        return [line, f"upcard: {upcards[-1]}{turned}"]
+
+    def _draw(self, event: dict) -> str:
+        seat, cards = event["seat"], event["cards"]
+        why = DRAW_REASONS.get(event["reason"], "")
+        if seat == self.seat:  # our own cards we may know
+            return f"  you drew {' '.join(cards) or 'nothing (the stock is empty)'}{why}"
+        return f"  {self.who(seat)} drew {'a card' if len(cards) == 1 else counted(len(cards), 'card')}{why}"
+
+    def _round_end(self, event: dict) -> list[str]:
+        table, winner = self.table, event["winner"]
+        hands = tuple(HandLeft(seat, tuple(sorted_cards(table.hands[seat])), event["points"][seat])
+                      for seat in table.dealt if seat != winner and seat not in table.out)
+        self.report = RoundReport(number=event["round"], deciding=table.deciding, winner=winner,
+                                  card=table.last_play.get(winner) if winner is not None else None, hands=hands,
+                                  totals=tuple(event["totals"]), gone=tuple(sorted(table.gone)))
+        return self.report.lines(self.who)
+
+    def _match_end(self, event: dict) -> str:
+        winners = " and ".join(self.who(s) for s in event["winners"])
+        order = ", ".join(self.who(s) for s in event["ranking"])
+        won = "win" if event["winners"] == [self.seat] else ("wins" if len(event["winners"]) == 1 else "share the win")
+        return f"the match is over: {winners} {won}; ranking {order}"
+
+    def _other(self, event: dict) -> str:
+        """Any other event in words: what this seat may know of it."""
+        kind, seat, who = event["type"], event.get("seat"), self.who
+        if kind == ev.SKIP:
+            return f"{who(seat)} {self._verb(seat, 'is', 'are')} skipped"
+        if kind == ev.NAME_SUIT:
+            return f"{who(seat)} named {suit_name(event['suit'])}"
+        if kind == ev.RESHUFFLE:
+            return f"the discard pile was shuffled into a new stock of {counted(len(event['stock']), 'card')}"
+        if kind == ev.CHALLENGE:
+            return f"{who(seat)} challenged {who(event['target'])}"
+        if kind == ev.FAULT:
+            return f"{who(seat)} committed a fault ({event['kind']}): {event['detail']}"
+        if kind == ev.FORFEIT:
+            return f"{who(seat)} forfeited the match"
+        if kind == "give":  # the card given is known to the giver and the taker only
+            known = self.seat in (seat, event["to"])
+            return f"{who(seat)} gave {event['card'] if known else 'a card'} to {who(event['to'])}"
+        if kind == "swap":
+            return f"{who(seat)} swapped hands with {who(event['with'])}"
+        if kind == "pass_hands":
+            return "every player passed their hand on"
+        if kind == "show":
+            return f"{who(seat)} showed {' '.join(event['cards'])}"
+        if kind == "out":
+            return f"{who(seat)} {self._verb(seat, 'went', 'go')} out, in place {event['place']}"
+        return f"{who(seat)}: {kind}"  # a new kind of event: named, its hidden fields never told
+
+
+# ---------------------------------------------------------------------- every event face up
+
+
+def cards_text(items) -> str:
+    return " ".join(items) if items else "-"
+
+
+ONE_LINERS = {  # events whose line is their own fields
+    ev.NAME_SUIT: "  {who} names {suit}",
+    ev.PASS: "  {who} keeps the drawn card and passes",
+    ev.SKIP: "  {who} is skipped",
+    ev.FORFEIT: "  {who} forfeits",
+    ev.LEAVE: "  {who} leaves",
+    ev.FAULT: "  FAULT {who} ({kind}): {detail}",
+    ev.ELIMINATED: "{who} is eliminated with {total}",
+    ev.JOIN: "{player} joins as seat {seat} with {total}",
+}
+
+
+def event_line(event: dict, players: list[str]) -> str:
+    """One readable line for one log event, every card named; `players` names each seat."""
+    kind = event["type"]
+
+    def who(seat: int | None) -> str:
+        return players[seat] if seat is not None and seat < len(players) else f"seat {seat}"
+
+    if kind == ev.MATCH_START:
+        limit = f", to {event['limit']}" if event.get("limit") is not None else ""
+        seats = ", ".join(f"seat {s} {who(s)}" for s in range(len(event["players"])))
+        return f"match {event['match']}: {event['ruleset']}{limit}, seed {event['seed']}; {seats}"
+    if kind == ev.ROUND_START:
+        hands = "; ".join(f"{who(s)}: {cards_text(h)}" for s, h in enumerate(event["hands"]) if h)
+        label = "deciding round" if event.get("deciding") else "round"
+        return (f"{label} {event['round']}: {who(event['dealer'])} deals, {who(event['first'])} leads; "
+                f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {len(event['stock'])} cards")
+    if kind == ev.PLAY:
+        extra = (f" naming {event['suit']}" if event.get("suit") else "") + (
+            f", says {event['announce']}" if event.get("announce") else ""
+        )
+        return f"  {who(event['seat'])} plays {' '.join(played_cards(event))}{extra}"
+    if kind == ev.DRAW:
+        return f"  {who(event['seat'])} draws {cards_text(event['cards'])} ({event['reason']})"
+    if kind == ev.RESHUFFLE:
+        return f"  the discards are reshuffled into a stock of {len(event['stock'])}"
+    if kind == ev.ROUND_END:
+        winner = who(event["winner"]) if event["winner"] is not None else "nobody (blocked)"
+        return f"round {event['round']} over: {winner} went out; points {event['points']}; totals {event['totals']}"
+    if kind in ONE_LINERS:
+        return ONE_LINERS[kind].format_map({**event, "who": who(event.get("seat"))})
+    if kind == ev.MATCH_END:
+        order = ", ".join(who(s) for s in event["ranking"])
+        winners = " and ".join(who(s) for s in event["winners"])
+        return f"match over: winner {winners}; ranking {order}; totals {event['totals']}"
+    fields = ", ".join(f"{k}={v}" for k, v in event.items() if k != "type")
+    return f"  {kind}: {fields}"

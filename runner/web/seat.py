@@ -1,0 +1,98 @@
+"""A browser seat: a Bot whose `act` waits for the person's choice, and what that person has been told so far."""
+
+from __future__ import annotations
+
+import queue
+import random
+import secrets
+from typing import Sequence
+
+from runner.game.actions import Action
+from runner.game.bot import Bot
+from runner.game.view import View
+from runner.logs.narration import Narrator, ordered_actions
+
+HISTORY = 300  # lines kept of what happened since the seat's last move (a long wait between rounds says more)
+
+
+class GameStopped(KeyboardInterrupt):
+    """The hosted game was stopped (its players left, or it sat idle): ends the match's thread.
+
+    A KeyboardInterrupt, like runner/seats/human.py's HumanQuit, so that the referee lets it
+    through instead of taking it for a fault of the seat.
+    """
+
+
+_STOP = object()  # put in a seat's answers to end its wait
+
+
+class WebSeat(Bot):
+    """One person's seat at a hosted game; the game (runner/web/host.py) tells it the match and answers its `act`."""
+
+    name = "human"
+    description = "A person in a browser (maumau serve)."
+
+    def __init__(self, rng: random.Random | None = None, **options):
+        super().__init__(rng, **options)
+        self.token = secrets.token_urlsafe(18)
+        self.seat: int | None = None  # None while waiting to join at the next round
+        self.narrator: Narrator | None = None
+        self.since: list[tuple[int, str]] = []  # (round, line) since this seat's last move
+        self.view: View | None = None  # what the seat may know, as of the last decision at the table
+        self.moves: list[Action] = []  # the legal actions of a decision waiting for the person, in the order shown
+        self.turn = 0  # decisions asked of this seat so far; an answer names the one it answers
+        self.ready = False  # between rounds: the person asked for the next round
+        self.leaving = False  # leaves before the next round; meanwhile its turns are played at random
+        self.status = "playing"  # playing, waiting (to join), eliminated, left, forfeit
+        self.seen = 0.0  # when the person's page last asked for news (the game's clock)
+        self._answers: queue.Queue = queue.Queue()
+
+    def seat_at(self, seat: int, names: Sequence[str] = (), told: Sequence[dict] = ()) -> None:
+        """Take `seat`; the narrator catches up silently on the events `told` before (a player joining late)."""
+        self.seat, self.status = seat, "playing"
+        self.narrator = Narrator(seat, names)
+        for event in told:
+            self.narrator.tell(event)
+
+    def hear(self, event: dict) -> None:
+        """One event of the game log, told to this seat (only what it may know)."""
+        if self.narrator is None:
+            return
+        lines = self.narrator.tell(event)
+        if event["type"] == "round_end":  # the report shows the rest: hands left, points, totals
+            lines = lines[:1]
+        number = self.narrator.table.round
+        self.since.extend((number, line) for line in lines)
+        del self.since[:-HISTORY]
+
+    # ------------------------------------------------------------------ the decision
+
+    def act(self, view: View) -> Action:
+        """Wait for the person's choice (the game thread blocks here); a seat on its way out plays at random."""
+        if self.leaving:
+            return view.legal[int(self.rng.random() * len(view.legal))]
+        answer = self._answers.get()
+        if answer is _STOP:
+            raise GameStopped("the game was stopped")
+        return answer
+
+    def ask(self, view: View) -> None:
+        """A decision is waiting (called by the game, under its lock, just before `act`)."""
+        self.view, self.moves = view, ordered_actions(view.legal)
+        self.turn += 1
+
+    def answer(self, index: int) -> Action:
+        """Choose the `index`-th move shown; the seat's `act` returns it."""
+        action = self.moves[index]
+        self.moves, self.since = [], []
+        self._answers.put(action)
+        return action
+
+    def give_up_turn(self) -> None:
+        """A seat leaving in the middle of its decision: a random move, as for its later turns this round."""
+        if self.moves:
+            self.answer(int(self.rng.random() * len(self.moves)))
+
+    def stop(self) -> None:
+        self.moves = []
+        self._answers.put(_STOP)

@@ -1,0 +1,103 @@
+"""The game in words (runner/logs/narration.py) and the log followed card by card (runner/logs/follow.py)."""
+
+from __future__ import annotations
+
+import pytest
+
+from midround import table
+from runner.game.actions import DRAW, PASS, NameSuit, Play
+from runner.game.cards import parse_card
+from runner.logs.follow import LogTable
+from runner.logs.narration import Narrator, action_text, event_line, ordered_actions
+from runner.plugins import registry
+from runner.table.play import play_match
+
+
+@pytest.mark.parametrize("ruleset, bots, seed", [
+    ("standard", ["easy", "easy", "easy"], 1),
+    ("strafpunten", ["medium", "easy"], 2),
+    ("elimination", ["easy", "medium", "easy", "easy"], 3),
+    ("standard-two-decks", ["easy"] * 7, 4),
+])
+def test_the_log_followed_card_by_card_loses_no_card_and_counts_each_hand_as_the_round_did(ruleset, bots, seed):
+    rules = registry().load_ruleset(ruleset)
+    _, events = play_match(ruleset, bots, seed, {}, with_log=True)
+    follow = LogTable()
+    rounds = 0
+    for event in events:
+        follow.apply(event)
+        if event["type"] == "round_start":
+            deck = sorted(card for hand in follow.hands for card in hand) + sorted(follow.stock + follow.pile)
+        if follow.round and event["type"] not in ("match_start", "match_end"):
+            now = [card for hand in follow.hands for card in hand] + follow.stock + follow.pile
+            assert sorted(now) == sorted(deck), f"a card went missing at {event}"
+        if event["type"] == "round_end":
+            rounds += 1
+            for seat in follow.dealt:
+                if seat != event["winner"]:
+                    held = follow.hands[seat]
+                    assert sum(rules.points[parse_card(card).rank] for card in held) == event["points"][seat]
+            assert follow.totals == event["totals"]
+    assert rounds >= 1
+
+
+def test_a_seat_hears_its_own_cards_by_name_and_the_others_by_count():
+    _, events = play_match("standard", ["easy", "easy"], 7, {}, with_log=True)
+    narrator = Narrator(0, ["easy", "easy"])
+    lines = [line for event in events for line in narrator.tell(event)]
+    mine = [e for e in events if e["type"] == "draw" and e["seat"] == 0 and e["cards"]]
+    theirs = [e for e in events if e["type"] == "draw" and e["seat"] == 1 and e["cards"]]
+    assert mine and theirs
+    assert any(line.startswith(f"  you drew {' '.join(mine[0]['cards'])}") for line in lines)
+    hidden = {card for event in theirs for card in event["cards"]}
+    for line in lines:
+        if "easy#1 drew" in line:
+            assert not any(card in line for card in hidden), line
+    assert any(line.startswith("  easy#1 drew a card") or line.startswith("  easy#1 drew 2 cards") for line in lines)
+    # the hands left are shown once the round is over: the report names them
+    report = narrator.report
+    assert report is not None and report.lines(narrator.who)[0].startswith(f"round {report.number}: ")
+
+
+def test_the_end_of_a_round_tells_who_went_out_with_which_card_and_each_hand_left():
+    _, events = play_match("strafpunten", ["easy", "easy", "easy"], 5, {}, with_log=True)
+    narrator = Narrator(1, ["easy"] * 3)
+    told = []
+    for event in events:
+        told += narrator.tell(event)
+        if event["type"] == "round_end":
+            break
+    report = narrator.report
+    last_play = [e for e in events[:events.index(event)] if e["type"] == "play" and e["seat"] == event["winner"]][-1]
+    assert report.winner == event["winner"] and report.card == last_play["card"]
+    assert {hand.seat for hand in report.hands} == {0, 1, 2} - {event["winner"]}
+    assert [hand.points for hand in report.hands] == [event["points"][hand.seat] for hand in report.hands]
+    assert told[-len(report.lines(narrator.who)):] == report.lines(narrator.who)
+    assert report.lines(narrator.who)[-1].startswith("totals: ")
+
+
+def test_an_event_of_a_kind_not_worded_yet_is_named_without_its_fields():
+    narrator = Narrator(0, ["human", "easy"])
+    assert narrator.tell({"type": "peek", "seat": 1, "cards": ["AS", "KD"]}) == ["  easy#1: peek"]
+
+
+def test_moves_read_as_a_person_says_them():
+    rnd = table("standard", ["7H JD 3C", "2S 3S"], "7C")
+    view = rnd.view()
+    assert action_text(Play(parse_card("JD"), "S", "mau")) == 'play JD, naming spades, saying "mau"'
+    assert action_text(NameSuit("H")) == "name hearts"
+    assert action_text(DRAW) == "draw a card" and action_text(PASS) == "keep the card and end the turn"
+    texts = [action_text(action, view) for action in ordered_actions(view.legal)]
+    assert texts == ["play 3C", "play JD, naming clubs", "play JD, naming diamonds", "play JD, naming hearts",
+                     "play JD, naming spades", "play 7H"]  # the sorted hand's order; standard draws only when stuck
+
+
+def test_a_pending_penalty_is_named_with_the_draw():
+    rnd = table("standard", ["2H 3D", "7S 5D"], "7C", pending=2)
+    assert action_text(DRAW, rnd.view()) == "draw 2 (penalty)"
+
+
+def test_a_play_of_several_cards_is_one_line_naming_them_all():
+    event = {"type": "play", "seat": 0, "card": "7H", "more": ["7D", "7S"], "suit": None, "announce": None}
+    assert event_line(event, ["ann"]) == "  ann plays 7H 7D 7S"
+    assert Narrator(1, ["ann", "bob"]).tell(event) == ["  ann#0 played 7H 7D 7S"]

@@ -1,0 +1,161 @@
+"""maumau serve tells a seat only what it may know, serves results read-only, and takes no request from elsewhere."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import random
+import re
+from pathlib import Path
+
+import pytest
+
+from runner.logs import codec
+from runner.logs.follow import LogTable
+from runner.table.play import play_match
+from runner.tournament.driver import conduct
+from runner.tournament.settings import plan
+from webplay import new_game, play, server
+
+CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9JQKA])([CDHS])(?![A-Za-z0-9])")
+ONE_DECK_WITH_JOINS = "extends: strafpunten\nname: strafpunten-open\nmatch: {table_changes: true}\n"
+
+
+def cards_in(data) -> set[str]:
+    """Every card notation in the strings of a JSON value."""
+    return {match.group(0) for match in CARD.finditer(json.dumps(data))}
+
+
+def current_round_part(st: dict) -> dict:
+    """The state without what it tells of rounds before this one (a hand shown at an earlier round's end is no secret
+    of this round, but it may share a card with this round's hidden ones)."""
+    number = st["table"]["round"]
+    return {**st, "since": [line for line in st["since"] if line["round"] == number]}
+
+
+def hidden_from(game, seat: int) -> tuple[set[str], set[str]]:
+    """(the cards `seat` may not see now: the other hands and the stock; its own hand), from the whole log so far."""
+    table = LogTable()
+    with game.lock:
+        for event in list(game.events):
+            table.apply(event)
+    others = {card for s, hand in enumerate(table.hands) if s != seat for card in hand}
+    return others | set(table.stock), set(table.hands[seat])
+
+
+def test_a_seats_json_never_holds_another_hand_or_the_stock():
+    checked = []
+    with server() as (client, games):
+        seat = new_game(client, "strafpunten", "easy", 3)
+        game = next(iter(games.games.values()))
+
+        def scan(token, st):
+            hidden, own = hidden_from(game, st["you"])
+            shown = cards_in(current_round_part(st))
+            assert hidden and own <= shown  # the scan sees cards: it would see a hidden one
+            assert not shown & hidden, f"seat {st['you']} was sent {sorted(shown & hidden)}"
+            checked.append(len(hidden))
+
+        play(client, [seat], random.Random(8), on_turn=scan)
+    assert len(checked) > 20
+
+
+def test_two_people_at_one_table_never_see_each_others_hands():
+    checked = {0: 0, 3: 0}
+    with server() as (client, games):
+        first = new_game(client, None, "easy", 3, yaml=ONE_DECK_WITH_JOINS)
+        game = next(iter(games.games.values()))
+        rng = random.Random(11)
+        play(client, [first], rng, until=lambda states: states[first]["status"] == "between")
+        second = client.post(f"/api/games/{game.token}/join", json={}).json()["seat"]
+
+        def scan(token, st):
+            hidden, _ = hidden_from(game, st["you"])
+            assert not cards_in(current_round_part(st)) & hidden
+            checked[st["you"]] += 1
+
+        play(client, [first, second], rng, on_turn=scan)
+    assert checked[0] > 5 and checked[3] > 5
+
+
+@pytest.fixture(scope="module")
+def results(tmp_path_factory):
+    """A results folder: a finished tournament, a `maumau play --log` file, and a file outside it."""
+    root = tmp_path_factory.mktemp("served")
+    folder = root / "results"
+    conduct(plan("standard", ["easy", "medium"], deals=2, seed=5), folder / "duel", False, backend="serial", quiet=True)
+    _, events = play_match("standard", ["easy", "easy"], 4, {}, with_log=True)
+    codec.write_log(folder / "game.jsonl", events)
+    (root / "secret.jsonl").write_bytes((folder / "game.jsonl").read_bytes())
+    (folder / "link.jsonl").symlink_to(root / "secret.jsonl")
+    return folder
+
+
+def digests(folder: Path) -> dict[str, str]:
+    """Every file's SHA-256, but SQLite's own scratch files (a reader may make them; they hold no result)."""
+    return {str(path.relative_to(folder)): hashlib.sha256(path.read_bytes()).hexdigest()
+            for path in sorted(folder.rglob("*")) if path.is_file() and not path.name.endswith(("-wal", "-shm"))}
+
+
+@pytest.mark.parametrize("path, status", [
+    ("../secret.jsonl", 403),
+    ("duel/../../secret.jsonl", 403),
+    ("link.jsonl", 403),
+    ("/etc/passwd", 400),
+    (str(Path("/etc/passwd")), 400),
+    ("game.jsonl\x00.png", 400),
+    ("nothing.jsonl", 404),
+    ("duel", 404),
+])
+def test_a_log_path_cannot_leave_the_results_directory(results, path, status):
+    with server(results) as (client, _):
+        response = client.get("/api/logs/replay", params={"path": path})
+    assert response.status_code == status, response.text
+    assert "secret" not in json.dumps(response.json().get("frames", ""))
+
+
+@pytest.mark.parametrize("name", ["..", "../results", "/", str(Path("/etc")), "duel/..", "duel/logs", ""])
+def test_a_tournament_is_named_only_as_listed(results, name):
+    with server(results) as (client, _):
+        response = client.get("/api/standings", params={"t": name})
+    assert response.status_code in (400, 404), response.text
+
+
+def test_watching_changes_no_file_of_the_results(results):
+    before = digests(results)
+    with server(results) as (client, _):
+        listed = client.get("/api/tournaments").json()["tournaments"]
+        assert [t["name"] for t in listed] == ["duel"]
+        client.get("/api/standings", params={"t": "duel"})
+        client.get("/api/matches", params={"t": "duel"})
+        client.get("/api/replay", params={"t": "duel", "m": "t0-d0-r0"})
+        client.get("/api/logs")
+        client.get("/api/logs/replay", params={"path": "game.jsonl"})
+        for method in ("post", "put", "delete", "patch"):
+            for path in ("/api/standings", "/api/matches", "/api/replay", "/api/logs", "/api/logs/replay",
+                         "/api/tournaments"):
+                assert getattr(client, method)(path).status_code == 405
+        static = client.get("/static/../app.py")
+    assert digests(results) == before
+    assert static.status_code == 404
+
+
+def test_pages_may_load_only_this_servers_files():
+    with server() as (client, _):
+        page = client.get("/")
+        answer = client.get("/api/lobby")
+    policy = page.headers["content-security-policy"]
+    assert "default-src 'self'" in policy and "script-src 'self'" in policy and "frame-ancestors 'none'" in policy
+    assert page.headers["x-content-type-options"] == "nosniff" and page.headers["referrer-policy"] == "no-referrer"
+    assert answer.headers["cache-control"] == "no-store"
+
+
+def test_a_server_on_this_machine_answers_only_to_its_own_names():
+    from runner.web.server import allowed_hosts
+
+    hosts = allowed_hosts("127.0.0.1")
+    assert allowed_hosts("0.0.0.0") is None and "localhost" in hosts
+    with server(allowed_hosts=hosts) as (client, _):
+        rebound = client.get("/api/lobby", headers={"host": "attacker.example"})
+        own = client.get("/api/lobby", headers={"host": "127.0.0.1:8000"})
+    assert rebound.status_code == 400 and own.status_code == 200
