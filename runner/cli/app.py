@@ -14,6 +14,7 @@ from runner.game import events as ev
 from runner.logs import codec
 from runner.plugins import registry
 from runner.rules import schema_text
+from runner.seats.bot_output import bots_print_to_stderr, exit_now, leftover_threads
 
 from . import narrate, output
 from .options import (
@@ -23,12 +24,14 @@ from .options import (
     MoveTimeOpt,
     OnFaultOpt,
     RulesetOpt,
+    SandboxOpt,
     SeedOpt,
     SetOpt,
     TimeBankOpt,
     fault_settings,
     option_names,
     overrides_of,
+    seed_or_random,
 )
 
 app = typer.Typer(
@@ -82,7 +85,8 @@ def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML
     for file in files:
         try:
             ruleset, notes = reg.check_ruleset(file)
-            typer.echo(f"ok: {file} ({ruleset.name})")
+            # every match ends: the bound is the ruleset's own (match.max_rounds), so say it
+            typer.echo(f"ok: {file} ({ruleset.name}; a match ends after at most {ruleset.match.max_rounds} rounds)")
             for note in notes:
                 typer.echo(f"note: {note}")
         except MaumauError as exc:
@@ -102,7 +106,7 @@ def rulesets_schema() -> None:
 def play_cmd(
     ruleset: RulesetOpt,
     bots: Annotated[list[str], typer.Option("-b", "--bot", help="A bot per seat, in seat order (repeat).")],
-    seed: SeedOpt = 1,
+    seed: SeedOpt = None,
     set_: SetOpt = None,
     log: Annotated[Optional[Path], typer.Option("--log", help="Write the game log (JSON lines; gzip if .gz).")] = None,
     join: Annotated[
@@ -114,6 +118,7 @@ def play_cmd(
     move_time: MoveTimeOpt = 1.0,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
     human: Annotated[
         bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")
@@ -128,10 +133,13 @@ def play_cmd(
 
     if human and human_seat is None:
         human_seat = 0
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, sandbox)
+    seed = seed_or_random(seed, "plays the same match again")
     try:
-        result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
-                                    with_log=log is not None, faults=faults, human_seat=human_seat)
+        with bots_print_to_stderr() as own:
+            result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
+                                        with_log=log is not None, faults=faults, human_seat=human_seat,
+                                        human_io=(None, own))
     except HumanQuit as exc:
         if exc.input_ended:
             raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
@@ -196,7 +204,7 @@ def tournament_cmd(
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
-    seed: SeedOpt = 1,
+    seed: SeedOpt = None,
     set_: SetOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
     fmt: FormatOpt = "table",
@@ -204,6 +212,7 @@ def tournament_cmd(
     move_time: MoveTimeOpt = 1.0,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
     until_confident: Annotated[
         bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")
@@ -235,18 +244,22 @@ def tournament_cmd(
     ] = None,
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
-    from runner.tournament.driver import conduct
+    from runner.tournament.driver import conduct, stored_seed
     from runner.tournament.settings import plan
 
     from .standings import render_standings
 
     output.render_rows([], fmt)  # refuse a bad --format before playing
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, sandbox)
+    if seed is None and resume and out is not None:
+        seed = stored_seed(out)  # the tournament's own: resuming without --seed continues it
+    seed = seed_or_random(seed, "plays the same tournament again")
     with option_names():
         settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), logs=logs,
                         until_confident=until_confident, max_deals=max_deals, faults=faults, gauntlet=gauntlet,
                         tables=tables, seatings=seatings, deals_file=deals_file)
-        standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
+        with bots_print_to_stderr():
+            standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
     typer.echo(render_standings(standings, fmt))
 
 
@@ -329,7 +342,7 @@ def check_bot_cmd(
     bot: Annotated[str, typer.Argument(help="A registered bot name or 'exec:PROGRAM [ARGS]'.")],
     matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
     move_time: MoveTimeOpt = 1.0,
-    seed: SeedOpt = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the matches checked.")] = 1,
     isolate: Annotated[
         bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
     ] = True,
@@ -341,15 +354,28 @@ def check_bot_cmd(
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
     faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory)
-    report = check_bot(bot, faults, matches=matches, seed=seed)
+    with bots_print_to_stderr():
+        report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)
     if not report.passed:
         raise typer.Exit(1)
 
 
+def script() -> None:
+    """The console script: `main`, then an exit that no thread a bot left running (not a daemon) holds up."""
+    try:
+        main()
+    except SystemExit as exc:
+        if leftover_threads():
+            exit_now(exc.code)
+        raise
+    if leftover_threads():
+        exit_now(0)
+
+
 def main() -> None:
-    """The console script: domain and usage errors become one `Error: ...` line, no traceback."""
+    """The command line in this process: domain and usage errors become one `Error: ...` line, no traceback."""
     previous = signal.signal(signal.SIGINT, _on_ctrl_c)
     try:
         _run()

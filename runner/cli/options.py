@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from contextlib import contextmanager
 from typing import Annotated, Iterator, Optional
 
@@ -11,7 +12,8 @@ from runner.errors import InvalidSetting, MaumauError
 from runner.rules import parse_override
 from runner.seats.faults import FaultSettings
 
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives the same match.")]
+SeedOpt = Annotated[Optional[int], typer.Option(
+    "--seed", help="Seed: the same seed gives the same match (default: a random one, printed and stored).")]
 SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), "
                                                                    "repeatable.")]
 FormatOpt = Annotated[str, typer.Option("--format", help="Output: table, json or csv.")]
@@ -23,6 +25,8 @@ TimeBankOpt = Annotated[float, typer.Option(
     "--time-bank", help="Extra seconds per bot per match that cover overruns of --move-time.")]
 IsolateOpt = Annotated[bool, typer.Option(
     "--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
+SandboxOpt = Annotated[bool, typer.Option(
+    "--sandbox", help="Run every bot in a sandbox: no network, no files but its own, limits (implies --isolate).")]
 MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
 
 # The option that sets each setting the layers below name in their errors (InvalidSetting).
@@ -43,11 +47,12 @@ def option_names() -> Iterator[None]:
         raise MaumauError(exc.named([option_name(setting) for setting in exc.settings])) from None
 
 
-def fault_settings(on_fault: str, move_time: float, time_bank: float, isolate: bool, bot_memory: str) -> FaultSettings:
+def fault_settings(on_fault: str, move_time: float, time_bank: float, isolate: bool, bot_memory: str,
+                   sandbox: bool = False) -> FaultSettings:
     """The fault settings of the options of `play`, `tournament` and `check-bot`."""
     with option_names():
         return FaultSettings(policy=on_fault, move_time=move_time, time_bank=time_bank, isolate=isolate,
-                             bot_memory=parse_memory(bot_memory))
+                             bot_memory=parse_memory(bot_memory), sandbox=sandbox)
 
 
 def parse_memory(text: str) -> int | None:
@@ -68,3 +73,12 @@ def parse_memory(text: str) -> int | None:
 def overrides_of(pairs: list[str] | None) -> dict:
     """The `--set KEY=VALUE` options as a mapping of dotted keys to values."""
     return dict(parse_override(pair) for pair in pairs or [])
+
+
+def seed_or_random(seed: int | None, what: str) -> int:
+    """`--seed`, or a random seed (said on stderr): a bot must not know the deal from a seed everyone uses."""
+    if seed is not None:
+        return seed
+    seed = secrets.randbits(63)
+    typer.echo(f"seed {seed} (chosen at random; --seed {seed} {what})", err=True)
+    return seed

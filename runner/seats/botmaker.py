@@ -10,6 +10,7 @@ from __future__ import annotations
 import atexit
 import threading
 import time
+from typing import Callable
 
 from runner.errors import MaumauError, exception_text, raised_by_user
 from runner.game.bot import Bot
@@ -19,6 +20,8 @@ from runner.plugins.discovery import child_environment
 from .external import EXEC_PREFIX, BotProcess, RemoteBot, check_program, parse_exec
 from .faults import DEFAULT_MEMORY
 from .isolation import worker_command
+from .sandbox import confine_discovery, exec_command, hosted_command, sandboxed
+from .sandbox import require as require_sandbox
 from .seat import BotUnavailable, Seat
 
 
@@ -42,23 +45,27 @@ class ProcessPool:
         self.memory = memory
         self.idle: dict[tuple[str, ...], list[BotProcess]] = {}
 
-    def acquire(self, argv: list[str], label: str, env: dict | None = None) -> BotProcess:
+    def acquire(self, argv: list[str], label: str, env: dict | None = None,
+                launch: Callable[[], list[str]] | None = None) -> BotProcess:
+        """A running process of `argv` (`launch`: the command that runs it confined, made at each start)."""
         idle = self.idle.get(tuple(argv), [])
         while idle:
             process = idle.pop()
             if not process.dead and process.proc.poll() is None:
                 return process
             process.kill()
-        return self._start(argv, label, env)
+        return self._start(argv, label, env, launch)
 
-    def _start(self, argv: list[str], label: str, env: dict | None) -> BotProcess:
-        process = BotProcess(argv, label, self.memory, env)
+    def _start(self, argv: list[str], label: str, env: dict | None,
+               launch: Callable[[], list[str]] | None) -> BotProcess:
+        process = BotProcess(argv, label, self.memory, env, launch)
         process.on_failure = self._restart
         return process
 
     def _restart(self, failed: BotProcess) -> None:
         """Start the replacement of a killed bot at once: it boots while the match goes on without it."""
-        self.idle.setdefault(tuple(failed.argv), []).append(self._start(failed.argv, failed.label, failed.env))
+        replacement = self._start(failed.argv, failed.label, failed.env, failed.launch)
+        self.idle.setdefault(tuple(failed.argv), []).append(replacement)
 
     def release(self, process: BotProcess, reusable: bool) -> None:
         """Keep a healthy process for the next match; end one that cannot serve it, or that left processes running."""
@@ -82,15 +89,21 @@ class BotMaker:
     """`make_bot(player, seat, rng)`: `player` is a registered name or `exec:PROGRAM [ARGS]`."""
 
     def __init__(self, reg: Registry | None = None, isolate: bool | frozenset[str] = False,
-                 memory: int | None = DEFAULT_MEMORY):
-        """`isolate`: True for every Python bot, or the names of the ones to isolate.
+                 memory: int | None = DEFAULT_MEMORY, sandbox: bool = False):
+        """`isolate`: True for every Python bot, or the names of the ones to isolate. `sandbox`: every bot
+        process (and every plugin's discovery) in a sandbox (runner/seats/sandbox.py); one Error line if
+        this machine cannot make one.
 
         Isolating any bot keeps every third-party plugin out of this process: bots are looked up in
         the registry its plugins' own processes reported (runner/plugins/discovery.py).
         """
+        if sandbox:
+            require_sandbox()
         self._reg = reg
-        self.isolate = isolate
-        self.contained = isolate is not False
+        self.sandbox = sandbox
+        self.isolate = True if sandbox else isolate
+        self.memory = memory
+        self.contained = self.isolate is not False
         self.pool = ProcessPool(memory)
         self.seated: list[RemoteBot] = []
         # (bot, what its process did wrong before a match started or after it ended): not faults, it is replaced
@@ -99,7 +112,7 @@ class BotMaker:
     @property
     def reg(self) -> Registry:
         """The registry given, or the process-wide one as it is now (tests may swap it)."""
-        return self._reg or registry(contained=self.contained)
+        return self._reg or registry(contained=self.contained, confine=confine_discovery if self.sandbox else None)
 
     def command_for(self, player: str) -> tuple[list[str], bool] | None:
         """(argv, hosted) that runs `player` out of process, or None for an in-process bot.
@@ -139,10 +152,19 @@ class BotMaker:
                 return _Unbuildable(exception_text(exc))
         argv, hosted = how
         env = child_environment() if hosted else None
-        process = self.pool.acquire(argv, player, env)
-        bot = RemoteBot(process, seat, rng, send_rng_state=hosted, renew=lambda: self.pool.acquire(argv, player, env))
+        launch = self._sandboxed(argv, hosted, env) if self.sandbox else None
+        process = self.pool.acquire(argv, player, env, launch)
+        bot = RemoteBot(process, seat, rng, send_rng_state=hosted,
+                        renew=lambda: self.pool.acquire(argv, player, env, launch))
         self.seated.append(bot)
         return bot
+
+    def _sandboxed(self, argv: list[str], hosted: bool, env: dict | None) -> Callable[[], list[str]]:
+        """What makes the sandboxed command of `argv` at each start (each sandbox gets a user of its own)."""
+        if hosted:  # our worker: [python, -m, runner.seats.isolation, module:Class, name] (isolation.worker_command)
+            return lambda: hosted_command(argv, argv[3], self.memory, env or {})
+        command, readable = exec_command(argv)
+        return lambda: sandboxed(command, readable=readable, memory=self.memory)
 
     def end_match(self, result=None) -> None:
         """Tell every out-of-process bot of the match that it is over; keep the healthy processes."""
@@ -172,13 +194,13 @@ class BotMaker:
 _shared = threading.local()  # a cluster worker plays matches in several threads: one maker each
 
 
-def shared_maker(isolate: bool, memory: int | None) -> BotMaker:
+def shared_maker(isolate: bool, memory: int | None, sandbox: bool = False) -> BotMaker:
     """This thread's BotMaker for these settings, kept for the life of the (worker) process."""
     makers = getattr(_shared, "makers", None)
     if makers is None:
         makers = _shared.makers = {}
-    maker = makers.get((isolate, memory))
+    maker = makers.get((isolate, memory, sandbox))
     if maker is None:
-        maker = makers[(isolate, memory)] = BotMaker(isolate=isolate, memory=memory)
+        maker = makers[(isolate, memory, sandbox)] = BotMaker(isolate=isolate, memory=memory, sandbox=sandbox)
         atexit.register(maker.close)
     return maker

@@ -98,13 +98,16 @@ def _limit_child(memory: int | None) -> None:
 class BotProcess:
     """One running bot program: newline-delimited JSON over its stdin/stdout, each step with a deadline."""
 
-    def __init__(self, argv: list[str], label: str, memory: int | None = DEFAULT_MEMORY, env: dict | None = None):
-        self.argv, self.label, self.env = argv, label, env
+    def __init__(self, argv: list[str], label: str, memory: int | None = DEFAULT_MEMORY, env: dict | None = None,
+                 launch: Callable[[], list[str]] | None = None):
+        """`launch`: gives the command that runs `argv` confined (a sandbox), at each start."""
+        self.argv, self.label, self.env, self.launch = argv, label, env, launch
         self.on_failure = None  # called with this process after it was killed for misbehaving
         self.stderr = tempfile.TemporaryFile()
-        command, wrapped = contained(argv)  # everything it starts lives and dies in its PID namespace
+        launched = launch() if launch else argv
+        command, wrapped = contained(launched)  # it and its processes live and die in a PID namespace
         # the processes between this one and the bot's: unshare's, or a sandbox's outer and init bwrap
-        self.wrappers = 1 if wrapped else (2 if has_own_namespace(argv) else 0)
+        self.wrappers = 1 if wrapped else (2 if has_own_namespace(launched) else 0)
         try:
             self.proc = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0,

@@ -17,7 +17,8 @@ class FaultSettings:
     `policy`: a faulting seat forfeits (ranked last), is autoplayed (random legal moves) or
     aborts the run. `move_time`: seconds per decision (None: no limit; 0 means None).
     `time_bank`: extra seconds per seat per match that cover overruns of the move time.
-    `isolate`: every Python bot in a process of its own. `bot_memory`: the memory cap of each
+    `isolate`: every Python bot in a process of its own. `sandbox`: every bot process in a
+    sandbox (runner/seats/sandbox.py; implies `isolate`). `bot_memory`: the memory cap of each
     bot process in bytes (None: no cap).
     """
 
@@ -26,6 +27,7 @@ class FaultSettings:
     time_bank: float = 0.0
     isolate: bool = False
     bot_memory: int | None = DEFAULT_MEMORY
+    sandbox: bool = False
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
@@ -38,6 +40,8 @@ class FaultSettings:
         if self.bot_memory is not None and not self.bot_memory > 0:
             raise InvalidSetting(f"{{0}} must be a number of bytes (None: no cap), got "
                                  f"{self.bot_memory!r}", "bot_memory")
+        if self.sandbox:
+            object.__setattr__(self, "isolate", True)  # a level above --isolate: every bot in a process of its own
         if self.move_time == 0:
             object.__setattr__(self, "move_time", None)  # 0 means no limit
         object.__setattr__(self, "time_bank", float(self.time_bank))

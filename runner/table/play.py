@@ -60,7 +60,7 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     stdin and stdout) takes that seat and the bots fill the others in order; there is no move time.
     """
     faults = faults if faults is not None else FaultSettings()
-    reg = BotMaker(None, faults.isolate).reg  # no plugin code in this process under --isolate
+    reg = BotMaker(None, faults.isolate, sandbox=faults.sandbox).reg  # no plugin code in this process under --isolate
     ruleset = reg.load_ruleset(ruleset_name, overrides)
     bots = list(players)
     if human_seat is not None:
@@ -73,7 +73,7 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     check_table(ruleset, players, changes)
     referee = Referee(faults, seed=seed)
     log: list[dict] | None = [] if with_log else None
-    with BotMaker(reg, faults.isolate, faults.bot_memory) as maker:
+    with BotMaker(reg, faults.isolate, faults.bot_memory, faults.sandbox) as maker:
         maker.check(bots + [j.partition(":")[2] for j in joins])
         make_bot = maker
         if human_seat is not None:

@@ -22,7 +22,7 @@ DEFAULT_DEALS = 10
 # The fault settings are stored flat, under these keys, as before they were one value: an older
 # results directory still resumes.
 FAULT_KEYS = {"policy": "on_fault", "move_time": "move_time", "time_bank": "time_bank", "isolate": "isolate",
-              "bot_memory": "bot_memory"}
+              "bot_memory": "bot_memory", "sandbox": "sandbox"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -73,6 +73,8 @@ class Settings:
         """The settings as JSON data, the fault settings among the others."""
         config = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "faults"}
         config.update({key: getattr(self.faults, name) for name, key in FAULT_KEYS.items()})
+        if not config["sandbox"]:
+            del config["sandbox"]  # stored only when on: a directory from before --sandbox still resumes
         return config
 
     @classmethod
@@ -96,7 +98,8 @@ def plan(
     """Validated settings of a tournament from the user's names and numbers."""
     overrides = dict(overrides or {})
     faults = faults if faults is not None else FaultSettings()
-    maker = BotMaker(None, faults.isolate, faults.bot_memory)  # its registry: no plugin code here under --isolate
+    # its registry: no plugin code here under --isolate
+    maker = BotMaker(None, faults.isolate, faults.bot_memory, faults.sandbox)
     ruleset = maker.reg.load_ruleset(ruleset_name, overrides)
     maker.check(bots)  # registered names, or `exec:` programs that run
     if len(bots) < 2:

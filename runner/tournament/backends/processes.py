@@ -14,6 +14,7 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Iterable
 
 from runner.errors import MaumauError
+from runner.seats.bot_output import exit_past_leftover_threads
 from runner.tournament.work import WorkUnit, play_batch
 
 from .base import Backend, BatchSizer, OnResults, batched, default_workers
@@ -92,6 +93,9 @@ def init_worker(parent_pid: int) -> None:
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver handles Ctrl-C and shuts the pool down
     die_with_parent(parent_pid)
+    # at its exit the worker would wait for every thread that is not a daemon, a bot's too; its results are sent by
+    # then (the executor's result queue writes synchronously), so it exits past them
+    threading._register_atexit(exit_past_leftover_threads)  # type: ignore[attr-defined]
 
 
 def die_with_parent(parent_pid: int) -> None:
