@@ -31,7 +31,6 @@ from .options import (
     fault_settings,
     option_names,
     overrides_of,
-    seed_or_random,
 )
 
 app = typer.Typer(
@@ -106,7 +105,7 @@ def rulesets_schema() -> None:
 def play_cmd(
     ruleset: RulesetOpt,
     bots: Annotated[list[str], typer.Option("-b", "--bot", help="A bot per seat, in seat order (repeat).")],
-    seed: SeedOpt = None,
+    seed: SeedOpt = 1,
     set_: SetOpt = None,
     log: Annotated[Optional[Path], typer.Option("--log", help="Write the game log (JSON lines; gzip if .gz).")] = None,
     join: Annotated[
@@ -134,7 +133,6 @@ def play_cmd(
     if human and human_seat is None:
         human_seat = 0
     faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, sandbox)
-    seed = seed_or_random(seed, "plays the same match again")
     try:
         with bots_print_to_stderr() as own:
             result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
@@ -204,7 +202,7 @@ def tournament_cmd(
     ] = None,
     resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
-    seed: SeedOpt = None,
+    seed: SeedOpt = 1,
     set_: SetOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
     fmt: FormatOpt = "table",
@@ -244,16 +242,13 @@ def tournament_cmd(
     ] = None,
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
-    from runner.tournament.driver import conduct, stored_seed
+    from runner.tournament.driver import conduct
     from runner.tournament.settings import plan
 
     from .standings import render_standings
 
     output.render_rows([], fmt)  # refuse a bad --format before playing
     faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, sandbox)
-    if seed is None and resume and out is not None:
-        seed = stored_seed(out)  # the tournament's own: resuming without --seed continues it
-    seed = seed_or_random(seed, "plays the same tournament again")
     with option_names():
         settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), logs=logs,
                         until_confident=until_confident, max_deals=max_deals, faults=faults, gauntlet=gauntlet,

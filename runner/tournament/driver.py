@@ -11,12 +11,11 @@ from runner.errors import InvalidSetting
 
 from .backends import Backend, make_backend
 from .deals import Deal, deal_book
-from .integrity import ResultsCorrupt
 from .progress import Progress, progress_for
 from .schedule import Slot, schedule, unit_of
 from .settings import Settings
 from .standings import Standings, tally
-from .store import DB_NAME, Store
+from .store import Store
 from .work import MatchOutcome, WorkUnit
 
 
@@ -145,20 +144,6 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
             raise
         finally:
             store.close()
-
-
-def stored_seed(directory: Path) -> int | None:
-    """The seed of the tournament stored in `directory` (checked as `standings` checks it), None if it holds none."""
-    if not (directory / DB_NAME).exists():
-        return None  # resuming nothing is refused later, with its own message
-    store = Store.open(directory)
-    try:
-        seed = store.config().get("seed")
-    finally:
-        store.close()
-    if type(seed) is not int:
-        raise ResultsCorrupt(f"{directory}: the stored config has no seed")
-    return seed
 
 
 def default_out(settings: Settings, root: Path = Path("results"), now: Callable[[], float] = time.time) -> Path:
