@@ -9,7 +9,7 @@ the `module:Class` their own process imports.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable
 
@@ -17,6 +17,7 @@ import pluggy
 
 from runner.errors import MaumauError, PluginError, RulesetError, UnknownName, exception_text, raised_by_user
 
+from .botspec import BotSpec, parse, split
 from .manager import BUILTIN_PLUGINS, PluginSource, plugin_sources
 
 
@@ -31,6 +32,7 @@ class BotEntry:
     where: str = ""
     command: tuple[str, ...] | None = None  # a CommandBot's program and arguments
     version: str = ""  # the plugin's package and version, e.g. `cautious-bot 1.2` (`maumau 0.1.0` for a built-in)
+    parameters: dict = field(default_factory=dict)  # option name -> runner.Option, as the class declares them
 
 
 @dataclass(frozen=True)
@@ -61,11 +63,14 @@ class Registry:
         name = getattr(cls, "name", "")
         if not isinstance(name, str) or not name:
             raise PluginError(f"plugin {plugin!r}, hook register_bots: {cls.__name__} has no `name`")
+        if ":" in name or "," in name:
+            raise PluginError(f"plugin {plugin!r}, hook register_bots: bot name {name!r} holds ':' or ',', which "
+                              "set off a bot's options on the command line; rename it")
         text = (cls.description or cls.__doc__ or "").strip()
         command = tuple(str(part) for part in cls.command) if issubclass(cls, CommandBot) else None
         where = f"{cls.__module__}:{cls.__qualname__}"
         self.add_entry(BotEntry(name, cls, plugin, text.splitlines()[0] if text else "", where, command,
-                                 self.versions.get(plugin, "")))
+                                self.versions.get(plugin, ""), checked_parameters(cls, plugin)))
 
     def add_entry(self, entry: BotEntry) -> None:
         """Add a bot found elsewhere (a discovery process); a name taken is an error naming both plugins."""
@@ -91,6 +96,12 @@ class Registry:
                 f"({self.rulesets[name].path}) and by {plugin!r} ({path})"
             )
         self.rulesets[name] = RulesetEntry(name, path, plugin)
+
+    def spec(self, player: str) -> BotSpec:
+        """The bot and options `player` names (`hard:rollouts=200`), checked; MaumauError listing the options."""
+        name, pairs = split(player)
+        entry = self.bot(name)
+        return parse(player, name, entry.parameters, pairs)
 
     def bot(self, name: str) -> BotEntry:
         try:
@@ -151,3 +162,17 @@ def _call_hook(impl, hook: str, register: Callable) -> None:
         if raised_by_user(exc):
             raise
         raise PluginError(f"plugin {impl.plugin_name!r}, hook {hook}: raised {exception_text(exc)}") from None
+def checked_parameters(cls: type, plugin: str) -> dict:
+    """The options a bot class declares (`parameters`), each a runner.Option of a type the command line can give."""
+    from runner.game.bot import OPTION_TYPES, Option
+
+    declared = getattr(cls, "parameters", {})
+    where = f"plugin {plugin!r}, hook register_bots: {cls.__name__}.parameters"
+    if not isinstance(declared, dict):
+        raise PluginError(f"{where} must be a dict of option name to runner.Option, got {type(declared).__name__}")
+    for key, option in declared.items():
+        if not isinstance(key, str) or not key.isidentifier():
+            raise PluginError(f"{where}: option name {key!r} is not a Python identifier")
+        if not isinstance(option, Option) or option.type not in OPTION_TYPES:
+            raise PluginError(f"{where}: {key!r} must be a runner.Option of int, float, bool or str")
+    return dict(declared)

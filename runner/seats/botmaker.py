@@ -15,6 +15,7 @@ from typing import Callable
 from runner.errors import MaumauError, exception_text, raised_by_user
 from runner.game.bot import Bot
 from runner.plugins import Registry, registry
+from runner.plugins.botspec import BotSpec
 from runner.plugins.discovery import child_environment
 
 from .external import EXEC_PREFIX, BotProcess, RemoteBot, check_program, parse_exec
@@ -108,6 +109,7 @@ class BotMaker:
         self.seated: list[RemoteBot] = []
         # (bot, what its process did wrong before a match started or after it ended): not faults, it is replaced
         self.out_of_step: list[tuple[str, str]] = []
+        self._specs: dict[str, tuple[Registry, BotSpec]] = {}  # each player's spec, with the registry that checked it
 
     @property
     def reg(self) -> Registry:
@@ -121,31 +123,47 @@ class BotMaker:
         """
         if player.startswith(EXEC_PREFIX):
             return parse_exec(player), False
-        entry = self.reg.bot(player)
+        spec = self.spec(player)
+        entry = self.reg.bot(spec.name)
         if entry.command is not None:
             argv = list(entry.command)
             if not argv:
                 raise MaumauError(f"bot {player!r}: its CommandBot class sets no `command`")
             check_program(argv[0], player)
             return argv, False
-        isolated = self.isolate is True or (not isinstance(self.isolate, bool) and player in self.isolate)
+        isolated = self.isolate is True or (not isinstance(self.isolate, bool) and spec.name in self.isolate)
         if isolated:
-            return worker_command(player, entry.where), True
+            return worker_command(player, entry.where, spec.kwargs), True
         if entry.cls is None:
             raise MaumauError(f"bot {player!r} comes from plugin {entry.plugin!r}, which this run keeps out of its "
                               "process: it can only be played isolated")
         return None
 
+    def spec(self, player: str) -> BotSpec:
+        """The bot and options `player` names (`hard:rollouts=200`), checked once per maker."""
+        reg = self.reg
+        known = self._specs.get(player)
+        if known is None or known[0] is not reg:
+            known = self._specs[player] = (reg, reg.spec(player))
+        return known[1]
+
     def check(self, players) -> None:
-        """Refuse unknown bots and commands that cannot run, before any match starts."""
+        """Refuse unknown bots, unknown options or bad values, and commands that cannot run, before any match starts."""
         for player in players:
             self.command_for(player)
+
+    def canonical(self, players) -> list[str]:
+        """Each player checked and written canonically (`hard:rollouts=200`): the options in the order the bot declares
+        them, values as their types write them; an `exec:` command as it is."""
+        self.check(players)
+        return [player if player.startswith(EXEC_PREFIX) else self.spec(player).text for player in players]
 
     def __call__(self, player: str, seat: int, rng) -> Bot | Seat:
         how = self.command_for(player)
         if how is None:
+            spec = self.spec(player)
             try:
-                return self.reg.bot(player).cls(rng=rng)
+                return self.reg.bot(spec.name).cls(rng=rng, **spec.kwargs)
             except BaseException as exc:  # a broken constructor (SystemExit too) is that bot's fault, not the runner's
                 if raised_by_user(exc):
                     raise

@@ -8,6 +8,7 @@ own view: the referee's state lives in another process, out of reach of `gc` or 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import random
 import sys
@@ -31,16 +32,17 @@ from .protocol import (
 ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
 
 
-def worker_command(bot_name: str, where: str) -> list[str]:
-    """The argv that starts a worker hosting the class at `where` (`module:Class`, registered as `bot_name`);
-    MaumauError if it cannot be imported there."""
+def worker_command(bot_name: str, where: str, options: dict | None = None) -> list[str]:
+    """The argv that starts a worker hosting the class at `where` (`module:Class`, registered as `bot_name`, built
+    with `options`); MaumauError if it cannot be imported there."""
     module, _, qualname = where.partition(":")
     if module == "__main__" or "<locals>" in qualname:
         raise MaumauError(
             f"bot {bot_name!r}: --isolate needs a class importable by module path, not one defined in "
             f"{'a script' if module == '__main__' else 'a function'}; move it to a module"
         )
-    return [sys.executable, "-m", "runner.seats.isolation", where, bot_name]
+    argv = [sys.executable, "-m", "runner.seats.isolation", where, bot_name]
+    return argv + [json.dumps(options, sort_keys=True)] if options else argv
 
 
 def answer_data(answer: object) -> dict:
@@ -59,8 +61,9 @@ def answer_data(answer: object) -> dict:
 class Host:
     """One bot per match, rebuilt from the registry with the seat's seeded generator."""
 
-    def __init__(self, where: str, bot_name: str):
+    def __init__(self, where: str, bot_name: str, options: dict | None = None):
         module, _, qualname = where.partition(":")
+        self.options = options or {}  # the bot's command-line options, the same for every match of this process
         cls = importlib.import_module(module)
         for part in qualname.split("."):
             cls = getattr(cls, part)
@@ -95,7 +98,7 @@ class Host:
             rng.seed(message["seed"])
         self.broken = None
         try:
-            self.bot = self.cls(rng=rng)
+            self.bot = self.cls(rng=rng, **self.options)
         except BaseException as exc:  # SystemExit too: reported at its first decision, like an in-process bot
             self.bot, self.broken = None, f"the bot could not be built: {exception_text(exc)}"
 
@@ -110,7 +113,7 @@ class Host:
         return {"type": "action", "action": answer_data(answer)}
 
 
-def serve(where: str, bot_name: str) -> int:
+def serve(where: str, bot_name: str, options: dict | None = None) -> int:
     """Speak the protocol on the original stdin/stdout until bye or end of input."""
     # Keep the protocol streams private: what the bot prints (even from C) goes to stderr,
     # and a bot that reads stdin reads nothing.
@@ -121,7 +124,7 @@ def serve(where: str, bot_name: str) -> int:
     os.dup2(2, 1)
     sys.stdout = sys.stderr
     adopt_parent_path()
-    host = Host(where, bot_name)
+    host = Host(where, bot_name, options)
     proto_out.write(encode({"type": "hello", "name": bot_name, "protocol": PROTOCOL_VERSION}))
     proto_out.flush()
     for line in proto_in:
@@ -134,6 +137,6 @@ def serve(where: str, bot_name: str) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: python -m runner.seats.isolation MODULE:CLASS BOT_NAME")
-    sys.exit(serve(sys.argv[1], sys.argv[2]))
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: python -m runner.seats.isolation MODULE:CLASS BOT_NAME [OPTIONS_JSON]")
+    sys.exit(serve(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]) if len(sys.argv) == 4 else None))

@@ -198,7 +198,7 @@ def bot_source(maker: BotMaker, bot: str) -> tuple[bool, str]:
         return False, str(exc)
     if bot.startswith(EXEC_PREFIX):
         return True, "its program"
-    entry = maker.reg.bot(bot)
+    entry = maker.reg.bot(maker.spec(bot).name)
     return True, f"plugin {entry.plugin} ({entry.version or 'no package version'})"
 
 

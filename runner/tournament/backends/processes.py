@@ -92,6 +92,7 @@ def init_worker(parent_pid: int) -> None:
     plugin the driver kept out (--isolate).
     """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver handles Ctrl-C and shuts the pool down
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the driver's handler, inherited through fork
     die_with_parent(parent_pid)
     # at its exit the worker would wait for every thread that is not a daemon, a bot's too; its results are sent by
     # then (the executor's result queue writes synchronously), so it exits past them
