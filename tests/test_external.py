@@ -211,6 +211,7 @@ def test_check_bot_catches_a_bot_that_is_not_reproducible(tmp_path):
         'import random; answer(type="action", action=random.choice(legal))'))
     result = CliRunner().invoke(app, ["check-bot", unseeded, "--matches", "1"])
     assert result.exit_code == 1 and "reproducibility: the same seed gave a different match" in result.output
+    assert "\n  1 violation:\n" in result.output and "played 4 matches, " in result.output
 
 
 def test_check_bot_reports_a_missing_or_wrong_id(tmp_path):

@@ -21,6 +21,7 @@ from runner.plugins.discovery import child_environment
 from .external import EXEC_PREFIX, BotProcess, RemoteBot, check_program, parse_exec
 from .faults import DEFAULT_MEMORY
 from .isolation import worker_command
+from .protocol import exception_traceback
 from .sandbox import confine_discovery, exec_command, hosted_command, sandboxed
 from .sandbox import require as require_sandbox
 from .seat import BotUnavailable, Seat
@@ -31,12 +32,12 @@ class _Unbuildable(Bot):
 
     name = "unbuildable"
 
-    def __init__(self, problem: str):
+    def __init__(self, problem: str, traceback: str = ""):
         super().__init__()
-        self.problem = problem
+        self.problem, self.traceback = problem, traceback
 
     def act(self, view):
-        raise BotUnavailable(f"the bot could not be built: {self.problem}")
+        raise BotUnavailable(f"the bot could not be built: {self.problem}", self.traceback)
 
 
 class ProcessPool:
@@ -167,7 +168,7 @@ class BotMaker:
             except BaseException as exc:  # a broken constructor (SystemExit too) is that bot's fault, not the runner's
                 if raised_by_user(exc):
                     raise
-                return _Unbuildable(exception_text(exc))
+                return _Unbuildable(exception_text(exc), exception_traceback(exc))
         argv, hosted = how
         env = child_environment() if hosted else None
         launch = self._sandboxed(argv, hosted, env) if self.sandbox else None
