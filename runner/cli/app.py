@@ -29,6 +29,7 @@ from .options import (
     TimeBankOpt,
     WallTimeOpt,
     fault_settings,
+    option_names,
     overrides_of,
 )
 
