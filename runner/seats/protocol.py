@@ -17,7 +17,7 @@ from runner.game.actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, 
 from runner.game.cards import RANKS, SUITS, Card
 from runner.game.view import Event, View
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: every request carries an id its reply echoes; match_start and match_end want `ready`
 MAX_LINE_BYTES = 1 << 20  # one message; a longer line is a protocol violation, not a memory hazard
 MAX_TRACEBACK_CHARS = 4000  # of a fault's traceback, its end kept (where the exception was raised)
 MAX_TRACEBACK_FRAMES = 30
@@ -51,16 +51,6 @@ def describe_answer(answer: object) -> str:
     if kind in (list, tuple, dict, set):
         return f"a {kind.__name__} of {len(answer)} items"
     return f"a {type.__getattribute__(kind, '__name__')!s:.60} object"
-
-
-def exception_text(exc: BaseException) -> str:
-    """`Type: message` of a bot's exception, at most 300 characters."""
-    name = type(exc).__name__
-    try:
-        message = str(exc)
-    except Exception:  # an exception whose own __str__ fails
-        message = ""
-    return (f"{name}: {message}" if message else name)[:300]
 
 
 def exception_traceback(exc: BaseException, skip: int = 1) -> str:
