@@ -13,8 +13,6 @@ import random
 import sys
 
 from runner.errors import MaumauError
-from runner.game.actions import Challenge, Draw, NameSuit, Pass, Play
-from runner.game.cards import Card
 from runner.rules import ruleset_of
 
 from .protocol import (
@@ -26,9 +24,9 @@ from .protocol import (
     encode,
     exception_text,
     parse_view,
+    well_typed,
 )
 
-ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
 PATH_VARIABLE = "MAUMAU_WORKER_PATH"
 
 
@@ -50,14 +48,8 @@ def worker_environment() -> dict[str, str]:
 
 def answer_data(answer: object) -> dict:
     """An Action as protocol JSON; anything else (checked by exact type) as an `invalid` marker."""
-    kind = type(answer)
-    if kind in ACTION_TYPES:
-        fields_ok = kind is not Play or (
-            type(answer.card) is Card and all(type(x) in (str, type(None)) for x in (answer.suit, answer.announce)))
-        if kind is NameSuit:
-            fields_ok = type(answer.suit) is str
-        if fields_ok:
-            return action_data(answer)
+    if well_typed(answer):
+        return action_data(answer)  # type: ignore[arg-type]  # well_typed: one of the Action types
     return {"type": "invalid", "what": describe_answer(answer)}
 
 
