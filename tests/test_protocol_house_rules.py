@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from rulesets.builtin import gallery_paths
 from runner.game.actions import DRAW, PASS, Give, Play, Swap, give, play, swap
 from runner.game.cards import Card
 from runner.game.engine import Round
@@ -18,7 +19,6 @@ from runner.seats.isolation import answer_data
 from runner.seats.protocol import ProtocolViolation, action_data, parse_action, parse_view, view_data
 from runner.table.match import Match
 from runner.table.referee import Referee
-from rulesets.builtin import gallery_paths
 
 EVERY_PHASE = Path(__file__).parent.parent / "runner" / "botkit" / "every-phase.yaml"
 RULESETS = [EVERY_PHASE, *gallery_paths()]
