@@ -186,7 +186,7 @@ def test_check_bot_passes_the_example_and_reports_a_broken_bot(tmp_path):
         ],
     )
     assert broken.exit_code == 1
-    assert "illegal: malformed action: unknown action type 'fly'" in broken.output
+    assert "illegal (phase play): malformed action: unknown action type 'fly'" in broken.output
 
 
 def test_check_bot_catches_a_bot_that_is_not_reproducible(tmp_path):
