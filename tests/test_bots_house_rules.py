@@ -147,3 +147,16 @@ def test_hard_keeps_shown_cards_with_their_holder_when_it_samples():
 
 def test_parse_card_reads_the_jokers_medium_now_handles():
     assert medium.suit_order(parse_card("XR").suit) == 4
+
+
+def test_the_worked_example_of_docs_bots_md_plays_the_house_rules(capsys):
+    """docs/bots.md, House rules: its bot plays Makao and check-bot's house rules through `Round.play`, which
+    refuses any action that is not legal."""
+    import re
+
+    text = (Path(__file__).parent.parent / "docs" / "bots.md").read_text()
+    section = text[text.index("## House rules: the new actions"):]
+    block = re.search(r"```python\n(.*?)```", section, re.S).group(1)
+    exec(compile(block, "docs/bots.md", "exec"), {"__name__": "docs_bots_house_rules"})
+    printed = capsys.readouterr().out.splitlines()
+    assert [line.split()[0].rsplit("/", 1)[-1] for line in printed] == ["makao.yaml", "every-phase.yaml"]

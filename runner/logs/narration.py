@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from runner.game import events as ev
-from runner.game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
+from runner.game.actions import Action, Challenge, Draw, Give, NameSuit, Pass, Play, Swap
 from runner.game.cards import COLOUR_NAMES, SUIT_NAMES, parse_card
 from runner.game.view import View
 
@@ -78,8 +78,19 @@ def phase_text(view: View) -> str | None:
         return "a Jack was turned up: as the dealer, name the suit to follow"
     if view.phase == "challenge":
         return "the last player missed an announcement: challenge it?"
+    if view.phase == "swap":
+        return "choose the player to swap hands with"
+    if view.phase == "give":
+        left = view.resume.give_left if view.resume is not None else 1
+        return f"choose a card to give to the next player ({counted(max(left, 1), 'card')} to give)"
+    if view.phase == "jump_in":
+        return f"you hold a card to jump in on {view.top} out of turn: play it, or let it go"
     if view.pending:
         return f"a draw penalty of {view.pending} is waiting for you"
+    if view.pending_skip:
+        return f"a skip is waiting for you: pass it on with a card, or miss {counted(view.pending_skip, 'turn')}"
+    if view.wish is not None:
+        return f"a {view.wish} was wished: play a {view.wish} (or a card that wishes anew)"
     return None
 
 
@@ -94,14 +105,24 @@ def action_text(action: Action, view: View | None = None, who: Who | None = None
             return "draw a card (instead of following the Ace)"
         return "draw a card"
     if isinstance(action, Pass):
-        return "let it go" if view is not None and view.phase == "challenge" else "keep the card and end the turn"
+        if view is not None and view.phase == "challenge":
+            return "let it go"
+        if view is not None and view.phase == "jump_in":
+            return "do not jump in"
+        if view is not None and view.phase == "play" and view.pending_skip:
+            return "take the skip (miss your turn)"
+        if view is not None and view.phase == "drawn" and view.ruleset.drawing.drawn_card == "go_on":
+            return "end the turn"
+        return "keep the card and end the turn"
     if isinstance(action, NameSuit):
         return f"name {suit_name(action.suit)}"
     if isinstance(action, Challenge):
         return "challenge"
-    seat = getattr(action, "seat", None)
-    if seat is not None and who is not None:  # an action aimed at another seat (a swap of hands, say)
-        return f"{type(action).__name__.lower()} with {who(seat)}"
+    if isinstance(action, Swap):
+        return f"swap hands with {who(action.seat) if who is not None else f'seat {action.seat}'}" + (
+            f" ({counted(view.hand_sizes[action.seat], 'card')})" if view is not None else "")
+    if isinstance(action, Give):
+        return f"give {action.card}"
     return str(action)
 
 

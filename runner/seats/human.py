@@ -10,6 +10,7 @@ from runner.game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
 from runner.game.bot import Bot
 from runner.game.cards import SUIT_NAMES
 from runner.game.view import Event, View
+from runner.logs.narration import action_text, phase_text, suit_name
 
 QUIT_WORDS = ("q", "quit", "exit")
 
@@ -65,7 +66,7 @@ class HumanSeat(Bot):
         for event in view.history[self.seen:]:
             self.say(f"  {event_words(event, self.who)}")
         self.seen = len(view.history)
-        suit = SUIT_NAMES[view.suit]
+        suit = suit_name(view.suit) if view.suit else "none (a joker)"
         pending = f"   draw penalty waiting: {view.pending}" if view.pending else ""
         self.say(f"\ntop card: {view.top}   suit to follow: {suit}{pending}   stock: {view.stock_size}")
         others = [s for s in view.active if s != view.seat]
@@ -77,12 +78,10 @@ class HumanSeat(Bot):
                  f"{view.totals[view.seat]})")
         if view.phase == "drawn":
             self.say(f"you drew {view.hand[-1]}: play it or keep it")
-        elif view.phase == "name_suit":
-            self.say("a Jack was turned up: as the dealer, name the suit to follow")
-        elif view.phase == "challenge":
-            self.say("the last player missed an announcement: challenge it?")
+        elif view.phase in ("name_suit", "challenge", "swap", "give", "jump_in") or view.pending_skip or view.wish:
+            self.say(phase_text(view))  # the house rules' decisions, worded as the browser words them
         for number, action in enumerate(view.legal, 1):
-            self.say(f"  {number:>2}) {label(action)}")
+            self.say(f"  {number:>2}) {choice_text(action, view, self.who)}")
 
     # ------------------------------------------------------------------ input
 
@@ -100,6 +99,15 @@ class HumanSeat(Bot):
             if text.isdigit() and 1 <= int(text) <= len(legal):
                 return legal[int(text) - 1]
             self.say(f"{line.strip()!r} is not a move: type a number from 1 to {len(legal)}, or q to quit")
+
+
+def choice_text(action: Action, view: View, who) -> str:
+    """A legal action in words: the house rules' (several cards, a wish, a swap, a give, a pass that takes a skip
+    or lets a jump-in go) as runner/logs/narration.py words them for the browser, the classic ones by `label`."""
+    kind = type(action)
+    house = (kind is Play and (action.more or action.rank is not None)) or kind not in (  # type: ignore[union-attr]
+        Play, Draw, Pass, NameSuit, Challenge) or (kind is Pass and (view.phase == "jump_in" or view.pending_skip))
+    return action_text(action, view, who) if house else label(action)
 
 
 def label(action: Action) -> str:
