@@ -15,10 +15,10 @@ def test_a_person_meets_every_new_decision_in_words_and_plays_a_match_through():
         assert result.exit_code == 0, result.output[-2000:]
         told += result.output
     for words in (
-        "choose the player to swap hands with", ") swap hands with random#",
-        "choose a card to give to the next player (1 card to give)", ") give ",
-        "a skip is waiting for you: pass it on with a card, or miss 1 turn", ") take the skip (miss your turn)",
-        "out of turn: play it, or let it go", ") do not jump in",
+        "swaps hands: choose whose hand you take", ") swap hands with random#",
+        "gives a card to the next player: choose which", ") give ",
+        "a skip is waiting for you (1 turn to miss): answer it or take it", ") take the skip",
+        ": you may jump in out of turn", ") jump in with ", ") do not jump in",
         ", wishing for ",
     ):
         assert words in told, words

@@ -78,8 +78,8 @@ class HumanSeat(Bot):
                  f"{view.totals[view.seat]})")
         if view.phase == "drawn":
             self.say(f"you drew {view.hand[-1]}: play it or keep it")
-        elif view.phase in ("name_suit", "challenge", "swap", "give", "jump_in") or view.pending_skip or view.wish:
-            self.say(phase_text(view))  # the house rules' decisions, worded as the browser words them
+        elif view.phase in ("name_suit", "challenge", "swap", "give", "jump_in") or view.pending_skip:
+            self.say(phase_text(view, self.who) or "")  # the house rules' decisions, worded as the browser words them
         for number, action in enumerate(view.legal, 1):
             self.say(f"  {number:>2}) {choice_text(action, view, self.who)}")
 
