@@ -1,7 +1,6 @@
 """The built-in bots under the house rules: random, medium and hard play every gallery ruleset and check-bot's
 house rules without a fault, every log verifies, and medium's heuristics beat random's choices clearly."""
 
-import functools
 import json
 import random
 from pathlib import Path
@@ -10,7 +9,6 @@ import pytest
 from typer.testing import CliRunner
 
 from bots import hard, medium
-from bots.hard import HardBot
 from bots.medium import MediumBot
 from bots.random_bot import RandomBot
 from rulesets.builtin import gallery_paths
@@ -26,22 +24,17 @@ from scenario import deal
 EVERY_PHASE = Path(__file__).parent.parent / "runner" / "botkit" / "every-phase.yaml"
 
 
-@pytest.fixture
-def quick_hard(monkeypatch):
-    """hard with a dozen playouts a decision: what is checked is that it plays every rule, not how well."""
-    monkeypatch.setattr(HardBot, "__init__", functools.partialmethod(HardBot.__init__, rollouts=12))
-
-
 @pytest.mark.parametrize("path", [*gallery_paths(), EVERY_PHASE], ids=lambda path: path.stem)
-def test_a_tournament_of_the_built_in_bots_plays_without_faults_and_its_logs_verify(path, tmp_path, quick_hard):
+def test_a_tournament_of_the_built_in_bots_plays_without_faults_and_its_logs_verify(path, tmp_path):
+    """hard with a dozen playouts a decision: what is checked is that it plays every rule, not how well."""
     out = tmp_path / "results"
     result = CliRunner().invoke(app, [
-        "tournament", "-r", str(path), "-b", "random", "-b", "medium", "-b", "hard", "--deals", "1",
+        "tournament", "-r", str(path), "-b", "random", "-b", "medium", "-b", "hard:rollouts=12", "--deals", "1",
         "--backend", "serial", "--move-time", "0", "--quiet", "--format", "json", "--out", str(out),
     ])
     assert result.exit_code == 0, result.output
     standings = json.loads(result.output)["standings"]
-    assert sorted(row["entrant"] for row in standings) == ["hard", "medium", "random"]
+    assert sorted(row["entrant"] for row in standings) == ["hard:rollouts=12", "medium", "random"]
     assert all(row["matches"] == 3 and row["faults"] == 0 for row in standings), standings
     logs = sorted((out / "logs").glob("*.jsonl.gz"))
     assert len(logs) == 3

@@ -231,7 +231,8 @@ def view_data(view: View, history_start: int = 0) -> dict:
         "stock_size": view.stock_size, "discard": cards(view.discard), "totals": list(view.totals),
         "rounds_won": list(view.rounds_won), "round": view.round, "active": list(view.active),
         "again": view.again, "chain": view.chain, "missed": list(view.missed) if view.missed else None,
-        "turns": view.turns, "idle": view.idle, "out": list(view.out), "history_start": history_start,
+        "turns": view.turns, "idle": view.idle, "out": list(view.out), "move_time": view.move_time,
+        "time_bank": view.time_bank, "history_start": history_start,
         "history": [_event_data(event) for event in view.history[history_start:]],
         "legal": [action_data(action) for action in view.legal],
         # the state of the house rules (docs/house-rules.md), each at its default where its rule is not used
@@ -298,6 +299,7 @@ def parse_view(data: dict, ruleset, history: list[Event]) -> View:
         None if resume is None else Resume(**{
             **resume, "cards": tuple(card(c) for c in resume["cards"]), "skip_card": _maybe_card(resume["skip_card"]),
             "again": _maybe_card(resume["again"])}),
+        move_time=data.get("move_time"), time_bank=data.get("time_bank"),
     )
 
 
