@@ -6,6 +6,10 @@ from __future__ import annotations
 class MaumauError(Exception):
     """A problem with the user's input; the CLI prints it as one `Error: ...` line."""
 
+    def lines(self) -> list[str]:
+        """What the CLI prints, one `Error: ...` line each."""
+        return [str(self)]
+
 
 class RulesetError(MaumauError):
     """A ruleset that cannot be used: names the file, the key path, the problem and a hint."""
@@ -17,6 +21,24 @@ class RulesetError(MaumauError):
         if hint:
             text += f" (hint: {hint})"
         super().__init__(text)
+
+
+class RulesetErrors(RulesetError):
+    """Every problem found in a ruleset at once (a RulesetError about the first, for callers that want one)."""
+
+    def __init__(self, errors: list[RulesetError]):
+        first = errors[0]
+        super().__init__(first.source, first.key, first.problem, first.hint)
+        self.errors = list(errors)
+        self.args = ("\n".join(str(error) for error in errors),)
+
+    def lines(self) -> list[str]:
+        return [str(error) for error in self.errors]
+
+
+def combined(errors: list[RulesetError]) -> RulesetError:
+    """One error for `errors`: itself if there is only one."""
+    return errors[0] if len(errors) == 1 else RulesetErrors(errors)
 
 
 class PluginError(MaumauError):

@@ -22,6 +22,7 @@ from runner.seats.external import RemoteBot
 from runner.seats.faults import FaultSettings
 from runner.table.match import Match
 from runner.table.referee import Fault, Referee
+from runner.words import counted
 
 # The house rules of every new kind of decision (several cards, rank wishes, skips to answer, swaps, gives,
 # shows, hands passed, jump-ins), and Makao's (playing on for places, waits that add up, a rank wish that
@@ -37,6 +38,7 @@ class Violation:
     round: int
     kind: str  # a fault kind, or "reproducibility"
     detail: str
+    traceback: str = ""  # of an exception: where in the bot's code
     phase: str | None = None  # the phase the bot was asked in (None: not a decision's fault)
 
 
@@ -149,7 +151,7 @@ class PhaseReferee(Referee):
 
 
 def _violation(match_id: str, fault: Fault, phase: str | None) -> Violation:
-    return Violation(match_id, fault.round, fault.kind, fault.detail, phase)
+    return Violation(match_id, fault.round, fault.kind, fault.detail, fault.traceback, phase)
 
 
 def report_lines(report: CheckReport) -> list[str]:
@@ -158,13 +160,14 @@ def report_lines(report: CheckReport) -> list[str]:
     if report.hello is not None:
         lines.append(f"  handshake: name {report.hello.get('name')!r}, protocol {report.hello.get('protocol')}")
     mean = report.seconds / report.decisions if report.decisions else 0.0
-    lines.append(f"  played {report.matches} matches, {report.decisions} decisions answered; "
+    lines.append(f"  played {counted(report.matches, 'match')}, {counted(report.decisions, 'decision')} answered; "
                  f"mean {mean * 1000:.2f} ms, slowest {report.slowest * 1000:.1f} ms per decision")
     if report.phases:
         lines.append("  decisions by phase: " + ", ".join(f"{phase} {count}" for phase, count in sorted(
             report.phases.items(), key=lambda item: (-item[1], item[0]))))
     if report.penalties:
-        lines.append(f"  note: {report.penalties} missed announcements (drawn as penalties; allowed, but costly)")
+        missed = counted(report.penalties, "missed announcement")
+        lines.append(f"  note: {missed} (drawn as penalties; allowed, but costly)")
     if report.passed:
         lines.append("  no violations")
         return lines
@@ -172,10 +175,11 @@ def report_lines(report: CheckReport) -> list[str]:
     first = {}
     for v in report.violations:
         first.setdefault((v.kind, v.phase, v.detail), v)
-    lines.append(f"  {len(report.violations)} violations:")
+    lines.append(f"  {counted(len(report.violations), 'violation')}:")
     for (kind, phase, detail), count in grouped.most_common():
         where = first[(kind, phase, detail)]
         times = f" ({count} times)" if count > 1 else ""
         asked = f" (phase {phase})" if phase else ""
         lines.append(f"  - {kind}{asked}: {detail} [first in {where.match}, round {where.round}]{times}")
+        lines += [f"      {line}" for line in where.traceback.splitlines()]  # where in the bot's code, the first time
     return lines

@@ -32,6 +32,7 @@ from runner.game.engine import (
     unseen_cards,
 )
 from runner.game.general import known_hands
+from runner.game.ruleset import Ruleset
 from runner.game.view import View
 
 Policy = Callable[[Round, random.Random], Action]
@@ -142,8 +143,19 @@ def _most_held(hand: list[Card], suit: str) -> bool:
     return counts[suit] >= max(counts.values(), default=0)
 
 
-def named_suits(view: View, rules: Game) -> dict[int, str]:
-    """The suit each other seat named with its last play, a wild card, if it has neither played nor drawn since."""
+def compiled(view: View, rules: Game | Ruleset | None = None) -> Game:
+    """The compiled rules the helpers below work with: `rules`, or compiled from a Ruleset (default: `view.ruleset`)."""
+    if isinstance(rules, Game):
+        return rules
+    return Game.of(view.ruleset if rules is None else rules)
+
+
+def named_suits(view: View, rules: Game | Ruleset | None = None) -> dict[int, str]:
+    """The suit each other seat named with its last play, a wild card, if it has neither played nor drawn since.
+
+    `rules`: the view's ruleset (the default), or those rules compiled (`Game.of(view.ruleset)`).
+    """
+    rules = compiled(view, rules)
     named, done = {}, {view.seat}
     for event in reversed(view.history[since_hands_moved(view):]):
         if event.seat in done or event.kind not in ("play", "draw"):
@@ -155,8 +167,12 @@ def named_suits(view: View, rules: Game) -> dict[int, str]:
     return named
 
 
-def known_voids(view: View, rules: Game, sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
+def known_voids(view: View, rules: Game | Ruleset | None = None,
+                sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
     """What each other seat is known not to hold, from its draws for want of a playable card.
+
+    `rules`: the view's ruleset (the default, also as `view.ruleset`), or those rules compiled
+    (`runner.Game.of(view.ruleset)`, which a Sampler holds as `.rules`).
 
     A seat that drew because it could not play held none of the cards it could have played
     then, nor could it play the card it drew unless it played or kept it at once; a card still
@@ -171,6 +187,7 @@ def known_voids(view: View, rules: Game, sensible: bool = False) -> dict[int, li
     other reasons (a wish, a limit on the next rank, drawing by choice and going on, a skip taken)
     and cards move between hands, so nothing is inferred there.
     """
+    rules = compiled(view, rules)
     if rules.general:
         return {}
     history = view.history
@@ -276,6 +293,6 @@ def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Ro
 
 
 __all__ = [
-    "Policy", "Sampler", "determinize", "known_voids", "most_held_suit", "named_suits", "playout", "quick_policy",
-    "since_hands_moved", "unseen_cards",
+    "Policy", "Sampler", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits", "playout",
+    "quick_policy", "since_hands_moved", "unseen_cards",
 ]

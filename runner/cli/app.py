@@ -14,6 +14,7 @@ from runner.game import events as ev
 from runner.logs import codec
 from runner.plugins import registry
 from runner.rules import schema_text
+from runner.words import counted
 
 from . import narrate, output, tournaments
 from .options import (
@@ -26,7 +27,9 @@ from .options import (
     SeedOpt,
     SetOpt,
     TimeBankOpt,
+    WallTimeOpt,
     fault_settings,
+    option_names,
     overrides_of,
 )
 
@@ -104,7 +107,8 @@ def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML
                 typer.echo(f"note: {note}")
         except MaumauError as exc:
             failed += 1
-            typer.echo(f"Error: {exc}", err=True)
+            for line in exc.lines():  # every problem of the file, not only the first
+                typer.echo(f"Error: {line}", err=True)
     if failed:
         raise typer.Exit(1)
 
@@ -129,6 +133,7 @@ def play_cmd(
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
@@ -145,7 +150,7 @@ def play_cmd(
 
     if human and human_seat is None:
         human_seat = 0
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
     try:
         result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
                                     with_log=log is not None, faults=faults, human_seat=human_seat)
@@ -203,23 +208,59 @@ app.command("deals")(tournaments.deals_cmd)
 
 @app.command("replay")
 def replay_cmd(
-    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
-    match: Annotated[str, typer.Option("--match", help="Match id, e.g. t0-d3-r1.")],
+    source: Annotated[Path, typer.Argument(
+        help="A tournament's results directory, or a game log file (maumau play --log).")],
+    match: Annotated[Optional[str], typer.Option(
+        "--match", help="Match id in the directory, e.g. t0-d3-r1 (see `maumau matches`).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
-    """One stored match, event by event."""
+    """One match, event by event: a stored tournament match, or the log of `maumau play --log FILE`."""
     from runner.logs.narration import event_line
-    from runner.tournament.replay import events_of
+    from runner.tournament.replay import events_of, events_of_file
 
-    events, players, replayed = events_of(directory, match)
-    if replayed:
-        typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    if source.is_dir():
+        if match is None:
+            raise MaumauError(f"{source} is a tournament: give --match ID (`maumau matches {source}` lists them)")
+        events, players, replayed = events_of(source, match)
+        if replayed:
+            typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    else:
+        if match is not None:
+            raise MaumauError(f"--match picks a match of a results directory; {source} is one match's log file")
+        events, players = events_of_file(source)
     for event in events:
         if event["type"] == ev.JOIN:
             players = players + [event["player"]]
         typer.echo(event_line(event, players))
         if step and event["type"] == ev.ROUND_END:
             typer.prompt("", default="", show_default=False, prompt_suffix="")
+
+
+@app.command("matches")
+def matches_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
+    bot: Annotated[Optional[str], typer.Option(
+        "--bot", help="Only the matches of this entrant (or every entrant of this bot).")] = None,
+    lost: Annotated[bool, typer.Option(
+        "--lost", help="With --bot: only the matches it lost (did not share first place).")] = False,
+    faults: Annotated[bool, typer.Option(
+        "--faults", help="Only the matches with faults (with --bot: its own).")] = False,
+    fmt: FormatOpt = "table",
+) -> None:
+    """A stored tournament's matches in schedule order, with the ids `maumau replay DIR --match ID` takes."""
+    from runner.tournament.listing import list_matches
+
+    output.render_rows([], fmt)  # refuse a bad --format before reading
+    with option_names():
+        lines = list_matches(directory, bot, lost, faults)
+    rows = [{"match": line.match, "players": list(line.players), "winners": list(line.winners), "rounds": line.rounds,
+             "faults": list(line.faults)} for line in lines]
+    if fmt != "json":  # lists as words in a table or CSV cell
+        rows = [{key: " ".join(value) if isinstance(value, list) else value for key, value in row.items()}
+                for row in rows]
+    output.emit(rows, fmt)
+    if fmt == "table" and rows:
+        typer.echo(f"{counted(len(rows), 'match')}; replay one with: maumau replay {directory} --match ID", err=True)
 
 
 @app.command("serve")
@@ -245,7 +286,7 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines,
     from runner.logs.verify import verify_file
 
     summary = verify_file(log)
-    typer.echo(f"ok: {summary.events} events, {summary.rounds} rounds")
+    typer.echo(f"ok: {counted(summary.events, 'event')}, {counted(summary.rounds, 'round')}")
 
 
 @app.command("check-bot")
@@ -253,6 +294,7 @@ def check_bot_cmd(
     bot: Annotated[str, typer.Argument(help="A registered bot name or 'exec:PROGRAM [ARGS]'.")],
     matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     seed: SeedOpt = 1,
     isolate: Annotated[
         bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
@@ -264,7 +306,7 @@ def check_bot_cmd(
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
-    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory)
+    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory, wall_time)
     report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)
@@ -277,7 +319,8 @@ def main() -> None:
     try:
         code = app(standalone_mode=False)  # not standalone, typer returns typer.Exit's code (and 130 for Ctrl-C)
     except MaumauError as exc:
-        typer.echo(f"Error: {exc}", err=True)
+        for line in exc.lines():
+            typer.echo(f"Error: {line}", err=True)
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)

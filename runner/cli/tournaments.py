@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from runner.errors import MaumauError
+from runner.words import counted
 
 from . import output
 from .options import (
@@ -20,6 +21,7 @@ from .options import (
     SeedOpt,
     SetOpt,
     TimeBankOpt,
+    WallTimeOpt,
     fault_settings,
     option_names,
     overrides_of,
@@ -123,6 +125,7 @@ def tournament_cmd(
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
@@ -183,7 +186,7 @@ def tournament_cmd(
                     "a tournament needs -r RULESET and its entrants (-b BOT, at least two); "
                     "`--resume DIR` continues a stored one"
                 )
-            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
             settings = plan(
                 ruleset,
                 bots,
@@ -249,7 +252,7 @@ def deals_cmd(
     from runner.tournament.export import export_deals
 
     count = export_deals(directory, out)
-    typer.echo(f"wrote {count} deals to {out}; play them with --deals-file {out}")
+    typer.echo(f"wrote {counted(count, 'deal')} to {out}; play them with --deals-file {out}")
 
 
 def sprt_cmd(
@@ -299,6 +302,7 @@ def sprt_cmd(
     fmt: Annotated[str, typer.Option("--format", help="Output: table or json.")] = "table",
     on_fault: OnFaultOpt = "forfeit",
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
@@ -328,7 +332,7 @@ def sprt_cmd(
                     "sprt needs -r RULESET and two bots, NEW and BASE (`maumau sprt -r standard-single "
                     "NEW BASE [-b OPPONENT ...]`); `--resume DIR` continues a stored test"
                 )
-            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
             cap = max_deals if max_deals is not None or deals_file is not None else DEFAULT_MAX_DEALS
             settings = plan_test(
                 ruleset,

@@ -19,7 +19,7 @@ from runner.plugins.botspec import BotSpec
 from .external import EXEC_PREFIX, BotProcess, CommandBot, RemoteBot, check_program, parse_exec
 from .faults import DEFAULT_MEMORY
 from .isolation import worker_command, worker_environment
-from .protocol import exception_text
+from .protocol import exception_text, exception_traceback
 from .seat import BotUnavailable, Seat
 
 
@@ -28,12 +28,12 @@ class _Unbuildable(Bot):
 
     name = "unbuildable"
 
-    def __init__(self, problem: str):
+    def __init__(self, problem: str, traceback: str = ""):
         super().__init__()
-        self.problem = problem
+        self.problem, self.traceback = problem, traceback
 
     def act(self, view):
-        raise BotUnavailable(f"the bot could not be built: {self.problem}")
+        raise BotUnavailable(f"the bot could not be built: {self.problem}", self.traceback)
 
 
 class ProcessPool:
@@ -139,7 +139,7 @@ class BotMaker:
             try:
                 return self.reg.bot(spec.name).cls(rng=rng, **spec.kwargs)
             except Exception as exc:  # a broken constructor is that bot's fault, not the runner's
-                return _Unbuildable(exception_text(exc))
+                return _Unbuildable(exception_text(exc), exception_traceback(exc))
         argv, hosted = how
         process = self.pool.acquire(argv, player, worker_environment() if hosted else None)
         bot = RemoteBot(process, seat, rng, send_rng_state=hosted)

@@ -29,6 +29,7 @@ from .protocol import (
     PROTOCOL_VERSION,
     NotAnAction,
     ProtocolViolation,
+    bounded_traceback,
     decode,
     encode,
     parse_action,
@@ -101,6 +102,46 @@ def _limit_child(memory: int | None) -> None:
         _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # the unit of /proc/PID/stat's CPU times
+CPU_LOOK = 0.02  # seconds between looks at the CPU clock of a bot process that is taking long
+
+
+class Deadline:
+    """When a wait for a bot process's answer ends: at a wall-clock time, or once the process has used
+    `cpu` more seconds of CPU time than `cpu_mark` (read by `cpu_clock`; None: no CPU budget)."""
+
+    def __init__(self, wall_at: float, cpu_clock=None, cpu_mark: float | None = None, cpu: float | None = None,
+                 wall: float | None = None):
+        self.wall_at, self.cpu_clock, self.wall = wall_at, cpu_clock, wall
+        self.cpu_at = cpu_mark + cpu if cpu is not None and cpu_mark is not None else None
+        self.cpu, self.over = cpu, None
+
+    def wait(self) -> float:
+        """Seconds to wait before looking again."""
+        left = self.wall_at - time.monotonic()
+        return left if self.cpu_at is None else min(left, CPU_LOOK)
+
+    def passed(self) -> bool:
+        """Whether a budget is passed; `over` then says which: "wall" or "cpu"."""
+        if time.monotonic() >= self.wall_at:
+            self.over = "wall"
+        elif self.cpu_at is not None and (self.cpu_clock() or 0.0) >= self.cpu_at:
+            self.over = "cpu"
+        return self.over is not None
+
+    def explain(self) -> str:
+        if self.over == "cpu":
+            return f"used its budget of {self.cpu:.3f}s of CPU time"
+        if self.wall is not None:
+            return (f"no answer after {self.wall:.3f}s of wall clock, the cap for a bot that sleeps, blocks or "
+                    "waits (--wall-time)")
+        return "no answer within the time budget"
+
+
+def _deadline(at: "float | Deadline") -> Deadline:
+    return at if isinstance(at, Deadline) else Deadline(at)
+
+
 class BotProcess:
     """One running bot program: newline-delimited JSON over its stdin/stdout, each step with a deadline."""
 
@@ -122,10 +163,22 @@ class BotProcess:
         self._buffer = bytearray()
         self.hello: dict | None = None
         self.dead = False
+        self._stat: int | None = None  # /proc/PID/stat, kept open: the process's CPU time is read at each answer
 
     # -------------------------------------------------------------- lines
 
-    def send(self, message: dict, deadline: float) -> None:
+    def cpu_seconds(self) -> float | None:
+        """The CPU time the process has used (all its threads; not its children), or None where /proc cannot tell."""
+        try:
+            if self._stat is None:
+                self._stat = os.open(f"/proc/{self.proc.pid}/stat", os.O_RDONLY)
+            data = os.pread(self._stat, 4096, 0)
+            fields = data[data.rindex(b")") + 2:].split()  # after the command name, which may hold anything
+            return (int(fields[11]) + int(fields[12])) / TICKS  # utime and stime, fields 14 and 15
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def send(self, message: dict, deadline: "float | Deadline") -> None:
         """Write one message, or SeatFailure if the bot is gone or does not read before `deadline`."""
         data = memoryview(encode(message))
         while data:
@@ -139,7 +192,7 @@ class BotProcess:
             if data and not self._wait(self._out, select.POLLOUT, deadline):
                 raise self._timeout(deadline)
 
-    def receive(self, deadline: float) -> dict:
+    def receive(self, deadline: "float | Deadline") -> dict:
         """Read one message, or SeatFailure (timeout, exit, a line too long, or not JSON)."""
         buffer = self._buffer
         while True:
@@ -171,14 +224,15 @@ class BotProcess:
             raise self._died()
         raise self.violation("sent a line between decisions (one action per act message)")
 
-    def _wait(self, fd: int, event: int, deadline: float) -> bool:
+    def _wait(self, fd: int, event: int, deadline: "float | Deadline") -> bool:
+        """Whether `fd` is ready before `deadline` (a time.monotonic() reading, or a Deadline of CPU and wall)."""
+        deadline = _deadline(deadline)
         poller = select.poll()
         poller.register(fd, event)
         while True:
-            left = deadline - time.monotonic()
-            if poller.poll(min(max(0.0, left), 3600.0) * 1000):  # poll takes at most ~24 days of ms
+            if poller.poll(min(max(0.0, deadline.wait()), 3600.0) * 1000):  # poll takes at most ~24 days of ms
                 return True
-            if left <= 0:
+            if deadline.passed():
                 return False
 
     # -------------------------------------------------------------- ends
@@ -188,9 +242,9 @@ class BotProcess:
         self._end_in_failure()
         return SeatFailure("illegal", f"protocol: {what}", give_up=True)
 
-    def _timeout(self, deadline: float) -> SeatFailure:
+    def _timeout(self, deadline: "float | Deadline") -> SeatFailure:
         self._end_in_failure()
-        return SeatFailure("timeout", "no answer within the time budget; the bot process was killed", give_up=True)
+        return SeatFailure("timeout", f"{_deadline(deadline).explain()}; the bot process was killed", give_up=True)
 
     def _end_in_failure(self) -> None:
         self.kill()
@@ -238,6 +292,9 @@ class BotProcess:
                 stream.close()
             except OSError:
                 pass
+        if self._stat is not None:
+            os.close(self._stat)
+            self._stat = None
 
     def say_bye(self) -> None:
         """Ask the bot to exit and close its input (it gets a moment before `close` kills it)."""
@@ -290,6 +347,8 @@ class RemoteBot(Seat):
             self._start["rng_state"] = [version, list(state), gauss]
         self.started = False
         self._round, self._history_sent = None, 0  # what this seat has been sent of the round's history
+        self.cpu_mark: float | None = None  # the process's CPU clock at its last answer (or the match's start)
+        self.used: float | None = None  # CPU seconds of the last decision
 
     def prepare(self, view) -> None:
         """Wait for the hello and start the match, once, before the first decision is timed."""
@@ -302,16 +361,27 @@ class RemoteBot(Seat):
         process.greet(deadline)
         process.send({**self._start, "rules": view.ruleset.derived("data", Ruleset.to_data)}, deadline)
         self.started = True
+        self.cpu_mark = process.cpu_seconds()
 
-    def act_within(self, view, budget: float | None, started: float = 0.0):
-        """The action the bot sends for `view` (parsed, not yet checked for legality), or SeatFailure."""
+    def act_within(self, view, budget: float | None, started: float = 0.0, wall: float | None = None):
+        """The action the bot sends for `view` (parsed, not yet checked for legality), or SeatFailure.
+
+        The process is killed once it has used `budget` seconds of CPU time since its last answer
+        (what it computes between decisions counts too), or after `wall` seconds of wall clock;
+        where its CPU time cannot be read, `budget` is counted in wall-clock seconds.
+        """
         process = self.process
-        deadline = time.monotonic() + (budget if budget is not None else 1e9)
+        cpu = budget if self.cpu_mark is not None else None
+        limits = [limit for limit in (wall, budget if cpu is None else None) if limit is not None]
+        deadline = Deadline(time.monotonic() + (min(limits) if limits else 1e9), process.cpu_seconds, self.cpu_mark,
+                            cpu, wall)
         process.check_quiet()
         start = self._history_sent if view.round == self._round and len(view.history) >= self._history_sent else 0
         self._round, self._history_sent = view.round, len(view.history)
         process.send({"type": "act", "view": view_data(view, start)}, deadline)
         reply = process.receive(deadline)
+        now = process.cpu_seconds() if self.cpu_mark is not None else None
+        self.used, self.cpu_mark = (now - self.cpu_mark if now is not None else None), now
         kind = reply["type"]
         if kind == "action":
             data = reply.get("action")
@@ -324,8 +394,12 @@ class RemoteBot(Seat):
         if kind == "error":
             message = reply.get("message")
             text = str(message)[:300] if message else "the bot reported an error"
-            raise SeatFailure("exception", text, give_up=reply.get("give_up") is True)
+            raise SeatFailure("exception", text, give_up=reply.get("give_up") is True,
+                              traceback=bounded_traceback(reply.get("traceback")))
         raise process.violation(f'expected {{"type": "action"}} or {{"type": "error"}}, got type {kind!r:.40}')
+
+    def cpu_used(self, elapsed: float) -> float:
+        return elapsed if self.used is None else self.used
 
     def finish(self, result: dict | None = None) -> bool:
         """Tell the bot the match is over; False if its process cannot serve another match."""

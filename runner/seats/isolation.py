@@ -24,6 +24,7 @@ from .protocol import (
     describe_answer,
     encode,
     exception_text,
+    exception_traceback,
     parse_view,
     well_typed,
 )
@@ -68,6 +69,7 @@ class Host:
         self.bot = None
         self.history: list = []  # the current round's events, as received in pieces
         self.broken: str | None = None
+        self.broken_traceback = ""
         self.ruleset = None
 
     def handle(self, message: dict) -> dict | None:
@@ -91,20 +93,22 @@ class Host:
             rng.setstate((version, tuple(state), gauss))
         else:
             rng.seed(message["seed"])
-        self.broken = None
+        self.broken, self.broken_traceback = None, ""
         try:
             self.bot = self.cls(rng=rng, **self.options)
         except Exception as exc:  # reported at its first decision, like an in-process bot that cannot be built
             self.bot, self.broken = None, f"the bot could not be built: {exception_text(exc)}"
+            self.broken_traceback = exception_traceback(exc)
 
     def _act(self, view_json: dict) -> dict:
         if self.bot is None:
-            return {"type": "error", "message": self.broken or "act before match_start", "give_up": True}
+            return {"type": "error", "message": self.broken or "act before match_start", "give_up": True,
+                    "traceback": self.broken_traceback}
         view = parse_view(view_json, self.ruleset, self.history)
         try:
             answer = self.bot.act(view)
         except BaseException as exc:  # SystemExit included: the bot's failure, reported, and the host lives on
-            return {"type": "error", "message": exception_text(exc)}
+            return {"type": "error", "message": exception_text(exc), "traceback": exception_traceback(exc)}
         return {"type": "action", "action": answer_data(answer)}
 
 

@@ -8,6 +8,9 @@ docs/protocol.md is the reference for bot writers.
 from __future__ import annotations
 
 import json
+import os
+import sys
+import traceback
 from typing import NamedTuple
 
 from runner.game.actions import (
@@ -32,6 +35,8 @@ from runner.game.view import Event, Resume, View
 
 PROTOCOL_VERSION = 1
 MAX_LINE_BYTES = 1 << 20  # one message; a longer line is a protocol violation, not a memory hazard
+MAX_TRACEBACK_CHARS = 4000  # of a fault's traceback, its end kept (where the exception was raised)
+MAX_TRACEBACK_FRAMES = 30
 ANNOUNCEMENTS = ("mau", "maumau")
 
 
@@ -96,6 +101,50 @@ def exception_text(exc: BaseException) -> str:
     except Exception:  # an exception whose own __str__ fails
         message = ""
     return (f"{name}: {message}" if message else name)[:300]
+
+
+def exception_traceback(exc: BaseException, skip: int = 1) -> str:
+    """The traceback of a bot's exception, as Python prints it, without the first `skip` frames (the runner's
+    call of the bot): the files and lines of the bot's code. At most MAX_TRACEBACK_CHARS, the end kept.
+
+    Files are named relative to the import path they were found on (`cautious.py`, not
+    `/home/.../site-packages/cautious.py`), so that a match's log does not depend on where it was installed.
+    """
+    tb = exc.__traceback__
+    for _ in range(skip):
+        tb = tb.tb_next if tb is not None else None
+    try:
+        report = traceback.TracebackException(type(exc), exc, tb, limit=-MAX_TRACEBACK_FRAMES)
+        # '' on the import path is the current directory
+        roots = sorted({os.path.join(os.path.abspath(entry), "") for entry in sys.path}, key=len, reverse=True)
+        chain, seen = [report], set()
+        while chain:  # the exception and the ones it was raised from or during
+            part = chain.pop()
+            if id(part) in seen:
+                continue
+            seen.add(id(part))
+            for frame in part.stack:
+                frame.filename = _import_relative(frame.filename, roots)
+            chain += [other for other in (part.__cause__, part.__context__) if other is not None]
+        text = "".join(report.format())
+    except Exception:  # a bot's exception may break even its own formatting
+        return ""
+    return bounded_traceback(text)
+
+
+def _import_relative(filename: str, roots: list[str]) -> str:
+    for root in roots:
+        if filename.startswith(root):
+            return filename[len(root):]
+    return filename
+
+
+def bounded_traceback(text: object) -> str:
+    """A traceback as stored with a fault: text, at most MAX_TRACEBACK_CHARS, its end kept ('' if not text)."""
+    if not isinstance(text, str):
+        return ""
+    text = text.rstrip("\n")
+    return text if len(text) <= MAX_TRACEBACK_CHARS else "...\n" + text[-MAX_TRACEBACK_CHARS:]
 
 
 def encode(message: dict) -> bytes:

@@ -11,6 +11,7 @@ from runner.logs import codec
 from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
+from runner.words import counted, plural
 
 from .deals import MAX_FILE_BYTES, check_deck, read_deals
 from .integrity import ResultsCorrupt, sha256
@@ -33,7 +34,7 @@ DEFAULT_DEALS = 10
 # The fault settings are stored flat, under these keys, as before they were one value: an older
 # results directory still resumes.
 FAULT_KEYS = {"policy": "on_fault", "move_time": "move_time", "time_bank": "time_bank", "isolate": "isolate",
-              "bot_memory": "bot_memory"}
+              "bot_memory": "bot_memory", "wall_time": "wall_time"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,15 +78,16 @@ class Settings:
         k = self.table_size
         deals = f"{self.deals}" + (f" to {self.max_deals} (until confident)" if self.until_confident else "")
         which = (f" with {self.gauntlet}" if self.gauntlet else "") + (" (sampled)" if self.sampled else "")
-        orders = "rotations" if self.seatings == "rotations" else "seating orders"
+        orders = "rotation" if self.seatings == "rotations" else "seating order"
         if self.sprt:
             h = self.sprt
             return (f"{self.ruleset_name}: {self.entrants[0]} (NEW) against {self.entrants[1]} (BASE), tables of {k}, "
                     f"H0 {h['elo0']:g} Elo, H1 {h['elo1']:g} Elo, alpha {h['alpha']:g}, beta {h['beta']:g}, "
-                    f"at most {self.deals} deals × {len(self.table_list()) * self.seatings_per_deal} matches")
+                    f"at most {counted(self.deals, 'deal')} × "
+                    f"{counted(len(self.table_list()) * self.seatings_per_deal, 'match')}")
         return (f"{self.ruleset_name}: {len(self.entrants)} entrants, tables of {k}, "
-                f"{len(self.table_list())} table(s){which} × {deals} deals × {self.seatings_per_deal} {orders} "
-                f"= {self.match_count()} matches")
+                f"{counted(len(self.table_list()), 'table')}{which} × {deals} {plural(self.deals, 'deal')} × "
+                f"{counted(self.seatings_per_deal, orders)} = {counted(self.match_count(), 'match')}")
 
     def config(self) -> dict:
         """The settings as JSON data, the fault settings among the others.

@@ -33,6 +33,10 @@ class Backend:
         """
         raise NotImplementedError
 
+    def where(self) -> str:
+        """Where the matches are played, for the person watching: `on 2 worker processes`."""
+        return f"on the {self.name} backend"
+
     def prepare(self, bots: Sequence[str]) -> None:
         """Refuse, before anything is stored, a tournament of `bots` this backend cannot play (a worker lacks one)."""
 

@@ -23,6 +23,7 @@ from runner.plugins import BUILTIN_PLUGINS, registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import EXEC_PREFIX, parse_exec
 from runner.tournament.work import MatchOutcome, WorkUnit, play_batch
+from runner.words import counted
 
 from .base import Backend, BatchSizer, OnResults, batched, default_workers
 
@@ -55,6 +56,7 @@ class DaskBackend(Backend):
         self.cluster = None
         self.shares_files = scheduler is None  # a local cluster's workers write the game logs themselves
         self.checked: set[str] = set()  # bots already found on every worker
+        self.scheduler = scheduler
         if scheduler:
             self.client = connect(self.distributed, scheduler)
         else:
@@ -63,6 +65,12 @@ class DaskBackend(Backend):
                 dashboard_address=":0", silence_logs=logging.ERROR, preload=[__name__],  # runs dask_setup below
             )
             self.client = self.distributed.Client(self.cluster, set_as_default=False)
+
+    def where(self) -> str:
+        threads = counted(sum(self.client.nthreads().values()), "worker thread")
+        if self.scheduler:
+            return f"on the Dask cluster at {self.scheduler} ({threads})"
+        return f"on Dask: a local cluster of {counted(len(self.client.nthreads()), 'worker process')}"
 
     def prepare(self, bots: Sequence[str]) -> None:
         """Refuse, before the first match, workers with another maumau or without one of `bots`."""

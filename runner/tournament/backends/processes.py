@@ -16,6 +16,7 @@ from typing import Iterable
 from runner.errors import MaumauError
 from runner.plugins import registry
 from runner.tournament.work import WorkUnit, play_batch
+from runner.words import counted
 
 from .base import Backend, BatchSizer, OnResults, batched, default_workers
 
@@ -33,6 +34,9 @@ class ProcessBackend(Backend):
         self.batch_size = batch_size
         self._pool: ProcessPoolExecutor | None = None
         self._interrupted = False
+
+    def where(self) -> str:
+        return f"on {counted(self.workers, 'worker process')}"
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
