@@ -196,7 +196,7 @@ def test_check_bot_catches_a_bot_that_is_not_reproducible(tmp_path):
         'import random; send({"type": "action", "action": random.choice(legal)})'))
     result = CliRunner().invoke(app, ["check-bot", unseeded, "--matches", "1"])
     assert result.exit_code == 1 and "reproducibility: the same seed gave a different match" in result.output
-    assert "\n  1 violation:\n" in result.output and "played 4 matches, " in result.output
+    assert "\n  1 violation:\n" in result.output and "played 6 matches, " in result.output  # one per ruleset checked
 
 
 @pytest.mark.skipif(subprocess.run(["which", "node"], capture_output=True).returncode != 0, reason="node not installed")
