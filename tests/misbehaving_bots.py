@@ -197,6 +197,22 @@ class BrokenConstructor(Honest):
         raise RuntimeError("cannot start")
 
 
+class ExitingConstructor(Honest):
+    """Ends the process from its constructor, as a bot that calls sys.exit() when it cannot start."""
+
+    name = "t-exit-init"
+
+    def __init__(self, rng=None, **options):
+        raise SystemExit(3)
+
+
+class Interrupter(Honest):
+    """Raises KeyboardInterrupt itself: its own failure, not the user's Ctrl-C."""
+
+    name = "t-interrupt"
+
+    def misbehave(self, view):
+        raise KeyboardInterrupt
 class Napper(Honest):
     """Sleeps 0.4 s once: over a small move time in wall clock, not in CPU time."""
 
@@ -222,6 +238,8 @@ class Worker(Honest):
 
 BOTS = (
     Honest,
+    ExitingConstructor,
+    Interrupter,
     Crasher,
     Exiter,
     HardExiter,
@@ -261,3 +279,15 @@ def registry():
         manager.register(_sys.modules[__name__], name="misbehaving_bots")
         _registry = Registry(manager)
     return _registry
+
+
+def install(monkeypatch) -> None:
+    """Make these bots the process's registered bots, in-process and for an isolated run (forked workers inherit it).
+
+    They are a plugin registered by the tests, not an entry point, so an isolated run's registry
+    (built from discovery processes) would not find them: it is replaced by this one too.
+    """
+    from runner import plugins
+
+    monkeypatch.setattr(plugins, "_registry", registry())
+    monkeypatch.setattr(plugins, "_contained", {False: registry(), True: registry()})

@@ -9,8 +9,8 @@ from __future__ import annotations
 import shlex
 import shutil
 import subprocess
+import tempfile
 import time
-import uuid
 from pathlib import Path
 
 import pytest
@@ -24,7 +24,8 @@ class Terminal:
     """`command` (a list of words) running in a `width` x `height` tmux pane, from the folder `cwd`."""
 
     def __init__(self, command: list[str], cwd: Path, width: int = 150, height: int = 60):
-        self.tmux = ["tmux", "-L", f"maumau-test-{uuid.uuid4().hex}"]  # a server of our own: no one else's touched
+        self.folder = tempfile.mkdtemp(prefix="maumau-tmux-")  # a server of our own: none of anyone else touched
+        self.tmux = ["tmux", "-S", str(Path(self.folder) / "socket")]
         shell = f"{shlex.join(command)}; echo {shlex.quote(ENDED)}; sleep 3600"
         self._run("-f", "/dev/null", "new-session", "-d", "-s", "t", "-x", str(width), "-y", str(height), shell,
                   cwd=cwd)
@@ -74,6 +75,7 @@ class Terminal:
 
     def close(self) -> None:
         subprocess.run([*self.tmux, "kill-server"], capture_output=True)
+        shutil.rmtree(self.folder, ignore_errors=True)  # the socket too
 
     def __enter__(self) -> Terminal:
         return self

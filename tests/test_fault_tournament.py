@@ -3,7 +3,6 @@
 import pytest
 
 import misbehaving_bots
-from runner import plugins
 from runner.seats.faults import FaultSettings
 from runner.table.referee import TournamentAborted
 from runner.tournament.driver import conduct
@@ -16,7 +15,7 @@ ENTRANTS = ["random", "t-crash", "t-sleep", "t-cheat"]  # 4 tables of 3, 3 rotat
 
 @pytest.fixture(autouse=True)
 def with_misbehaving_bots(monkeypatch):
-    monkeypatch.setattr(plugins, "_registry", misbehaving_bots.registry())
+    misbehaving_bots.install(monkeypatch)
 
 
 def tournament(tmp_path, entrants=ENTRANTS, policy="forfeit", isolate=False, backend="processes", deals=1):

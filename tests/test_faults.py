@@ -121,9 +121,8 @@ def test_unknown_policy_is_a_clear_error():
 def run_cli(args, monkeypatch):
     from typer.testing import CliRunner
 
-    from runner import plugins
 
-    monkeypatch.setattr(plugins, "_registry", misbehaving_bots.registry())
+    misbehaving_bots.install(monkeypatch)
     return CliRunner().invoke(app, args)
 
 

@@ -96,4 +96,4 @@ def test_a_class_defined_in_a_function_cannot_be_isolated():
         name = "local"
 
     with pytest.raises(MaumauError, match="--isolate needs a class importable"):
-        worker_command("local", Local)
+        worker_command("local", f"{Local.__module__}:{Local.__qualname__}")

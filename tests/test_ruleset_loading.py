@@ -84,7 +84,7 @@ def test_check_notes_a_power_added_beside_inherited_ones_and_a_shadowing_card_ke
     result = check(path)
     assert result.exit_code == 0 and result.stderr == ""
     assert result.stdout.splitlines() == [
-        f"ok: {path} (house)",
+        f"ok: {path} (house; a match ends after at most 1000 rounds)",
         f"note: {path}: powers.8: reverse added beside the inherited skip (from standard); to drop those, "
         "write `replace: true` in it",
         f"note: {path}: powers.JD: replaces the powers of J for JD (a single-card key wins over a key naming several "

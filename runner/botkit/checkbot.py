@@ -16,7 +16,6 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from runner.game import events as ev
-from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import RemoteBot
 from runner.seats.faults import FaultSettings
@@ -69,12 +68,12 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
     opponents) in a process of its own; the policy is always `autoplay`, so one fault does not
     hide the next. The default: 1 s per decision, isolated.
     """
-    reg = registry()
     faults = faults if faults is not None else FaultSettings(move_time=1.0, isolate=True)
     faults = replace(faults, policy="autoplay")
     report = CheckReport(player=player)
     isolate = frozenset([player]) if faults.isolate else False  # the random opponents stay in-process
     memory = faults.bot_memory
+    reg = BotMaker(None, isolate).reg  # isolated: the bot's plugin is not imported here
     with BotMaker(reg, isolate, memory) as make_bot:
         make_bot.check([player])
         sample: tuple | None = None
@@ -122,6 +121,8 @@ def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat
     if report is not None:
         if isinstance(bot, RemoteBot) and bot.process.hello is not None:
             report.hello = bot.process.hello
+        if isinstance(bot, RemoteBot) and bot.out_of_step is not None:  # e.g. a line sent after its last answer
+            report.violations.append(Violation(match_id, 0, "between matches", bot.out_of_step))
         decisions, seconds, slowest = referee.thinking.get(seat, (0, 0.0, 0.0))
         report.decisions += decisions
         report.seconds += seconds

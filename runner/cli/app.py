@@ -3,17 +3,19 @@
 from __future__ import annotations
 
 import json
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from runner.errors import MaumauError
+from runner.errors import MaumauError, note_user_interrupt, raised_by_user
 from runner.game import events as ev
 from runner.logs import codec
 from runner.plugins import registry
 from runner.rules import schema_text
+from runner.seats.bot_output import bots_print_to_stderr, exit_now, leftover_threads
 from runner.words import counted
 
 from . import narrate, output, tournaments
@@ -24,6 +26,7 @@ from .options import (
     MoveTimeOpt,
     OnFaultOpt,
     RulesetOpt,
+    SandboxOpt,
     SeedOpt,
     SetOpt,
     TimeBankOpt,
@@ -102,7 +105,8 @@ def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML
     for file in files:
         try:
             ruleset, notes = reg.check_ruleset(file)
-            typer.echo(f"ok: {file} ({ruleset.name})")
+            # every match ends: the bound is the ruleset's own (match.max_rounds), so say it
+            typer.echo(f"ok: {file} ({ruleset.name}; a match ends after at most {ruleset.match.max_rounds} rounds)")
             for note in notes:
                 typer.echo(f"note: {note}")
         except MaumauError as exc:
@@ -136,6 +140,7 @@ def play_cmd(
     wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
     human: Annotated[
         bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")
@@ -150,10 +155,12 @@ def play_cmd(
 
     if human and human_seat is None:
         human_seat = 0
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
     try:
-        result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
-                                    with_log=log is not None, faults=faults, human_seat=human_seat)
+        with bots_print_to_stderr() as own:
+            result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
+                                        with_log=log is not None, faults=faults, human_seat=human_seat,
+                                        human_io=(None, own))
     except HumanQuit as exc:
         if exc.input_ended:
             raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
@@ -295,7 +302,7 @@ def check_bot_cmd(
     matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
     move_time: MoveTimeOpt = 1.0,
     wall_time: WallTimeOpt = None,
-    seed: SeedOpt = 1,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the matches checked.")] = 1,
     isolate: Annotated[
         bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
     ] = True,
@@ -307,15 +314,42 @@ def check_bot_cmd(
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
     faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory, wall_time)
-    report = check_bot(bot, faults, matches=matches, seed=seed)
+    with bots_print_to_stderr():
+        report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)
     if not report.passed:
         raise typer.Exit(1)
 
 
+def script() -> None:
+    """The console script: `main`, then an exit that no thread a bot left running (not a daemon) holds up."""
+    try:
+        main()
+    except SystemExit as exc:
+        if leftover_threads():
+            exit_now(exc.code)
+        raise
+    if leftover_threads():
+        exit_now(0)
+
+
 def main() -> None:
-    """The console script: domain and usage errors become one `Error: ...` line, no traceback."""
+    """The command line in this process: domain and usage errors become one `Error: ...` line, no traceback."""
+    previous = signal.signal(signal.SIGINT, _on_ctrl_c)
+    try:
+        _run()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _on_ctrl_c(signum, frame) -> None:
+    """The user's Ctrl-C: marked as theirs, so that a KeyboardInterrupt a bot raises is not taken for it."""
+    note_user_interrupt()
+    raise KeyboardInterrupt
+
+
+def _run() -> None:
     try:
         code = app(standalone_mode=False)  # not standalone, typer returns typer.Exit's code (and 130 for Ctrl-C)
     except MaumauError as exc:
@@ -324,17 +358,19 @@ def main() -> None:
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        typer.echo("Error: interrupted", err=True)
-        sys.exit(130)
+    except (typer.Abort, KeyboardInterrupt) as exc:
+        _interrupted(exc)
+    except SystemExit as exc:  # no command of ours exits from inside: code it ran did
+        typer.echo(f"Error: the run was ended by code that called sys.exit({exc.code!r:.40}) (a bot or a plugin); "
+                   "no results", err=True)
+        sys.exit(1)
     except Exception as exc:
         # Typer's own click (vendored or not) is not importable by name everywhere: match by class name.
         kind = type(exc).__name__
         if kind == "Exit":
             sys.exit(getattr(exc, "exit_code", 0))
         if kind == "Abort":
-            typer.echo("Error: interrupted", err=True)
-            sys.exit(130)
+            _interrupted(exc)
         if not hasattr(exc, "format_message"):  # not a usage error: a bug, keep its traceback
             raise
         if type(exc).__name__ == "NoArgsIsHelpError":
@@ -346,6 +382,16 @@ def main() -> None:
         typer.echo("Error: interrupted", err=True)
     if isinstance(code, int) and code:
         sys.exit(code)
+
+
+def _interrupted(exc: BaseException) -> None:
+    """Exit after an interruption: the user's Ctrl-C (130), or a KeyboardInterrupt bot or plugin code raised (1)."""
+    cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__ or exc.__context__  # click wraps it in Abort
+    if cause is None or raised_by_user(cause):
+        typer.echo("Error: interrupted", err=True)
+        sys.exit(130)
+    typer.echo("Error: code the run called (a bot or a plugin) raised KeyboardInterrupt; no results", err=True)
+    sys.exit(1)
 
 
 if __name__ == "__main__":

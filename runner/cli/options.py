@@ -27,6 +27,8 @@ TimeBankOpt = Annotated[float, typer.Option(
     "--time-bank", help="Extra CPU seconds per bot per match that cover overruns of --move-time.")]
 IsolateOpt = Annotated[bool, typer.Option(
     "--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
+SandboxOpt = Annotated[bool, typer.Option(
+    "--sandbox", help="Run every bot in a sandbox: no network, no files but its own, limits (implies --isolate).")]
 MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
 
 # The option that sets each setting the layers below name in their errors (InvalidSetting).
@@ -48,12 +50,11 @@ def option_names() -> Iterator[None]:
 
 
 def fault_settings(on_fault: str, move_time: float, time_bank: float, isolate: bool, bot_memory: str,
-                   wall_time: float | None = None) -> FaultSettings:
+                   wall_time: float | None = None, sandbox: bool = False) -> FaultSettings:
     """The fault settings of the options of `play`, `tournament` and `check-bot`."""
     with option_names():
         return FaultSettings(policy=on_fault, move_time=move_time, time_bank=time_bank, isolate=isolate,
-                             wall_time=wall_time,
-                             bot_memory=parse_memory(bot_memory))
+                             wall_time=wall_time, bot_memory=parse_memory(bot_memory), sandbox=sandbox)
 
 
 def parse_memory(text: str) -> int | None:
@@ -74,3 +75,4 @@ def parse_memory(text: str) -> int | None:
 def overrides_of(pairs: list[str] | None) -> dict:
     """The `--set KEY=VALUE` options as a mapping of dotted keys to values."""
     return dict(parse_override(pair) for pair in pairs or [])
+

@@ -9,6 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from runner.errors import MaumauError
+from runner.seats.bot_output import bots_print_to_stderr
 from runner.words import counted
 
 from . import output
@@ -18,6 +19,7 @@ from .options import (
     MemoryOpt,
     MoveTimeOpt,
     OnFaultOpt,
+    SandboxOpt,
     SeedOpt,
     SetOpt,
     TimeBankOpt,
@@ -60,6 +62,7 @@ SETTING_OPTIONS = (
     "move_time",
     "time_bank",
     "isolate",
+    "sandbox",
     "bot_memory",
     "until_confident",
     "max_deals",
@@ -128,6 +131,7 @@ def tournament_cmd(
     wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
     until_confident: Annotated[
         bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")
@@ -186,7 +190,7 @@ def tournament_cmd(
                     "a tournament needs -r RULESET and its entrants (-b BOT, at least two); "
                     "`--resume DIR` continues a stored one"
                 )
-            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
+            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
             settings = plan(
                 ruleset,
                 bots,
@@ -203,17 +207,18 @@ def tournament_cmd(
                 seatings=seatings,
                 deals_file=deals_file,
             )
-        standings, _ = conduct(
-            settings,
-            out,
-            resume,
-            backend,
-            workers,
-            quiet,
-            scheduler,
-            report_every=report_every,
-            report=report_standings,
-        )
+        with bots_print_to_stderr():  # what an in-process bot prints is never part of the standings
+            standings, _ = conduct(
+                settings,
+                out,
+                resume,
+                backend,
+                workers,
+                quiet,
+                scheduler,
+                report_every=report_every,
+                report=report_standings,
+            )
     typer.echo(render_standings(standings, fmt))
 
 

@@ -20,7 +20,8 @@ class FaultSettings:
     means None). `time_bank`: extra CPU seconds per seat per match that cover overruns of the move
     time. `wall_time`: the wall-clock cap of a decision, which catches a bot that sleeps, blocks
     or waits (None: WALL_FACTOR times the decision's CPU budget; 0: no cap).
-    `isolate`: every Python bot in a process of its own. `bot_memory`: the memory cap of each
+    `isolate`: every Python bot in a process of its own. `sandbox`: every bot process in a
+    sandbox (runner/seats/sandbox.py; implies `isolate`). `bot_memory`: the memory cap of each
     bot process in bytes (None: no cap).
     """
 
@@ -30,6 +31,7 @@ class FaultSettings:
     isolate: bool = False
     bot_memory: int | None = DEFAULT_MEMORY
     wall_time: float | None = None
+    sandbox: bool = False
 
     def __post_init__(self) -> None:
         if self.policy not in POLICIES:
@@ -47,6 +49,8 @@ class FaultSettings:
         if self.wall_time and self.move_time and self.wall_time < self.move_time:
             raise InvalidSetting(f"{{0}} {self.wall_time:g} is below {{1}} {self.move_time:g}: the wall-clock cap "
                                  "must leave the bot its CPU time; raise it, or leave it out", "wall_time", "move_time")
+        if self.sandbox:
+            object.__setattr__(self, "isolate", True)  # a level above --isolate: every bot in a process of its own
         if self.move_time == 0:
             object.__setattr__(self, "move_time", None)  # 0 means no limit
         object.__setattr__(self, "time_bank", float(self.time_bank))

@@ -12,6 +12,7 @@ import random
 import sys
 from typing import Sequence, TextIO
 
+from runner.errors import UserInterrupt
 from runner.game import events as ev
 from runner.game.actions import Action
 from runner.game.bot import Bot
@@ -22,11 +23,11 @@ from runner.words import counted
 QUIT_WORDS = ("q", "quit", "exit")
 
 
-class HumanQuit(KeyboardInterrupt):
+class HumanQuit(UserInterrupt):
     """The person left the match (typed q, or the input ended).
 
-    A KeyboardInterrupt, so that the referee lets it through like Ctrl-C instead of taking it
-    for a bot's fault.
+    A UserInterrupt, so that the referee lets it through like Ctrl-C instead of taking it for a
+    bot's fault.
     """
 
     def __init__(self, message: str, input_ended: bool = False):

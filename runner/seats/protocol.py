@@ -33,7 +33,7 @@ from runner.game.actions import (
 from runner.game.cards import JOKER, JOKER_COLOURS, RANKS, SUITS, Card
 from runner.game.view import Event, Resume, View
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: every request carries an id its reply echoes; match_start and match_end want `ready`
 MAX_LINE_BYTES = 1 << 20  # one message; a longer line is a protocol violation, not a memory hazard
 MAX_TRACEBACK_CHARS = 4000  # of a fault's traceback, its end kept (where the exception was raised)
 MAX_TRACEBACK_FRAMES = 30
@@ -91,16 +91,6 @@ def well_typed(action: object) -> bool:
     if kind is Give:
         return type(action.card) is Card
     return kind in (Draw, Pass, Challenge)
-
-
-def exception_text(exc: BaseException) -> str:
-    """`Type: message` of a bot's exception, at most 300 characters."""
-    name = type(exc).__name__
-    try:
-        message = str(exc)
-    except Exception:  # an exception whose own __str__ fails
-        message = ""
-    return (f"{name}: {message}" if message else name)[:300]
 
 
 def exception_traceback(exc: BaseException, skip: int = 1) -> str:

@@ -11,11 +11,12 @@ from __future__ import annotations
 
 from time import thread_time
 
+from runner.errors import exception_text, raised_by_user
 from runner.game.bot import Bot
 from runner.game.view import View
 
 from .deadline import DecisionTimeout, arm, disarm
-from .protocol import exception_text, exception_traceback
+from .protocol import exception_traceback
 
 
 class SeatFailure(Exception):
@@ -76,11 +77,13 @@ class LocalSeat(Seat):
         try:
             try:
                 return self.act(view)
-            except (DecisionTimeout, KeyboardInterrupt):
+            except DecisionTimeout:
                 raise
             except BotUnavailable as exc:
                 failure = SeatFailure("exception", str(exc), give_up=True, traceback=exc.traceback)
-            except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
+            except BaseException as exc:  # SystemExit and its own KeyboardInterrupt too: a bot never stops the runner
+                if raised_by_user(exc):  # the user's Ctrl-C, which landed in the bot's code
+                    raise
                 # still within the deadline: __str__ is the bot's code; the traceback names its files and lines
                 failure = SeatFailure("exception", exception_text(exc), give_up=False,
                                       traceback=exception_traceback(exc))

@@ -68,8 +68,8 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     With `human_seat`, the person at the terminal (`human_io`: input and output streams, default
     stdin and stdout) takes that seat and the bots fill the others in order; there is no move time.
     """
-    reg = registry()
     faults = faults if faults is not None else FaultSettings()
+    reg = BotMaker(None, faults.isolate, sandbox=faults.sandbox).reg  # no plugin code in this process under --isolate
     ruleset = reg.load_ruleset(ruleset_name, overrides)
     bots = list(players)
     if human_seat is not None:
@@ -82,7 +82,7 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     check_table(ruleset, players, changes)
     referee = Referee(faults, seed=seed)
     log: list[dict] | None = [] if with_log else None
-    with BotMaker(reg, faults.isolate, faults.bot_memory) as maker:
+    with BotMaker(reg, faults.isolate, faults.bot_memory, faults.sandbox) as maker:
         maker.check(bots + [j.partition(":")[2] for j in joins])
         make_bot = maker
         if human_seat is not None:

@@ -194,7 +194,8 @@ def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, 
     out = out if out is not None else default_out(settings)
     progress = progress_for(quiet)
     with make_backend(backend, workers, scheduler) as executor:
-        executor.prepare(settings.bots)  # a cluster worker without a bot is refused before the directory is made
+        # a cluster worker without a bot is refused before the directory is made
+        executor.prepare(settings.bots, settings.faults.isolate)
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
             progress.note(f"{settings.summary()}; results in {out}")
