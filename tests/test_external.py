@@ -219,7 +219,8 @@ def test_check_bot_reports_a_missing_or_wrong_id(tmp_path):
                              ('send({"type": "action", "id": 0, "action": legal[0]}); continue',
                               "with the id of no request sent, where a reply to act was due")]:
         result = CliRunner().invoke(app, ["check-bot", bot(tmp_path, misbehave), "--matches", "1"])
-        assert result.exit_code == 1 and "illegal: protocol: a line of type 'action'" in result.output, result.output
+        assert result.exit_code == 1 and "illegal (phase play): protocol: a line of type 'action'" in result.output, \
+            result.output
         assert words in result.output
 
 
