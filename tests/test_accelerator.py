@@ -1,4 +1,4 @@
-"""The optional accelerator (runner/accel.py, setup.py): the compiled and the pure path give the same logs, byte for byte.
+"""The optional accelerator (runner/accel.py, setup.py): both paths give the same logs, byte for byte.
 
 The pure path runs in a subprocess with MAUMAU_PURE=1. The comparison needs the accelerator
 built (`pip install -e .` with a C compiler); without it the tests comparing paths skip, unless
@@ -14,8 +14,8 @@ import sys
 from pathlib import Path
 
 import pytest
-from golden.corpus import DIGESTS, LINEUPS, SEEDS, log_digest
 
+from golden.corpus import DIGESTS, LINEUPS, SEEDS, log_digest
 from runner import accel
 
 ROOT = Path(__file__).resolve().parent.parent
