@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import random
 import subprocess
 import sys
 from pathlib import Path
@@ -37,18 +38,38 @@ def gallery_cases():
                     yield f"{path.stem}/{size}/{'-'.join(lineup)}/{seed}", str(path), players, seed
 
 
+def hard_choices(count: int = 12, rollouts: int = 60) -> list[str]:
+    """`hard`'s choice, at a fixed seed and playout count, in searched decisions of seeded rounds of standard."""
+    from bots.hard import HardBot
+    from bots.search import candidates
+    from runner.game.engine import Round
+    from runner.plugins import registry
+
+    ruleset, chosen, seed = registry().load_ruleset("standard"), [], 0
+    while len(chosen) < count:
+        seed += 1
+        rng, rnd = random.Random(seed), Round.deal(ruleset, random.Random(-seed), 4)
+        while not rnd.over and len(chosen) < count:
+            view = rnd.view()
+            if len(candidates(view)) > 1 and rng.random() < 0.3:
+                chosen.append(str(HardBot(rng=random.Random(seed), rollouts=rollouts).act(view)))
+            legal = rnd.legal()
+            rnd.apply(legal[int(rng.random() * len(legal))])
+    return chosen
+
+
 def gallery_digests() -> dict[str, str]:
     return {key: log_digest(name, players, seed) for key, name, players, seed in gallery_cases()}
 
 
-def pure_digests() -> dict[str, dict[str, str]]:
-    """The corpus's and the gallery's digests played by the pure-Python engine, in a fresh process."""
+def pure_digests() -> dict:
+    """The corpus's and the gallery's digests, and hard's choices, by the pure-Python engine in a fresh process."""
     script = (
         "import json, sys; sys.path.insert(0, 'tests'); "
-        "from golden.corpus import compute; from test_accelerator import gallery_digests; "
+        "from golden.corpus import compute; from test_accelerator import gallery_digests, hard_choices; "
         "from runner import accel; "
         "assert all(s.startswith('pure') for s in accel.status().values()), accel.status(); "
-        "print(json.dumps({'corpus': compute(), 'gallery': gallery_digests()}))"
+        "print(json.dumps({'corpus': compute(), 'gallery': gallery_digests(), 'hard': hard_choices()}))"
     )
     env = {**os.environ, accel.PURE_VARIABLE: "1"}
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
@@ -76,6 +97,8 @@ def test_both_paths_give_the_same_logs_over_the_corpus_and_the_gallery():
     assert len(compiled) >= 8 * 3 * 2
     differ = sorted(key for key in compiled if pure["gallery"][key] != compiled[key])
     assert not differ, f"{len(differ)} of {len(compiled)} gallery logs differ between the paths, e.g. {differ[:5]}"
+    assert pure["hard"] == hard_choices(), "hard chooses differently on the two paths at the same seed and playouts"
+    assert len(set(pure["hard"])) > 3  # decisions of several kinds, not one answer repeated
 
 
 def test_the_cli_says_which_path_runs():
