@@ -2,15 +2,20 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 
 from midround import table
 from runner.game.actions import DRAW, PASS, NameSuit, Play
 from runner.game.cards import parse_card
 from runner.logs.follow import LogTable
-from runner.logs.narration import Narrator, action_text, event_line, ordered_actions
+from runner.logs.narration import Narrator, action_text, event_line, ordered_actions, phase_text
 from runner.plugins import registry
 from runner.table.play import play_match
+from scenario import deal, do
+
+ROOT = Path(__file__).parent.parent
 
 
 @pytest.mark.parametrize("ruleset, bots, seed", [
@@ -18,6 +23,8 @@ from runner.table.play import play_match
     ("strafpunten", ["medium", "easy"], 2),
     ("elimination", ["easy", "medium", "easy", "easy"], 3),
     ("standard-two-decks", ["easy"] * 7, 4),
+    (str(ROOT / "rulesets" / "gallery" / "switch.yaml"), ["easy"] * 3, 5),  # several cards at once
+    (str(ROOT / "tests" / "data" / "every-decision.yaml"), ["easy"] * 4, 6),  # hands swapped, cards given, jumps in
 ])
 def test_the_log_followed_card_by_card_loses_no_card_and_counts_each_hand_as_the_round_did(ruleset, bots, seed):
     rules = registry().load_ruleset(ruleset)
@@ -101,3 +108,73 @@ def test_a_play_of_several_cards_is_one_line_naming_them_all():
     event = {"type": "play", "seat": 0, "card": "7H", "more": ["7D", "7S"], "suit": None, "announce": None}
     assert event_line(event, ["ann"]) == "  ann plays 7H 7D 7S"
     assert Narrator(1, ["ann", "bob"]).tell(event) == ["  ann#0 played 7H 7D 7S"]
+
+
+# ---------------------------------------------------------------- the house rules' decisions, in words
+
+HOUSE_STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S 9C 9S"
+
+
+def asked(rnd) -> tuple[str | None, list[str]]:
+    """The prompt and the moves the seat to act is shown, as the browser shows them."""
+    view = rnd.view()
+    names = Narrator(rnd.current, ["ann", "bob", "cy"]).who
+    return phase_text(view, names), [action_text(action, view, names) for action in ordered_actions(view.legal)]
+
+
+def test_a_seat_asked_to_jump_in_is_told_who_played_what_and_may_decline():
+    rnd = deal("standard", ["9H 2D 3D", "9S 5S 6S", "4H 8C 7C"], "10H", HOUSE_STOCK, overrides={"jump_in": "same_rank"})
+    do(rnd, "9H")
+    assert asked(rnd) == ("ann#0 played 9H: you may jump in out of turn", ["jump in with 9S", "do not jump in"])
+
+
+def test_choosing_a_hand_to_swap_and_a_card_to_give_name_the_card_that_asks():
+    rnd = deal("standard", ["QH 2D 3D", "4S 5H 6S", "7C 8C 9C"], "10H", HOUSE_STOCK,
+               overrides={"powers.Q.swap_hands": "choose"})
+    do(rnd, "QH")
+    assert asked(rnd) == ("your QH swaps hands: choose whose hand you take",
+                          ["swap hands with bob#1", "swap hands with cy#2"])
+    rnd = deal("standard", ["KH 2D 3D", "4S 5H 6S", "7C 8C 9C"], "10H", HOUSE_STOCK, overrides={"powers.K.give": 2})
+    do(rnd, "KH")
+    assert asked(rnd) == ("your KH gives 2 cards to the next player: choose which", ["give 2D", "give 3D"])
+
+
+def test_a_rank_wish_a_pending_skip_and_drawing_until_a_card_fits_are_named():
+    rnd = deal("standard", ["JH 2D 3D", "4S 5H 6S"], "10H", HOUSE_STOCK,
+               overrides={"powers.J": {"wild": True, "wish": "rank", "wish_ranks": ["5", "9"]}})
+    assert [text for text in asked(rnd)[1] if text.startswith("play JH")] == ["play JH, wishing for 5",
+                                                                             "play JH, wishing for 9"]
+    rnd = deal("standard", ["8H 2D 3D", "8S 5H 6S"], "10H", HOUSE_STOCK, overrides={"powers.8.skip_stack": "pass"})
+    do(rnd, "8H")
+    assert asked(rnd) == ("a skip is waiting for you (1 turn to miss): answer it or take it",
+                          ["play 8S", "take the skip"])
+    rnd = deal("standard", ["4S 2D 3D", "5C 5H 6S"], "10H", HOUSE_STOCK, overrides={"drawing.until_playable": True})
+    assert asked(rnd) == (None, ["draw until a card fits"])
+
+
+def test_a_seat_declining_to_jump_in_is_told_to_nobody_else():
+    log: list[dict] = [{"type": "match_start", "match": "m", "ruleset": "standard", "overrides": {}, "limit": 100,
+                        "rules": {"jump_in": "same_rank"}, "seed": 1, "players": ["ann", "bob", "cy"]}]
+    rnd = deal("standard", ["9H 2D 3D", "4S 5S 6S", "9C 8C 7C"], "10H", HOUSE_STOCK, overrides={"jump_in": "same_rank"},
+               log=log)
+    do(rnd, "9H", "pass")
+    assert log[-1] == {"type": "pass", "seat": 2}
+    told = {seat: [line for event in log for line in narrator.tell(event)][-1]
+            for seat, narrator in ((seat, Narrator(seat, ["ann", "bob", "cy"])) for seat in range(3))}
+    assert told == {0: "  you played 9H", 1: "  ann#0 played 9H", 2: "  you did not jump in"}
+
+
+def test_the_house_rules_events_read_face_up_in_the_replay():
+    names = ["ann", "bob", "cy"]
+    lines = [event_line(event, names) for event in [
+        {"type": "play", "seat": 1, "card": "JH", "suit": None, "announce": None, "rank": "7"},
+        {"type": "play", "seat": 2, "card": "9H", "suit": None, "announce": None, "jump_in": True},
+        {"type": "give", "seat": 0, "to": 1, "card": "3D"},
+        {"type": "swap", "seat": 0, "with": 2},
+        {"type": "show", "seat": 1, "cards": ["2C", "KS"]},
+        {"type": "pass_hands", "direction": -1},
+        {"type": "out", "seat": 2, "place": 1},
+    ]]
+    assert lines == ["  bob plays JH wishing 7", "  cy jumps in with 9H", "  ann gives 3D to bob",
+                     "  ann swaps hands with cy", "  bob shows 2C KS",
+                     "  every hand passes to the next player in the direction of play", "  cy is out, in place 1"]

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import random
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -17,6 +18,8 @@ description: Strafpunten where a 9 reverses.
 powers:
   9: {reverse: true}
 """
+DATA = Path(__file__).parent / "data"
+GALLERY = Path(__file__).parent.parent / "rulesets" / "gallery"
 
 
 def test_the_lobby_offers_every_registered_ruleset_with_its_players_and_the_three_levels():
@@ -129,6 +132,41 @@ def test_a_house_rule_file_is_checked_with_the_loaders_one_line_errors_and_playe
     assert syntax.status_code == 400 and syntax.json()["error"].startswith("broken.yaml: YAML syntax error")
     assert escape.status_code == 400 and "extends a registered ruleset by name" in escape.json()["error"]
     assert game.spec.ruleset.powers and st["ruleset"]["name"] == "nines-reverse"
+
+
+@pytest.mark.parametrize("name, text, wanted", [
+    ("every-decision.yaml", (DATA / "every-decision.yaml").read_text(),
+     {"swap", "give", "several", "wish", "jump in", "no jump", "skip"}),
+    ("makao.yaml", (GALLERY / "makao.yaml").read_text(), {"several", "wish", "skip"}),
+])
+def test_a_house_rule_game_offers_every_kind_of_decision_its_rules_make(name, text, wanted):
+    """The moves come from the engine's legal actions: each kind is shown with its words, and the match plays out."""
+    seen: dict[str, str] = {}
+
+    def note(seat, st):
+        for move in st["moves"]:
+            for kind, found in DECISIONS.items():
+                if found(move, st.get("prompt") or ""):
+                    seen.setdefault(kind, move["text"])
+
+    with server() as (client, _):
+        seat = new_game(client, None, "easy", 3, yaml=text, filename=name)
+        final = play(client, [seat], random.Random(5), on_turn=note)[seat]
+    assert final["status"] == "over", final["error"]
+    assert wanted <= set(seen), f"never offered: {wanted - set(seen)}; offered {seen}"
+    assert seen.get("swap", "swap hands with easy#1").startswith("swap hands with easy#")
+    assert seen.get("jump in", "jump in with").startswith("jump in with")
+
+
+DECISIONS = {  # a kind of decision, and how a move offered shows it
+    "swap": lambda move, prompt: move["kind"] == "swap" and "swaps hands" in prompt,
+    "give": lambda move, prompt: move["kind"] == "give" and "to the next player" in prompt,
+    "several": lambda move, prompt: move["kind"] == "play" and len(move["cards"]) > 1,
+    "wish": lambda move, prompt: move["kind"] == "play" and ", wishing for " in move["text"],
+    "jump in": lambda move, prompt: move["kind"] == "play" and "you may jump in" in prompt,
+    "no jump": lambda move, prompt: move["text"] == "do not jump in",
+    "skip": lambda move, prompt: move["text"] == "take the skip" and "a skip is waiting" in prompt,
+}
 
 
 def test_another_browser_joins_between_rounds_with_the_lowest_total_and_a_leaver_is_struck():

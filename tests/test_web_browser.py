@@ -10,6 +10,7 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from pathlib import Path
 
 import pytest
 
@@ -191,3 +192,55 @@ def test_house_rules_pasted_in_the_lobby_are_checked_and_set_the_players_range(p
     page.get_by_test_id("house-text").fill("extends: standard\nname: broken\nhand_size: 0\n")
     page.get_by_test_id("house-check").click()
     expect(page.get_by_test_id("house-result")).to_contain_text("Error: house-rules.yaml: hand_size: ")
+
+
+DATA = Path(__file__).parent / "data"
+HOUSE_SEED = 2  # the first game's seed on the house-rule test's own server: its first round offers a swap and a jump-in
+BUTTONS = "all => all.map((b) => [b.dataset.kind, b.dataset.cards, b.lastChild.data])"  # a move: kind, cards, text
+RARE_FIRST = ["swap", "give", "jump in", "several"]  # moves the house-rule test clicks first, where offered
+
+
+def rare_kind(move: dict) -> str:
+    """A move's kind, the house rules' plays told apart: a jump-in, a play of several cards."""
+    if move["kind"] == "play" and move["text"].startswith("jump in with"):
+        return "jump in"
+    if move["kind"] == "play" and len(move["cards"]) > 1:
+        return "several"
+    return move["kind"]
+
+
+def test_a_house_rule_file_uploaded_in_the_lobby_plays_with_every_move_the_engine_offers(browser):
+    """Each step, the page's move buttons are the seat's legal moves as the server words them; the test clicks
+    the rarer kinds first, so the house rules' decisions (hands swapped, cards given, several cards, jumping in)
+    are taken through the page."""
+    clicked: set[str] = set()
+    context = browser.new_context()
+    with running(games=Games(seeds=itertools.count(HOUSE_SEED).__next__)) as address:
+        try:
+            page = context.new_page()
+            page.set_default_timeout(PATIENCE_MS)
+            page.goto(address + "/")
+            page.get_by_test_id("ruleset").select_option("__house__")
+            page.get_by_test_id("house-file").set_input_files(str(DATA / "every-decision.yaml"))
+            expect(page.get_by_test_id("house-result")).to_have_text("ok: every-decision, 2\u20138 players, limit")
+            page.get_by_test_id("players").fill("3")
+            page.get_by_test_id("new-game").click()
+            page.wait_for_url("**/play/*")
+            token = page.url.rsplit("/", 1)[1]
+            deadline = time.monotonic() + 600
+            while not page.get_by_test_id("next-round").is_visible():
+                assert time.monotonic() < deadline, "the round did not end"
+                page.locator("[data-testid=move]:enabled, [data-testid=next-round]:visible").first.wait_for()
+                buttons = page.locator("[data-testid=move]:enabled")
+                if not buttons.count():
+                    continue
+                offered = page.request.get(f"{address}/api/seats/{token}").json()["moves"]
+                shown = buttons.evaluate_all(BUTTONS)
+                assert shown == [[move["kind"], " ".join(move["cards"]), move["text"]] for move in offered]
+                kinds = [rare_kind(move) for move in offered]
+                choice = next((kinds.index(kind) for kind in RARE_FIRST if kind in kinds), 0)
+                clicked.add(kinds[choice])
+                buttons.nth(choice).click()
+        finally:
+            context.close()
+    assert {"swap", "jump in"} <= clicked, clicked

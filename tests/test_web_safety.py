@@ -6,16 +6,21 @@ import hashlib
 import json
 import random
 import re
+import time
 from pathlib import Path
 
 import pytest
 
 from runner.logs import codec
 from runner.logs.follow import LogTable
+from runner.logs.narration import action_cards
 from runner.table.play import play_match
 from runner.tournament.driver import conduct
 from runner.tournament.settings import plan
-from webplay import new_game, play, server
+from runner.web.host import HostedGame
+from runner.web.lobby import game_spec
+from runner.web.snapshot import seat_state
+from webplay import PATIENCE, choose, new_game, play, server
 
 CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9JQKA])([CDHS])(?![A-Za-z0-9])")
 ONE_DECK_WITH_JOINS = "extends: strafpunten\nname: strafpunten-open\nmatch: {table_changes: true}\n"
@@ -76,6 +81,48 @@ def test_two_people_at_one_table_never_see_each_others_hands():
 
         play(client, [first, second], rng, on_turn=scan)
     assert checked[0] > 5 and checked[3] > 5
+
+
+JUMP_IN = "extends: standard\nname: jump-in\njump_in: same_rank\n"
+
+
+def test_a_bot_asked_to_jump_in_changes_nothing_a_browser_seat_is_shown():
+    """The engine asks only a seat holding a card of the rank played: the question, and its pass, stay out of sight."""
+    game = HostedGame(game_spec(None, JUMP_IN, "jump-in.yaml", "easy", 3), seed=3)
+    person, seen = game.creator, []  # (the bot asked to jump in or None, the person's state), at each step
+    asked: list[int | None] = [None]  # the bot asked to jump in by the last decision, if it was such a question
+
+    def step(asking: int | None) -> None:
+        asked[0] = asking
+        with game.lock:
+            seen.append((asking, seat_state(game, person)))
+
+    def observe(rnd) -> None:
+        decide(rnd)
+        step(rnd.current if rnd.phase == "jump_in" and rnd.current != person.seat else None)
+
+    def tell(event: dict) -> None:  # a pass right after the question is the bot's answer: it lets the chance go
+        told(event)
+        step(event["seat"] if event["type"] == "pass" and event["seat"] == asked[0] else None)
+
+    decide, told = game.observe, game.events.listener
+    game.observe, game.events.listener = observe, tell
+    game.start()
+    rng, deadline = random.Random(3), time.monotonic() + PATIENCE
+    while not game.finished:
+        assert time.monotonic() < deadline, "the game did not end"
+        with game.lock:
+            if person.moves:
+                game.answer(person, person.turn, choose([{"cards": action_cards(a)} for a in person.moves], rng))
+            elif game.status == "between" and not person.ready:
+                game.ready(person)
+        time.sleep(0.005)
+    assert game.status == "over", game.error
+    declined = sum(1 for (before, _), (after, _) in zip(seen, seen[1:]) if before is not None and before == after)
+    assert declined > 2  # bots were asked to jump in, and let the chance go
+    for index, (asking, state) in enumerate(seen):
+        if asking is not None:  # the question and its answer, a pass: the person is shown what it was shown before
+            assert state == seen[index - 1][1], f"step {index}: the person saw bot {asking} asked to jump in"
 
 
 @pytest.fixture(scope="module")

@@ -132,7 +132,7 @@ def _suit_of(card: str) -> str:
 _HANDLERS = {
     ev.MATCH_START: LogTable._match_start, ev.ROUND_START: LogTable._round_start, ev.PLAY: LogTable._play,
     ev.NAME_SUIT: LogTable._name_suit, ev.DRAW: LogTable._draw, ev.RESHUFFLE: LogTable._reshuffle,
-    "give": LogTable._give, "swap": LogTable._swap, "pass_hands": LogTable._pass_hands, "out": LogTable._out,
+    ev.GIVE: LogTable._give, ev.SWAP: LogTable._swap, ev.PASS_HANDS: LogTable._pass_hands, ev.OUT: LogTable._out,
     ev.FORFEIT: LogTable._forfeit, ev.ROUND_END: LogTable._round_end, ev.JOIN: LogTable._join,
     ev.ELIMINATED: LogTable._eliminated, ev.LEAVE: LogTable._leave,
 }

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 from typing import Callable, Iterable, Sequence
 
 from runner.game import events as ev
-from runner.game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
+from runner.game.actions import Action, Challenge, Draw, Give, NameSuit, Pass, Play, Swap
 from runner.game.cards import COLOUR_NAMES, SUIT_NAMES, parse_card
 from runner.game.view import View
 
@@ -70,39 +70,67 @@ def ordered_actions(legal: Sequence[Action]) -> list[Action]:
     return plays + [action for action in legal if not isinstance(action, Play)]
 
 
-def phase_text(view: View) -> str | None:
+def phase_text(view: View, who: Who | None = None) -> str | None:
     """What the seat to act is asked, beyond its usual turn (None for a plain turn)."""
+    resume = view.resume
     if view.phase == "drawn":
+        if view.ruleset.drawing.drawn_card == "go_on":
+            return f"you drew {view.hand[-1]}: play on, or end the turn"
         return f"the card you drew, {view.hand[-1]}, can be played: play it or keep it"
     if view.phase == "name_suit":
-        return "a Jack was turned up: as the dealer, name the suit to follow"
+        return f"a wild card, {view.top}, was turned up: as the dealer, name the suit to follow"
     if view.phase == "challenge":
         return "the last player missed an announcement: challenge it?"
+    if view.phase == "swap" and resume is not None:
+        return f"your {resume.cards[resume.position]} swaps hands: choose whose hand you take"
+    if view.phase == "give" and resume is not None:
+        cards = counted(resume.give_left, "card") if resume.give_left > 1 else "a card"
+        return f"your {resume.cards[resume.position]} gives {cards} to the next player: choose which"
+    if view.phase == "jump_in" and resume is not None:
+        player = who(resume.seat) if who is not None else f"seat {resume.seat}"
+        return f"{player} played {view.top}: you may jump in out of turn"
     if view.pending:
         return f"a draw penalty of {view.pending} is waiting for you"
+    if view.pending_skip:
+        return f"a skip is waiting for you ({counted(view.pending_skip, 'turn')} to miss): answer it or take it"
+    if view.again:
+        return "you play again"
     return None
+
+
+PASS_TEXTS = {  # what a Pass does, by phase
+    "drawn": "keep the card and end the turn",
+    "challenge": "let it go",
+    "jump_in": "do not jump in",
+    "play": "take the skip",  # a Pass in a plain turn: the seat facing a pending skip takes it
+}
 
 
 def action_text(action: Action, view: View | None = None, who: Who | None = None) -> str:
     """A legal action in words, e.g. `play JD, naming spades, saying "mau"`, or `draw 2 (penalty)`."""
+    phase = view.phase if view is not None else "drawn"
     if isinstance(action, Play):
-        return play_words("play", action_cards(action), action.suit, action.announce, getattr(action, "rank", None))
+        verb = "jump in with" if phase == "jump_in" else "play"
+        return play_words(verb, action_cards(action), action.suit, action.announce, action.rank)
     if isinstance(action, Draw):
         if view is not None and view.pending:
             return f"draw {view.pending} (penalty)"
         if view is not None and view.again:
-            return "draw a card (instead of following the Ace)"
+            return "draw a card (instead of playing again)"
+        if view is not None and view.ruleset.drawing.until_playable:
+            return "draw until a card fits"
         return "draw a card"
     if isinstance(action, Pass):
-        return "let it go" if view is not None and view.phase == "challenge" else "keep the card and end the turn"
+        return PASS_TEXTS.get(phase, "pass")
     if isinstance(action, NameSuit):
         return f"name {suit_name(action.suit)}"
     if isinstance(action, Challenge):
         return "challenge"
-    seat = getattr(action, "seat", None)
-    if seat is not None and who is not None:  # an action aimed at another seat (a swap of hands, say)
-        return f"{type(action).__name__.lower()} with {who(seat)}"
-    return str(action)
+    if isinstance(action, Swap):
+        return f"swap hands with {who(action.seat) if who is not None else f'seat {action.seat}'}"
+    if isinstance(action, Give):
+        return f"give {action.card}"
+    return str(action)  # an action this module does not know yet, plainly
 
 
 # ---------------------------------------------------------------------- one seat's narration
@@ -157,6 +185,7 @@ class Narrator:
         self.table = LogTable(players=list(names))
         self.report: RoundReport | None = None  # the last round's end
         self._drew_last: int | None = None  # the seat whose draw was the last event: its pass keeps the card
+        self.jump_in = False  # the rules let seats jump in: a pass that keeps no drawn card may decline that
 
     def who(self, seat: int | None) -> str:
         if seat is not None and seat == self.seat:
@@ -185,8 +214,11 @@ class Narrator:
         if kind == ev.DRAW:
             return [self._draw(event)]
         if kind == ev.PASS:
-            kept = seat == drew_last
-            return [f"  {self.who(seat)} {'kept the drawn card' if kept else 'let the missed announcement go'}"]
+            if seat == drew_last:
+                return [f"  {self.who(seat)} kept the drawn card"]
+            if self.jump_in:  # maybe a seat declining to jump in: that it was asked shows it holds such a card
+                return ["  you did not jump in"] if seat == self.seat else []
+            return [f"  {self.who(seat)} let the missed announcement go"]
         if kind == ev.JOIN:
             return [f"{event['player']} joins as seat {seat}, with a total of {event['total']}"]
         if kind == ev.ELIMINATED:
@@ -196,6 +228,7 @@ class Narrator:
         if kind == ev.MATCH_END:
             return [self._match_end(event)]
         if kind == ev.MATCH_START:
+            self.jump_in = event["rules"].get("jump_in", "none") != "none"
             return []
         return [f"  {self._other(event)}"]
 
@@ -247,16 +280,16 @@ class Narrator:
             return f"{who(seat)} committed a fault ({event['kind']}): {event['detail']}"
         if kind == ev.FORFEIT:
             return f"{who(seat)} forfeited the match"
-        if kind == "give":  # the card given is known to the giver and the taker only
+        if kind == ev.GIVE:  # the card given is known to the giver and the taker only
             known = self.seat in (seat, event["to"])
             return f"{who(seat)} gave {event['card'] if known else 'a card'} to {who(event['to'])}"
-        if kind == "swap":
+        if kind == ev.SWAP:
             return f"{who(seat)} swapped hands with {who(event['with'])}"
-        if kind == "pass_hands":
+        if kind == ev.PASS_HANDS:
             return "every player passed their hand on"
-        if kind == "show":
+        if kind == ev.SHOW:
             return f"{who(seat)} showed {' '.join(event['cards'])}"
-        if kind == "out":
+        if kind == ev.OUT:
             return f"{who(seat)} {self._verb(seat, 'went', 'go')} out, in place {event['place']}"
         return f"{who(seat)}: {kind}"  # a new kind of event: named, its hidden fields never told
 
@@ -298,9 +331,20 @@ def event_line(event: dict, players: list[str]) -> str:
                 f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {len(event['stock'])} cards")
     if kind == ev.PLAY:
         extra = (f" naming {event['suit']}" if event.get("suit") else "") + (
-            f", says {event['announce']}" if event.get("announce") else ""
-        )
-        return f"  {who(event['seat'])} plays {' '.join(played_cards(event))}{extra}"
+            f" wishing {event['rank']}" if event.get("rank") else "") + (
+            f", says {event['announce']}" if event.get("announce") else "")
+        verb = "jumps in with" if event.get("jump_in") else "plays"
+        return f"  {who(event['seat'])} {verb} {' '.join(played_cards(event))}{extra}"
+    if kind == ev.GIVE:
+        return f"  {who(event['seat'])} gives {event['card']} to {who(event['to'])}"
+    if kind == ev.SWAP:
+        return f"  {who(event['seat'])} swaps hands with {who(event['with'])}"
+    if kind == ev.SHOW:
+        return f"  {who(event['seat'])} shows {cards_text(event['cards'])}"
+    if kind == ev.PASS_HANDS:
+        return "  every hand passes to the next player in the direction of play"
+    if kind == ev.OUT:
+        return f"  {who(event['seat'])} is out, in place {event['place']}"
     if kind == ev.DRAW:
         return f"  {who(event['seat'])} draws {cards_text(event['cards'])} ({event['reason']})"
     if kind == ev.RESHUFFLE:

@@ -33,7 +33,7 @@ STATIC = Path(__file__).parent / "static"
 LONG_POLL_SECONDS = 20.0  # a page asking for news waits this long for a change before it is answered anyway
 SWEEP_SECONDS = 30.0
 MAX_JSON_BYTES = MAX_RULESET_BYTES + 4096
-DEFAULT_RULESET = "elimination"  # seed 003's online game
+DEFAULT_RULESET = "elimination"  # online Mau Mau, where players join and leave between rounds
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
 
@@ -165,16 +165,24 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
         return JSONResponse({"seat": game.creator.token, "url": f"/play/{game.creator.token}"}, status_code=201)
 
     async def seat_get(request: Request) -> Response:
+        """The seat's state; with `after=VERSION`, once it differs from that version (or after `long_poll` s).
+
+        The version counts the changes this seat can see, not the game's: a decision or event hidden
+        from it (another seat asked whether to jump in) must not show as a new version either.
+        """
         game, seat = games.seat(request.path_params["token"])
         after = request.query_params.get("after")
-        if after is not None:
-            if not after.isdigit():
-                raise Refused(400, f"after must be a version number, got {after[:20]!r}")
-            seat.seen = game.clock()
-            await game.changes.wait(int(after), long_poll)
-        with game.lock:
-            seat.seen = game.clock()
-            return JSONResponse(seat_state(game, seat))
+        if after is not None and not after.isdigit():
+            raise Refused(400, f"after must be a version number, got {after[:20]!r}")
+        deadline = asyncio.get_running_loop().time() + long_poll
+        while True:
+            with game.lock:
+                seat.seen = game.clock()
+                state, seen = seat.numbered(seat_state(game, seat)), game.changes.version
+            remaining = deadline - asyncio.get_running_loop().time()
+            if after is None or state["version"] != int(after) or remaining <= 0 or games.closing:
+                return JSONResponse(state)
+            await game.changes.wait(seen, remaining)
 
     async def seat_move(request: Request) -> Response:
         game, seat = games.seat(request.path_params["token"])

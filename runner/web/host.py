@@ -6,7 +6,7 @@ answers. The referee of a hosted game hands every browser seat its view before e
 (what it may know then), and the game log is told to each seat as it is written. Between
 rounds the match waits until every person at the table asks for the next round; then players
 who asked to join take the next free seats with the lowest total and those who left are struck
-from the score list (rulesets with `match.table_changes`, seed 003).
+from the score list (rulesets with `match.table_changes`, as in online Mau Mau).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from runner.game import events as ev
-from runner.game.engine import Round
+from runner.game.engine import JUMP_IN, Round
 from runner.game.ruleset import Ruleset
 from runner.logs.follow import LogTable
 from runner.plugins import registry
@@ -219,7 +219,11 @@ class HostedGame:
         with self.lock:
             if self.stopping:
                 raise GameStopped("the game was stopped")
-            self.to_act = rnd.current
+            # A seat asked to jump in is asked out of the others' sight: the engine asks only seats holding a card
+            # that may jump in, so the others' tables stay as they were (the player who played still to act).
+            out_of_sight = rnd.phase == JUMP_IN
+            if not out_of_sight:
+                self.to_act = rnd.current
             for seat in self.seats:
                 if seat.seat is None or seat.seat not in rnd.active or seat.seat in rnd.out:
                     continue
@@ -228,7 +232,7 @@ class HostedGame:
                     seat.view = view
                     if not seat.leaving:
                         seat.ask(view)
-                else:
+                elif not out_of_sight:
                     seat.view = rnd.view(seat.seat)
         self.changes.bump()
 
@@ -358,6 +362,7 @@ class Games:
         self.clock, self.max_games, self.seeds = clock, max_games, seeds
         self.games: dict[str, HostedGame] = {}
         self.lock = threading.Lock()
+        self.closing = False  # the server is stopping: pages waiting for news are answered at once
 
     def new(self, spec: GameSpec) -> HostedGame:
         with self.lock:
@@ -406,6 +411,7 @@ class Games:
 
     def wake_all(self) -> None:
         """Answer every page waiting for news now (the server is stopping)."""
+        self.closing = True
         for game in list(self.games.values()):
             game.changes.bump()
 

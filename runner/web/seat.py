@@ -45,6 +45,8 @@ class WebSeat(Bot):
         self.leaving = False  # leaves before the next round; meanwhile its turns are played at random
         self.status = "playing"  # playing, waiting (to join), eliminated, left, forfeit
         self.seen = 0.0  # when the person's page last asked for news (the game's clock)
+        self.version = 0  # changes of what this seat is shown (runner/web/app.py's long poll waits for the next)
+        self._shown: dict | None = None
         self._answers: queue.Queue = queue.Queue()
 
     def seat_at(self, seat: int, names: Sequence[str] = (), told: Sequence[dict] = ()) -> None:
@@ -64,6 +66,13 @@ class WebSeat(Bot):
         number = self.narrator.table.round
         self.since.extend((number, line) for line in lines)
         del self.since[:-HISTORY]
+
+    def numbered(self, state: dict) -> dict:
+        """`state` with this seat's version: the same as last time if nothing in it changed, else the next one."""
+        if state != self._shown:
+            self.version += 1
+            self._shown = state
+        return {**state, "version": self.version}
 
     # ------------------------------------------------------------------ the decision
 

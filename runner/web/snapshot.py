@@ -9,7 +9,8 @@ the result. Never another seat's hand, nor the stock: tests/test_web_safety.py s
 from __future__ import annotations
 
 from runner.game.cards import SUIT_NAMES
-from runner.logs.narration import RoundReport, action_cards, action_text, phase_text, sorted_cards
+from runner.game.view import View
+from runner.logs.narration import RoundReport, action_cards, action_text, counted, phase_text, sorted_cards
 
 from .host import HostedGame
 from .seat import WebSeat
@@ -21,7 +22,6 @@ def seat_state(game: HostedGame, seat: WebSeat) -> dict:
     players = game.public.players
     who = narrator.who if narrator is not None else (lambda s: f"{players[s]}#{s}")
     state = {
-        "version": game.changes.version,
         "status": game.status,
         "error": game.error,
         "you": seat.seat,
@@ -51,27 +51,53 @@ def seat_state(game: HostedGame, seat: WebSeat) -> dict:
         view = seat.view
         state["moves"] = [{"kind": type(action).__name__.lower(), "text": action_text(action, view, who),
                            "cards": list(action_cards(action))} for action in seat.moves]
-        state["prompt"] = phase_text(view)
+        state["prompt"] = phase_text(view, who)
     return state
 
 
 def table_data(game: HostedGame, seat: WebSeat, who) -> dict:
     """The table as the seat's last view shows it."""
     view = seat.view
+    shown = dict(view.shown)
     return {
         "round": view.round,
         "hand": sorted_cards(card.text for card in view.hand),
         "top": view.top.text,
         "suit": view.suit,
-        "suit_name": SUIT_NAMES.get(view.suit, view.suit),
+        "suit_name": SUIT_NAMES.get(view.suit, view.suit) if view.suit else "any (after a joker)",
         "pending": view.pending,
         "direction": view.direction,
         "stock": view.stock_size,
         "pile": len(view.discard),
         "to_act": game.to_act,
+        "notes": house_rule_notes(view, who),
         "seats": [{"seat": s, "name": who(s), "cards": view.hand_sizes[s], "total": view.totals[s],
-                   "in_round": s in view.active and s not in view.out} for s in range(len(view.hand_sizes))],
+                   "in_round": s in view.active and s not in view.out and s not in view.out_order,
+                   "place": view.out_order.index(s) + 1 if s in view.out_order else None,
+                   "shown": [card.text for card in shown.get(s, ())]}
+                  for s in range(len(view.hand_sizes))],
     }
+
+
+def house_rule_notes(view: View, who) -> list[str]:
+    """What the house rules have left on the table for the next card or the next turns, in words (none by default)."""
+    notes = []
+    if view.wish:
+        binds = f" (for {counted(view.wish_left, 'card')})" if view.wish_left > 1 else ""
+        notes.append(f"wished: {view.wish}{binds}")
+    elif view.wish_left > 1:
+        notes.append(f"the suit named binds {counted(view.wish_left, 'more card')}")
+    if view.pending_skip:
+        notes.append(f"skip waiting: {counted(view.pending_skip, 'turn')}")
+    if view.free:
+        notes.append("any card may follow")
+    if view.next_rank:
+        bound, rank = view.next_rank
+        notes.append(f"next card: {rank} or {'lower' if bound == 'at_most' else 'higher'}")
+    for seat, turns in enumerate(view.waits):
+        if turns:
+            notes.append(f"{who(seat)} {'miss' if who(seat) == 'you' else 'misses'} {counted(turns, 'turn')}")
+    return notes
 
 
 def report_data(report: RoundReport, who) -> dict:

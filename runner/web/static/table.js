@@ -53,11 +53,15 @@ function renderTable(s) {
     class: `seat${seat.seat === t.to_act ? " to-act" : ""}${seat.in_round ? "" : " gone"}`, "data-testid": `seat-${seat.seat}`,
   }, el("div", { class: "name", text: seat.name }),
      el("div", { class: "backs" }, Array.from({ length: Math.min(seat.cards, 12) }, () => backEl("tiny"))),
-     el("div", { text: `${seat.cards} card${seat.cards === 1 ? "" : "s"} \u00b7 total ${seat.total}` }))));
+     el("div", { text: `${seat.cards} card${seat.cards === 1 ? "" : "s"} \u00b7 total ${seat.total}` }),
+     seat.place ? el("div", { class: "muted", text: `out, in place ${seat.place}` }) : null,
+     seat.shown.length ? el("div", { class: "shown", "data-testid": `shown-${seat.seat}` },
+       "showed ", seat.shown.map((card) => cardEl(card, "tiny"))) : null)));
   clear(document.getElementById("top"), cardEl(t.top));
   document.getElementById("pile-info").textContent = `pile ${t.pile}`;
   const badges = [el("span", { class: `badge suit-${t.suit}`, "data-testid": "suit", text: `suit to follow: ${suitText(t.suit, t.suit_name)}` })];
   if (t.pending) badges.push(el("span", { class: "badge warn", "data-testid": "pending", text: `penalty waiting: ${t.pending}` }));
+  for (const note of t.notes) badges.push(el("span", { class: "badge warn", "data-testid": "note", text: note }));
   if (t.to_act !== null && t.to_act !== s.you && s.players[t.to_act]) {
     badges.push(el("span", { class: "badge", text: `${s.players[t.to_act].name} to play` }));
   }
