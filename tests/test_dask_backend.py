@@ -235,3 +235,13 @@ def marked(mark: str) -> list[int]:
         except OSError:  # gone, or not ours to read
             pass
     return found
+
+
+def test_bot_options_travel_in_the_work_unit_to_the_cluster(tmp_path, cluster):
+    settings = plan("standard-single", ["hard:rollouts=12", "hard:rollouts=40", "medium"], deals=2, table_size=3,
+                    seed=3)
+    assert settings.bots[:2] == ("hard:rollouts=12", "hard:rollouts=40")
+    local, _ = conduct(settings, tmp_path / "local", False, "serial", quiet=True)
+    remote, _ = conduct(settings, tmp_path / "dask", False, "dask", quiet=True, scheduler=cluster.scheduler.address)
+    assert render_standings(remote, "json") == render_standings(local, "json")
+    assert {r.entrant for r in remote.rows} == {"hard:rollouts=12", "hard:rollouts=40", "medium"}

@@ -19,7 +19,7 @@ from runner.seats.faults import FaultSettings
 from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
 from runner.tournament.driver import conduct, run, standings_of
 from runner.tournament.schedule import derive_seed, match_count, schedule, unit_of
-from runner.tournament.settings import labels, plan
+from runner.tournament.settings import LATER, labels, plan
 from runner.tournament.standings import sequential_z, wilson
 from runner.tournament.store import DB_NAME, Store
 from runner.tournament.work import MatchOutcome, SeatOutcome
@@ -240,3 +240,13 @@ def test_a_worker_killed_by_its_bot_is_one_error_line_and_the_results_stay(tmp_p
         assert not store.finished() and store.count() < match_count(2, 2, 2)
     finally:
         store.close()
+
+
+def test_a_tournament_stored_before_the_later_settings_existed_resumes(tmp_path):
+    settings = plan("strafpunten", ["random", "random"], deals=1)
+    older = {key: value for key, value in settings.config().items() if key not in LATER}
+    Store.create(tmp_path / "t", older).close()
+    Store.resume(tmp_path / "t", settings.config()).close()  # no "holds another tournament"
+    assert "seatings" not in settings.config()  # at its default, left out
+    permuted = plan("strafpunten", ["random", "random"], deals=1, seatings="permutations")
+    assert permuted.config()["seatings"] == "permutations"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
@@ -15,7 +16,7 @@ from runner.logs import codec
 from runner.plugins import registry
 from runner.rules import schema_text
 
-from . import narrate, output
+from . import narrate, output, tournaments
 from .options import (
     FormatOpt,
     IsolateOpt,
@@ -27,7 +28,6 @@ from .options import (
     SetOpt,
     TimeBankOpt,
     fault_settings,
-    option_names,
     overrides_of,
 )
 
@@ -72,9 +72,27 @@ def info_cmd(fmt: FormatOpt = "table") -> None:
 
 @app.command("bots")
 def bots_cmd(fmt: FormatOpt = "table") -> None:
-    """Registered bots: name, plugin, description."""
-    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in registry().bots.values()]
-    output.emit(sorted(rows, key=lambda row: row["name"]), fmt)
+    """Registered bots: name, plugin, description, and the options each takes (-b 'NAME:KEY=VALUE,...')."""
+    from runner.plugins.botspec import usage
+
+    entries = sorted(registry().bots.values(), key=lambda e: e.name)
+    if fmt == "json":
+        typer.echo(json.dumps([
+            {"name": e.name, "plugin": e.plugin, "description": e.description, "options": [
+                {"name": key, "type": o.type.__name__, "default": o.default, "help": o.help, "none": o.none or
+                 o.default is None, "low": o.low} for key, o in e.parameters.items()]}
+            for e in entries], indent=2))
+        return
+    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in entries]
+    if fmt == "csv":
+        for row, e in zip(rows, entries):
+            row["options"] = " ".join(f"{key}={usage(o)}" for key, o in e.parameters.items())
+    output.emit(rows, fmt)
+    options = [{"bot": e.name if i == 0 else "", "option": f"{key}={usage(o)}", "what": o.help}
+               for e in entries for i, (key, o) in enumerate(e.parameters.items())]
+    if fmt == "table" and options:
+        typer.echo("\nOptions, given as -b 'NAME:KEY=VALUE,...' (defaults in brackets):\n"
+                   + output.render_rows(options, "table"))
 
 
 @rulesets_app.callback(invoke_without_command=True)
@@ -191,92 +209,7 @@ def new_bot_cmd(
         typer.echo(f"  {step}")
 
 
-@app.command("tournament")
-def tournament_cmd(
-    ruleset: RulesetOpt,
-    bots: Annotated[
-        list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")
-    ],
-    table_size: Annotated[
-        Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")
-    ] = None,
-    deals: Annotated[
-        Optional[int],
-        typer.Option(
-            "--deals",
-            help="Deals per table, each played under every seat rotation (default 10, or every deal of --deals-file).",
-        ),
-    ] = None,
-    workers: Annotated[
-        Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")
-    ] = None,
-    backend: Annotated[
-        str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")
-    ] = "processes",
-    scheduler: Annotated[
-        Optional[str],
-        typer.Option(
-            "--scheduler",
-            help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).",
-        ),
-    ] = None,
-    out: Annotated[
-        Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")
-    ] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
-    logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
-    fmt: FormatOpt = "table",
-    on_fault: OnFaultOpt = "forfeit",
-    move_time: MoveTimeOpt = 1.0,
-    time_bank: TimeBankOpt = 0.0,
-    isolate: IsolateOpt = False,
-    bot_memory: MemoryOpt = "1G",
-    until_confident: Annotated[
-        bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")
-    ] = False,
-    max_deals: Annotated[
-        Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")
-    ] = None,
-    gauntlet: Annotated[
-        Optional[str],
-        typer.Option(
-            "--gauntlet",
-            help="Only the tables with this entrant (a label or a bot entered once); its results against each "
-                 "opponent.",
-        ),
-    ] = None,
-    tables: Annotated[
-        Optional[int],
-        typer.Option(
-            "--tables",
-            help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.",
-        ),
-    ] = None,
-    seatings: Annotated[
-        str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")
-    ] = "rotations",
-    deals_file: Annotated[
-        Optional[Path],
-        typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`): deal i at every table."),
-    ] = None,
-) -> None:
-    """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
-    from runner.tournament.driver import conduct
-    from runner.tournament.settings import plan
-
-    from .standings import render_standings
-
-    output.render_rows([], fmt)  # refuse a bad --format before playing
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
-    with option_names():
-        settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), logs=logs,
-                        until_confident=until_confident, max_deals=max_deals, faults=faults, gauntlet=gauntlet,
-                        tables=tables, seatings=seatings, deals_file=deals_file)
-        standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
-    typer.echo(render_standings(standings, fmt))
+app.command("tournament")(tournaments.tournament_cmd)
 
 
 @app.command("standings")
@@ -294,16 +227,8 @@ def standings_cmd(
     typer.echo(render_standings(standings, fmt))
 
 
-@app.command("deals")
-def deals_cmd(
-    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
-    out: Annotated[Path, typer.Option("--out", help="The deal file to write (JSON lines; gzip if .gz).")],
-) -> None:
-    """Write a tournament's deals (every hand, the upcards and the stock of every round) to a deal file."""
-    from runner.tournament.export import export_deals
-
-    count = export_deals(directory, out)
-    typer.echo(f"wrote {count} deals to {out}; play them with --deals-file {out}")
+app.command("sprt")(tournaments.sprt_cmd)
+app.command("deals")(tournaments.deals_cmd)
 
 
 @app.command("replay")

@@ -2,12 +2,14 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 import pluggy
 
 from runner.errors import PluginError, RulesetError, UnknownName
+
+from .botspec import BotSpec, parse, split
 
 
 @dataclass(frozen=True)
@@ -16,6 +18,7 @@ class BotEntry:
     cls: type
     plugin: str
     description: str
+    parameters: dict = field(default_factory=dict)  # option name -> runner.Option, as the class declares them
 
 
 @dataclass(frozen=True)
@@ -49,8 +52,12 @@ class Registry:
             raise PluginError(
                 f"bot name {name!r} is registered twice: by plugin {self.bots[name].plugin!r} and by {plugin!r}"
             )
+        if ":" in name or "," in name:
+            raise PluginError(f"plugin {plugin!r}, hook register_bots: bot name {name!r} holds ':' or ',', which "
+                              "set off a bot's options on the command line; rename it")
         text = (cls.description or cls.__doc__ or "").strip()
-        self.bots[name] = BotEntry(name, cls, plugin, text.splitlines()[0] if text else "")
+        parameters = checked_parameters(cls, plugin)
+        self.bots[name] = BotEntry(name, cls, plugin, text.splitlines()[0] if text else "", parameters)
 
     def _add_ruleset(self, path, plugin: str) -> None:
         from runner.rules import read_yaml
@@ -66,6 +73,12 @@ class Registry:
                 f"({self.rulesets[name].path}) and by {plugin!r} ({path})"
             )
         self.rulesets[name] = RulesetEntry(name, path, plugin)
+
+    def spec(self, player: str) -> BotSpec:
+        """The bot and options `player` names (`hard:rollouts=200`), checked; MaumauError listing the options."""
+        name, pairs = split(player)
+        entry = self.bot(name)
+        return parse(player, name, entry.parameters, pairs)
 
     def bot(self, name: str) -> BotEntry:
         try:
@@ -105,3 +118,19 @@ class Registry:
                     ".yaml file)"
                 )
         return path
+
+
+def checked_parameters(cls: type, plugin: str) -> dict:
+    """The options a bot class declares (`parameters`), each a runner.Option of a type the command line can give."""
+    from runner.game.bot import OPTION_TYPES, Option
+
+    declared = getattr(cls, "parameters", {})
+    where = f"plugin {plugin!r}, hook register_bots: {cls.__name__}.parameters"
+    if not isinstance(declared, dict):
+        raise PluginError(f"{where} must be a dict of option name to runner.Option, got {type(declared).__name__}")
+    for key, option in declared.items():
+        if not isinstance(key, str) or not key.isidentifier():
+            raise PluginError(f"{where}: option name {key!r} is not a Python identifier")
+        if not isinstance(option, Option) or option.type not in OPTION_TYPES:
+            raise PluginError(f"{where}: {key!r} must be a runner.Option of int, float, bool or str")
+    return dict(declared)

@@ -14,6 +14,7 @@ import time
 from runner.errors import MaumauError
 from runner.game.bot import Bot
 from runner.plugins import Registry, registry
+from runner.plugins.botspec import BotSpec
 
 from .external import EXEC_PREFIX, BotProcess, CommandBot, RemoteBot, check_program, parse_exec
 from .faults import DEFAULT_MEMORY
@@ -87,6 +88,7 @@ class BotMaker:
         self.isolate = isolate
         self.pool = ProcessPool(memory)
         self.seated: list[RemoteBot] = []
+        self._specs: dict[str, tuple[Registry, BotSpec]] = {}  # each player's spec, with the registry that checked it
 
     @property
     def reg(self) -> Registry:
@@ -100,26 +102,42 @@ class BotMaker:
         """
         if player.startswith(EXEC_PREFIX):
             return parse_exec(player), False
-        cls = self.reg.bot(player).cls
+        spec = self.spec(player)
+        cls = self.reg.bot(spec.name).cls
         if issubclass(cls, CommandBot):
             argv = [str(part) for part in cls.command]
             if not argv:
                 raise MaumauError(f"bot {player!r}: its CommandBot class sets no `command`")
             check_program(argv[0], player)
             return argv, False
-        isolated = self.isolate is True or (not isinstance(self.isolate, bool) and player in self.isolate)
-        return (worker_command(player, cls), True) if isolated else None
+        isolated = self.isolate is True or (not isinstance(self.isolate, bool) and spec.name in self.isolate)
+        return (worker_command(player, cls, spec.kwargs), True) if isolated else None
+
+    def spec(self, player: str) -> BotSpec:
+        """The bot and options `player` names (`hard:rollouts=200`), checked once per maker."""
+        reg = self.reg
+        known = self._specs.get(player)
+        if known is None or known[0] is not reg:
+            known = self._specs[player] = (reg, reg.spec(player))
+        return known[1]
 
     def check(self, players) -> None:
-        """Refuse unknown bots and commands that cannot run, before any match starts."""
+        """Refuse unknown bots, unknown options or bad values, and commands that cannot run, before any match starts."""
         for player in players:
             self.command_for(player)
+
+    def canonical(self, players) -> list[str]:
+        """Each player checked and written canonically (`hard:rollouts=200`): the options in the order the bot declares
+        them, values as their types write them; an `exec:` command as it is."""
+        self.check(players)
+        return [player if player.startswith(EXEC_PREFIX) else self.spec(player).text for player in players]
 
     def __call__(self, player: str, seat: int, rng) -> Bot | Seat:
         how = self.command_for(player)
         if how is None:
+            spec = self.spec(player)
             try:
-                return self.reg.bot(player).cls(rng=rng)
+                return self.reg.bot(spec.name).cls(rng=rng, **spec.kwargs)
             except Exception as exc:  # a broken constructor is that bot's fault, not the runner's
                 return _Unbuildable(exception_text(exc))
         argv, hosted = how

@@ -8,6 +8,7 @@ own view: the referee's state lives in another process, out of reach of `gc` or 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import random
 import sys
@@ -32,15 +33,16 @@ ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
 PATH_VARIABLE = "MAUMAU_WORKER_PATH"
 
 
-def worker_command(bot_name: str, cls: type) -> list[str]:
-    """The argv that starts a worker hosting `cls` (registered as `bot_name`); MaumauError if it cannot."""
+def worker_command(bot_name: str, cls: type, options: dict | None = None) -> list[str]:
+    """The argv of a worker hosting `cls` (registered as `bot_name`, built with `options`); MaumauError if it cannot."""
     module, qualname = cls.__module__, cls.__qualname__
     if module == "__main__" or "<locals>" in qualname:
         raise MaumauError(
             f"bot {bot_name!r}: --isolate needs a class importable by module path, not one defined in "
             f"{'a script' if module == '__main__' else 'a function'}; move it to a module"
         )
-    return [sys.executable, "-m", "runner.seats.isolation", f"{module}:{qualname}", bot_name]
+    argv = [sys.executable, "-m", "runner.seats.isolation", f"{module}:{qualname}", bot_name]
+    return argv + [json.dumps(options, sort_keys=True)] if options else argv
 
 
 def worker_environment() -> dict[str, str]:
@@ -64,8 +66,9 @@ def answer_data(answer: object) -> dict:
 class Host:
     """One bot per match, rebuilt from the registry with the seat's seeded generator."""
 
-    def __init__(self, where: str, bot_name: str):
+    def __init__(self, where: str, bot_name: str, options: dict | None = None):
         module, _, qualname = where.partition(":")
+        self.options = options or {}  # the bot's command-line options, the same for every match of this process
         cls = importlib.import_module(module)
         for part in qualname.split("."):
             cls = getattr(cls, part)
@@ -98,7 +101,7 @@ class Host:
             rng.seed(message["seed"])
         self.broken = None
         try:
-            self.bot = self.cls(rng=rng)
+            self.bot = self.cls(rng=rng, **self.options)
         except Exception as exc:  # reported at its first decision, like an in-process bot that cannot be built
             self.bot, self.broken = None, f"the bot could not be built: {exception_text(exc)}"
 
@@ -113,7 +116,7 @@ class Host:
         return {"type": "action", "action": answer_data(answer)}
 
 
-def serve(where: str, bot_name: str) -> int:
+def serve(where: str, bot_name: str, options: dict | None = None) -> int:
     """Speak the protocol on the original stdin/stdout until bye or end of input."""
     # Keep the protocol streams private: what the bot prints (even from C) goes to stderr,
     # and a bot that reads stdin reads nothing.
@@ -126,7 +129,7 @@ def serve(where: str, bot_name: str) -> int:
     extra = os.environ.get(PATH_VARIABLE)
     if extra:
         sys.path[:0] = [path for path in extra.split(os.pathsep) if path not in sys.path]
-    host = Host(where, bot_name)
+    host = Host(where, bot_name, options)
     proto_out.write(encode({"type": "hello", "name": bot_name, "protocol": PROTOCOL_VERSION}))
     proto_out.flush()
     for line in proto_in:
@@ -141,6 +144,6 @@ def serve(where: str, bot_name: str) -> int:
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: python -m runner.seats.isolation MODULE:CLASS BOT_NAME")
-    sys.exit(serve(sys.argv[1], sys.argv[2]))
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: python -m runner.seats.isolation MODULE:CLASS BOT_NAME [OPTIONS_JSON]")
+    sys.exit(serve(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]) if len(sys.argv) == 4 else None))

@@ -140,7 +140,8 @@ def view_data(view: View, history_start: int = 0) -> dict:
         "stock_size": view.stock_size, "discard": cards(view.discard), "totals": list(view.totals),
         "rounds_won": list(view.rounds_won), "round": view.round, "active": list(view.active),
         "again": view.again, "chain": view.chain, "missed": list(view.missed) if view.missed else None,
-        "turns": view.turns, "idle": view.idle, "out": list(view.out), "history_start": history_start,
+        "turns": view.turns, "idle": view.idle, "out": list(view.out), "move_time": view.move_time,
+        "time_bank": view.time_bank, "history_start": history_start,
         "history": [_event_data(event) for event in view.history[history_start:]],
         "legal": [action_data(action) for action in view.legal],
     }
@@ -175,5 +176,6 @@ def parse_view(data: dict, ruleset, history: list[Event]) -> View:
         tuple(card(c) for c in data["discard"]), tuple(data["totals"]), tuple(data["rounds_won"]), data["round"],
         tuple(data["active"]), ruleset, tuple(history), tuple(parse_action(a) for a in data["legal"]), data["again"],
         data.get("chain", 0), tuple(missed) if (missed := data.get("missed")) else None, data.get("turns", 0),
-        data.get("idle", 0), tuple(data.get("out", ())),
+        data.get("idle", 0), tuple(data.get("out", ())), move_time=data.get("move_time"),
+        time_bank=data.get("time_bank"),
     )

@@ -19,7 +19,8 @@ def make_bot_factory(reg=None):
     reg = reg or registry()
 
     def make_bot(player: str, seat: int, rng):
-        return reg.bot(player).cls(rng=rng)
+        spec = reg.spec(player)
+        return reg.bot(spec.name).cls(rng=rng, **spec.kwargs)
 
     return make_bot
 

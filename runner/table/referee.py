@@ -74,9 +74,10 @@ class Referee:
         index = rnd.current
         if index in self.given_up:
             return self._autoplay(rnd)
-        view = rnd.view()
         move_time = self.move_time  # the budget: the move time plus what is left of the seat's bank
-        budget = None if move_time is None else move_time + self.banks.setdefault(index, self.time_bank)
+        bank = None if move_time is None else self.banks.setdefault(index, self.time_bank)
+        budget = None if move_time is None else move_time + bank
+        view = rnd.view(None, move_time, bank)  # the bot sees its clock
         try:
             seat.prepare(view)  # start-up and handshake of a bot process are not charged to the bot's clock
             started = perf_counter()

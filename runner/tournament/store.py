@@ -175,6 +175,11 @@ class Store:
         marks = ", ".join("?" * len(match_ids))
         return {row[0] for row in self.db.execute(f"SELECT id FROM matches WHERE id IN ({marks})", match_ids)}
 
+    def last_deal(self) -> int:
+        """The highest deal with a stored match (-1 if none)."""
+        value = self.db.execute("SELECT MAX(deal) FROM matches").fetchone()[0]
+        return -1 if value is None else value
+
     def count(self, deals: range | None = None) -> int:
         """Matches stored (of `deals` only, if given)."""
         if deals is None:
@@ -254,6 +259,14 @@ class Store:
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
             self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
             self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'matches'", (len(matches),))
+            self.seal()
+
+    def replace_config(self, config: dict) -> None:
+        """Store `config` (a tournament extended by entrants) in place of the config: it is unfinished again."""
+        text = json.dumps(config, sort_keys=True)
+        with self.writing():
+            self.db.executemany("UPDATE meta SET value = ? WHERE key = ?",
+                                [(text, "config"), (digest(text), "config_digest"), ("", "finished")])
             self.seal()
 
     def mark_finished(self, deals: int, looks: int = 1) -> None:

@@ -194,7 +194,7 @@ def bot_source(maker: BotMaker, bot: str) -> tuple[bool, str]:
         return False, str(exc)
     if bot.startswith(EXEC_PREFIX):
         return True, "its program"
-    plugin = maker.reg.bot(bot).plugin
+    plugin = maker.reg.bot(maker.spec(bot).name).plugin
     if plugin in BUILTIN_PLUGINS:
         return True, f"plugin {plugin} (maumau {runner.__version__})"
     versions = {maker.reg.pm.get_name(p): f"{d.project_name} "

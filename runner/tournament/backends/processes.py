@@ -88,6 +88,7 @@ class ProcessBackend(Backend):
 def init_worker(parent_pid: int) -> None:
     """Worker start-up: die with the parent, leave Ctrl-C to it, build the registry once."""
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver handles Ctrl-C and shuts the pool down
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the driver's handler, inherited through fork
     die_with_parent(parent_pid)
     registry()
 
