@@ -28,8 +28,9 @@ def test_the_gallery_holds_the_eight_cousins():
 @pytest.mark.parametrize("path", PATHS, ids=lambda path: path.stem)
 def test_a_gallery_ruleset_checks_cleanly_and_names_its_source(path):
     result = CliRunner().invoke(app, ["rulesets", "check", str(path)])
-    assert result.exit_code == 0 and result.stdout.splitlines() == [f"ok: {path} ({path.stem})"], result.output
     ruleset = registry().load_ruleset(str(path))
+    bound = f"a match ends after at most {ruleset.match.max_rounds} rounds"
+    assert result.exit_code == 0 and result.stdout.splitlines() == [f"ok: {path} ({path.stem}; {bound})"], result.output
     assert re.search(r"Source: https?://\S+$", ruleset.description), ruleset.description
     text = path.read_text()
     assert text.startswith("# ") and "# The rules in words" in text

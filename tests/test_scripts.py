@@ -148,7 +148,7 @@ def test_a_league_adds_an_entrant_and_plays_only_its_tables(capsys, monkeypatch,
     code, out, err = maumau(capsys, monkeypatch, "tournament", "--extend", tmp_path / "t", "-b", "random",
                             "--backend", "serial", "--format", "json")
     assert code == 0, err
-    assert "4 entrants, tables of 2, 6 table(s)" in err and "played 30 matches" in err  # 3 new tables × 5 deals × 2
+    assert "4 entrants, tables of 2, 6 tables" in err and "played 30 matches" in err  # 3 new tables × 5 deals × 2
     rows = {r["entrant"]: r for r in json.loads(out)["standings"]}
     assert sorted(rows) == ["easy", "medium", "random", "random#2"]
     assert all(row["matches"] == 30 for row in rows.values())  # every table, old and new: 3 each × 5 deals × 2

@@ -229,9 +229,8 @@ def test_the_process_backend_batches_and_bounds_its_work():
 
 def test_a_worker_killed_by_its_bot_is_one_error_line_and_the_results_stay(tmp_path, monkeypatch):
     import misbehaving_bots
-    from runner import plugins
 
-    monkeypatch.setattr(plugins, "_registry", misbehaving_bots.registry())  # forked workers inherit it
+    misbehaving_bots.install(monkeypatch)  # forked workers inherit it
     settings = plan("strafpunten", ["random", "t-hard-exit"], deals=2)
     with pytest.raises(MaumauError, match="a worker process died in the middle of a batch"):
         conduct(settings, tmp_path / "t", False, "processes", 2, quiet=True)

@@ -9,6 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from runner.errors import MaumauError
+from runner.seats.bot_output import bots_print_to_stderr
+from runner.words import counted
 
 from . import output
 from .options import (
@@ -17,9 +19,11 @@ from .options import (
     MemoryOpt,
     MoveTimeOpt,
     OnFaultOpt,
+    SandboxOpt,
     SeedOpt,
     SetOpt,
     TimeBankOpt,
+    WallTimeOpt,
     fault_settings,
     option_names,
     overrides_of,
@@ -58,6 +62,7 @@ SETTING_OPTIONS = (
     "move_time",
     "time_bank",
     "isolate",
+    "sandbox",
     "bot_memory",
     "until_confident",
     "max_deals",
@@ -123,8 +128,10 @@ def tournament_cmd(
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
     until_confident: Annotated[
         bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")
@@ -183,7 +190,7 @@ def tournament_cmd(
                     "a tournament needs -r RULESET and its entrants (-b BOT, at least two); "
                     "`--resume DIR` continues a stored one"
                 )
-            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
             settings = plan(
                 ruleset,
                 bots,
@@ -200,17 +207,18 @@ def tournament_cmd(
                 seatings=seatings,
                 deals_file=deals_file,
             )
-        standings, _ = conduct(
-            settings,
-            out,
-            resume,
-            backend,
-            workers,
-            quiet,
-            scheduler,
-            report_every=report_every,
-            report=report_standings,
-        )
+        with bots_print_to_stderr():  # what an in-process bot prints is never part of the standings
+            standings, _ = conduct(
+                settings,
+                out,
+                resume,
+                backend,
+                workers,
+                quiet,
+                scheduler,
+                report_every=report_every,
+                report=report_standings,
+            )
     typer.echo(render_standings(standings, fmt))
 
 
@@ -249,7 +257,7 @@ def deals_cmd(
     from runner.tournament.export import export_deals
 
     count = export_deals(directory, out)
-    typer.echo(f"wrote {count} deals to {out}; play them with --deals-file {out}")
+    typer.echo(f"wrote {counted(count, 'deal')} to {out}; play them with --deals-file {out}")
 
 
 def sprt_cmd(
@@ -299,6 +307,7 @@ def sprt_cmd(
     fmt: Annotated[str, typer.Option("--format", help="Output: table or json.")] = "table",
     on_fault: OnFaultOpt = "forfeit",
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
     bot_memory: MemoryOpt = "1G",
@@ -328,7 +337,7 @@ def sprt_cmd(
                     "sprt needs -r RULESET and two bots, NEW and BASE (`maumau sprt -r standard-single "
                     "NEW BASE [-b OPPONENT ...]`); `--resume DIR` continues a stored test"
                 )
-            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
             cap = max_deals if max_deals is not None or deals_file is not None else DEFAULT_MAX_DEALS
             settings = plan_test(
                 ruleset,

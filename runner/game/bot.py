@@ -1,4 +1,4 @@
-"""The Bot base class that every strategy, built-in or third-party, subclasses."""
+"""The Bot base class that every strategy, built-in or third-party, subclasses, and CommandBot for programs."""
 
 from __future__ import annotations
 
@@ -50,3 +50,15 @@ class Bot:
 
     def __repr__(self) -> str:
         return f"<{type(self).__name__} {self.name!r}>"
+
+
+class CommandBot(Bot):
+    """Register a subclass with `command = ["node", "bot.js"]` to enter an external program by name.
+
+    The program speaks the protocol of docs/protocol.md; the runner never calls `act` of this class.
+    """
+
+    command: tuple[str, ...] | list[str] = ()
+
+    def act(self, view: View) -> Action:
+        raise RuntimeError(f"{type(self).__name__} runs as a command; build it through runner.seats.botmaker")

@@ -13,9 +13,10 @@ import os
 import random
 import sys
 
-from runner.errors import MaumauError
+from runner.errors import MaumauError, exception_text
 from runner.game.actions import Challenge, Draw, NameSuit, Pass, Play
 from runner.game.cards import Card
+from runner.plugins.discovery import adopt_parent_path
 from runner.rules import ruleset_of
 
 from .protocol import (
@@ -25,29 +26,24 @@ from .protocol import (
     decode,
     describe_answer,
     encode,
-    exception_text,
+    exception_traceback,
     parse_view,
 )
 
 ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
-PATH_VARIABLE = "MAUMAU_WORKER_PATH"
 
 
-def worker_command(bot_name: str, cls: type, options: dict | None = None) -> list[str]:
-    """The argv of a worker hosting `cls` (registered as `bot_name`, built with `options`); MaumauError if it cannot."""
-    module, qualname = cls.__module__, cls.__qualname__
+def worker_command(bot_name: str, where: str, options: dict | None = None) -> list[str]:
+    """The argv that starts a worker hosting the class at `where` (`module:Class`, registered as `bot_name`, built
+    with `options`); MaumauError if it cannot be imported there."""
+    module, _, qualname = where.partition(":")
     if module == "__main__" or "<locals>" in qualname:
         raise MaumauError(
             f"bot {bot_name!r}: --isolate needs a class importable by module path, not one defined in "
             f"{'a script' if module == '__main__' else 'a function'}; move it to a module"
         )
-    argv = [sys.executable, "-m", "runner.seats.isolation", f"{module}:{qualname}", bot_name]
+    argv = [sys.executable, "-m", "runner.seats.isolation", where, bot_name]
     return argv + [json.dumps(options, sort_keys=True)] if options else argv
-
-
-def worker_environment() -> dict[str, str]:
-    """The worker's environment: ours, with our import path, so it finds the bot where we found it."""
-    return {**os.environ, PATH_VARIABLE: os.pathsep.join(path for path in sys.path if path)}
 
 
 def answer_data(answer: object) -> dict:
@@ -76,20 +72,23 @@ class Host:
         self.bot = None
         self.history: list = []  # the current round's events, as received in pieces
         self.broken: str | None = None
+        self.broken_traceback = ""
         self.ruleset = None
 
-    def handle(self, message: dict) -> dict | None:
-        """The reply to one message (None for messages that need none)."""
+    def handle(self, message: dict) -> dict:
+        """The reply to one request, echoing its id."""
         kind = message["type"]
         if kind == "match_start":
             self._start(message)
-            return None
-        if kind == "act":
-            return self._act(message["view"])
-        if kind == "match_end":
+            reply = {"type": "ready"}
+        elif kind == "act":
+            reply = self._act(message["view"])
+        elif kind == "match_end":
             self.bot = None
-            return None
-        raise ProtocolViolation(f"unexpected message type {kind!r}")
+            reply = {"type": "ready"}
+        else:
+            raise ProtocolViolation(f"unexpected message type {kind!r}")
+        return {**reply, "id": message.get("id")}
 
     def _start(self, message: dict) -> None:
         self.ruleset = ruleset_of(message["rules"], "the match_start message")
@@ -99,20 +98,22 @@ class Host:
             rng.setstate((version, tuple(state), gauss))
         else:
             rng.seed(message["seed"])
-        self.broken = None
+        self.broken, self.broken_traceback = None, ""
         try:
             self.bot = self.cls(rng=rng, **self.options)
-        except Exception as exc:  # reported at its first decision, like an in-process bot that cannot be built
+        except BaseException as exc:  # SystemExit too: reported at its first decision, like an in-process bot
             self.bot, self.broken = None, f"the bot could not be built: {exception_text(exc)}"
+            self.broken_traceback = exception_traceback(exc)
 
     def _act(self, view_json: dict) -> dict:
         if self.bot is None:
-            return {"type": "error", "message": self.broken or "act before match_start", "give_up": True}
+            return {"type": "error", "message": self.broken or "act before match_start", "give_up": True,
+                    "traceback": self.broken_traceback}
         view = parse_view(view_json, self.ruleset, self.history)
         try:
             answer = self.bot.act(view)
         except BaseException as exc:  # SystemExit included: the bot's failure, reported, and the host lives on
-            return {"type": "error", "message": exception_text(exc)}
+            return {"type": "error", "message": exception_text(exc), "traceback": exception_traceback(exc)}
         return {"type": "action", "action": answer_data(answer)}
 
 
@@ -126,9 +127,7 @@ def serve(where: str, bot_name: str, options: dict | None = None) -> int:
     os.dup2(devnull, 0)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    extra = os.environ.get(PATH_VARIABLE)
-    if extra:
-        sys.path[:0] = [path for path in extra.split(os.pathsep) if path not in sys.path]
+    adopt_parent_path()
     host = Host(where, bot_name, options)
     proto_out.write(encode({"type": "hello", "name": bot_name, "protocol": PROTOCOL_VERSION}))
     proto_out.flush()
@@ -136,10 +135,8 @@ def serve(where: str, bot_name: str, options: dict | None = None) -> int:
         message = decode(line)
         if message["type"] == "bye":
             break
-        reply = host.handle(message)
-        if reply is not None:
-            proto_out.write(encode(reply))
-            proto_out.flush()
+        proto_out.write(encode(host.handle(message)))
+        proto_out.flush()
     return 0
 
 

@@ -12,6 +12,7 @@ from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
 from runner.errors import InvalidSetting, MaumauError
+from runner.words import counted, plural
 
 from .abtest import Verdict, run_test
 from .backends import Backend, make_backend
@@ -137,7 +138,7 @@ def stored_standings(directory: Path) -> tuple[Standings, str]:
     store = Store.open(directory)
     try:
         note = "" if store.finished() else (
-            f"unfinished: {store.count()} matches stored; continue with: "
+            f"unfinished: {counted(store.count(), 'match')} stored; continue with: "
             f"{resume_command(directory, Settings.from_config(store.config()))}"
         )
         return standings_of(store), note
@@ -193,7 +194,8 @@ def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, 
     out = out if out is not None else default_out(settings)
     progress = progress_for(quiet)
     with make_backend(backend, workers, scheduler) as executor:
-        executor.prepare(settings.bots)  # a cluster worker without a bot is refused before the directory is made
+        # a cluster worker without a bot is refused before the directory is made
+        executor.prepare(settings.bots, settings.faults.isolate)
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
             progress.note(f"{settings.summary()}; results in {out}")
@@ -202,14 +204,21 @@ def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, 
                 result = play(store, executor, progress)
             # wall-clock figures are notes (stderr), never part of the standings: those stay the same bytes
             played, seconds = store.count() - before, time.perf_counter() - started
-            rate = f" ({played / seconds:.0f} matches/s)" if seconds > 0 else ""
-            progress.note(f"played {played} matches in {seconds:.2f} s{rate}")
+            progress.note(played_note(played, seconds, executor.where()))
             return result, out
         except KeyboardInterrupt:
-            progress.warn(f"interrupted after {store.count()} matches; continue with: {resume_command(out, settings)}")
+            progress.warn(f"interrupted after {counted(store.count(), 'match')}; continue with: "
+                          f"{resume_command(out, settings)}")
             raise
         finally:
             store.close()
+
+
+def played_note(played: int, seconds: float, where: str) -> str:
+    """`played 1 match in 0.50 s (2 matches/s) on 2 worker processes`; a rate under 10 with one decimal (0.3)."""
+    rate = played / seconds if seconds > 0 else 0.0
+    shown = f"{rate:.1f}" if rate < 10 else f"{rate:.0f}"
+    return f"played {counted(played, 'match')} in {seconds:.2f} s ({shown} {plural(float(shown), 'match')}/s) {where}"
 
 
 class Terminated(KeyboardInterrupt):

@@ -18,6 +18,8 @@ from rich.progress import BarColumn, MofNCompleteColumn, ProgressColumn, TextCol
 from rich.progress import Progress as RichBar
 from rich.text import Text
 
+from runner.words import plural
+
 LINE_SECONDS = 5.0  # between two plain progress lines
 
 
@@ -49,7 +51,7 @@ class RateColumn(ProgressColumn):
 
     def render(self, task) -> Text:
         speed = task.finished_speed or task.speed
-        return Text(f"{speed:,.0f} matches/s" if speed else "- matches/s")
+        return Text(f"{speed:,.0f} {plural(round(speed), 'match')}/s" if speed else "- matches/s")
 
 
 class BarProgress(Progress):

@@ -8,9 +8,9 @@ from pathlib import Path
 
 from runner.errors import InvalidSetting, MaumauError
 from runner.logs import codec
-from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
+from runner.words import counted, plural
 
 from .deals import MAX_FILE_BYTES, check_deck, read_deals
 from .integrity import ResultsCorrupt, sha256
@@ -33,7 +33,7 @@ DEFAULT_DEALS = 10
 # The fault settings are stored flat, under these keys, as before they were one value: an older
 # results directory still resumes.
 FAULT_KEYS = {"policy": "on_fault", "move_time": "move_time", "time_bank": "time_bank", "isolate": "isolate",
-              "bot_memory": "bot_memory"}
+              "bot_memory": "bot_memory", "wall_time": "wall_time", "sandbox": "sandbox"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -77,15 +77,16 @@ class Settings:
         k = self.table_size
         deals = f"{self.deals}" + (f" to {self.max_deals} (until confident)" if self.until_confident else "")
         which = (f" with {self.gauntlet}" if self.gauntlet else "") + (" (sampled)" if self.sampled else "")
-        orders = "rotations" if self.seatings == "rotations" else "seating orders"
+        orders = "rotation" if self.seatings == "rotations" else "seating order"
         if self.sprt:
             h = self.sprt
             return (f"{self.ruleset_name}: {self.entrants[0]} (NEW) against {self.entrants[1]} (BASE), tables of {k}, "
                     f"H0 {h['elo0']:g} Elo, H1 {h['elo1']:g} Elo, alpha {h['alpha']:g}, beta {h['beta']:g}, "
-                    f"at most {self.deals} deals × {len(self.table_list()) * self.seatings_per_deal} matches")
+                    f"at most {counted(self.deals, 'deal')} × "
+                    f"{counted(len(self.table_list()) * self.seatings_per_deal, 'match')}")
         return (f"{self.ruleset_name}: {len(self.entrants)} entrants, tables of {k}, "
-                f"{len(self.table_list())} table(s){which} × {deals} deals × {self.seatings_per_deal} {orders} "
-                f"= {self.match_count()} matches")
+                f"{counted(len(self.table_list()), 'table')}{which} × {deals} {plural(self.deals, 'deal')} × "
+                f"{counted(self.seatings_per_deal, orders)} = {counted(self.match_count(), 'match')}")
 
     def config(self) -> dict:
         """The settings as JSON data, the fault settings among the others.
@@ -98,6 +99,8 @@ class Settings:
         for f in fields(self):
             if f.name in LATER and config[f.name] == f.default:
                 del config[f.name]
+        if not config["sandbox"]:
+            del config["sandbox"]  # stored only when on: a directory from before --sandbox still resumes
         return config
 
     @classmethod
@@ -119,12 +122,13 @@ def plan(
     seatings: str = "rotations", deals_file: str | Path | None = None,
 ) -> Settings:
     """Validated settings of a tournament from the user's names and numbers."""
-    reg = registry()
     overrides = dict(overrides or {})
     faults = faults if faults is not None else FaultSettings()
-    ruleset = reg.load_ruleset(ruleset_name, overrides)
+    # its registry: no plugin code here under --isolate
+    maker = BotMaker(None, faults.isolate, faults.bot_memory, faults.sandbox)
+    ruleset = maker.reg.load_ruleset(ruleset_name, overrides)
     # registered bots with options they take (written canonically), or `exec:` programs that run
-    bots = BotMaker(reg, faults.isolate, faults.bot_memory).canonical(bots)
+    bots = maker.canonical(bots)
     if len(bots) < 2:
         raise InvalidSetting(f"a tournament needs at least 2 entrants, got {len(bots)}; add one ({{0}})", "bots")
     low, high = ruleset.players.min, ruleset.players.max
@@ -210,7 +214,7 @@ def labels(bots: list[str]) -> tuple[str, ...]:
 def stored_settings(config: dict) -> Settings:
     """The settings of a stored tournament, checked as a new one's are: its bots are still there to play."""
     settings = Settings.from_config(config)
-    BotMaker(registry(), settings.faults.isolate, settings.faults.bot_memory).check(settings.bots)
+    BotMaker(None, settings.faults.isolate, settings.faults.bot_memory, settings.faults.sandbox).check(settings.bots)
     return settings
 
 
@@ -223,7 +227,7 @@ def extended(settings: Settings, bots: list[str]) -> Settings:
         if refused:
             raise InvalidSetting(f"{{0}}: the tournament {why}, so which tables a new entrant meets is not defined; "
                                  "start a new one", "extend")
-    bots = BotMaker(registry(), settings.faults.isolate, settings.faults.bot_memory).canonical(bots)
+    bots = BotMaker(None, settings.faults.isolate, settings.faults.bot_memory, settings.faults.sandbox).canonical(bots)
     n_old, n = len(settings.bots), len(settings.bots) + len(bots)
     entrants = settings.entrants + added_labels(settings.bots, settings.entrants, bots)
     focus = settings.entrants.index(settings.gauntlet) if settings.gauntlet else None
