@@ -24,7 +24,8 @@ from runner.game.view import View
 from .follow import LogTable, played_cards
 
 DRAW_REASONS = {ev.SEVEN: " (penalty)", ev.PENALTY: " (missed announcement)", ev.ACE: " (instead of following the Ace)",
-                ev.OTHERS: " (an Ace's power)"}
+                ev.OTHERS: " (a card's power over the others)", ev.SELF: " (the card's own draw)",
+                ev.FALSE_CALL: " (an announcement that was not due)", ev.AGAIN: " (instead of playing again)"}
 
 Who = Callable[[int], str]
 
@@ -76,6 +77,8 @@ def phase_text(view: View, who: Who | None = None) -> str | None:
     if view.phase == "drawn":
         if view.ruleset.drawing.drawn_card == "go_on":
             return f"you drew {view.hand[-1]}: play on, or end the turn"
+        if view.ruleset.drawing.drawn_card == "must_play":
+            return f"the card you drew, {view.hand[-1]}, can be played: it must be"
         return f"the card you drew, {view.hand[-1]}, can be played: play it or keep it"
     if view.phase == "name_suit":
         return f"a wild card, {view.top}, was turned up: as the dealer, name the suit to follow"
