@@ -181,3 +181,12 @@ def test_the_house_rules_events_read_face_up_in_the_replay():
     assert lines == ["  bob plays JH wishing 7", "  cy jumps in with 9H", "  ann gives 3D to bob",
                      "  ann swaps hands with cy", "  bob shows 2C KS",
                      "  every hand passes to the next player in the direction of play", "  cy is out, in place 1"]
+
+
+@pytest.mark.parametrize("reason, why", [
+    ("self", "the card's own draw"), ("false_call", "an announcement that was not due"),
+    ("again", "instead of playing again"),
+])
+def test_the_house_rules_draws_say_why(reason, why):
+    told = Narrator(0, ["ann", "bob"]).tell({"type": "draw", "seat": 1, "cards": ["2C"], "reason": reason})
+    assert told == [f"  bob#1 drew a card ({why})"]
