@@ -151,6 +151,13 @@ class HardBot(runner.Bot):
 
     name = "hard"
     description = "Search over sampled deals, every seat played out like medium: takes the move best on average."
+    parameters = {
+        "rollouts": runner.Option(int, ROLLOUTS, "playouts per searched decision (reproducible)", none=True, low=1),
+        "budget": runner.Option(float, None, "seconds per searched decision (depends on the machine)", low=0),
+        "confidence": runner.Option(float, 0.0, "standard errors better than medium's choice an action must be",
+                                    low=0),
+        "sensible": runner.Option(bool, True, "sample hidden hands believing the others play like the built-ins"),
+    }
 
     def __init__(
         self,

@@ -33,14 +33,17 @@ function choose(view) {
   return legal[Math.floor(random() * legal.length)];
 }
 
-send({ type: "hello", name: "example-node", protocol: 1 });
+send({ type: "hello", name: "example-node", protocol: 2 });
 const lines = readline.createInterface({ input: process.stdin });
 lines.on("line", (line) => {
   const message = JSON.parse(line);
   if (message.type === "match_start") {
     random = seeded(message.seed);
+    send({ type: "ready", id: message.id });
   } else if (message.type === "act") {
-    send({ type: "action", action: choose(message.view) });
+    send({ type: "action", id: message.id, action: choose(message.view) });  // the reply echoes the request's id
+  } else if (message.type === "match_end") {
+    send({ type: "ready", id: message.id });
   } else if (message.type === "bye") {
     process.exit(0);
   }

@@ -50,7 +50,7 @@ def choose(view, rng):
 
 
 def main():
-    send({"type": "hello", "name": "example-exec", "protocol": 1})
+    send({"type": "hello", "name": "example-exec", "protocol": 2})
     rng = random.Random(0)
     for line in sys.stdin:
         message = json.loads(line)
@@ -59,14 +59,17 @@ def main():
             rng = random.Random(message["seed"])  # the runner's seed: the match replays exactly
             POINTS.clear()
             POINTS.update(message["rules"]["points"])
+            send({"type": "ready", "id": message["id"]})
         elif kind == "act":
             try:
-                send({"type": "action", "action": choose(message["view"], rng)})
+                send({"type": "action", "id": message["id"], "action": choose(message["view"], rng)})
             except Exception as exc:  # tell the runner rather than die: it counts an exception fault
-                send({"type": "error", "message": f"{type(exc).__name__}: {exc}"})
+                send({"type": "error", "id": message["id"], "message": f"{type(exc).__name__}: {exc}"})
+        elif kind == "match_end":
+            send({"type": "ready", "id": message["id"]})
         elif kind == "bye":
             break
-        # match_end and any message type added later need no answer
+        # a message type added later: ignore it (every request the bot must answer is listed above)
 
 
 if __name__ == "__main__":

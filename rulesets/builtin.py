@@ -2,8 +2,8 @@
 
 `*.yaml` here are standard Mau Mau, Strafpunten and online (elimination) Mau Mau and their variants
 (README: Rulesets). `gallery/` holds the regional
-cousins (Switch, Last Card, Pesten, ...), each written from its public rules: they load and check
-now, and are registered once the engine plays the new keys they use (README: Rulesets; tests/test_gallery.py).
+cousins (Switch, Last Card, Pesten, ...), each written from its public rules: they play by path and are not
+registered by name (README: Rulesets; tests/test_gallery.py).
 """
 
 from pathlib import Path

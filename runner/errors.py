@@ -6,6 +6,10 @@ from __future__ import annotations
 class MaumauError(Exception):
     """A problem with the user's input; the CLI prints it as one `Error: ...` line."""
 
+    def lines(self) -> list[str]:
+        """What the CLI prints, one `Error: ...` line each."""
+        return [str(self)]
+
 
 class RulesetError(MaumauError):
     """A ruleset that cannot be used: names the file, the key path, the problem and a hint."""
@@ -17,6 +21,24 @@ class RulesetError(MaumauError):
         if hint:
             text += f" (hint: {hint})"
         super().__init__(text)
+
+
+class RulesetErrors(RulesetError):
+    """Every problem found in a ruleset at once (a RulesetError about the first, for callers that want one)."""
+
+    def __init__(self, errors: list[RulesetError]):
+        first = errors[0]
+        super().__init__(first.source, first.key, first.problem, first.hint)
+        self.errors = list(errors)
+        self.args = ("\n".join(str(error) for error in errors),)
+
+    def lines(self) -> list[str]:
+        return [str(error) for error in self.errors]
+
+
+def combined(errors: list[RulesetError]) -> RulesetError:
+    """One error for `errors`: itself if there is only one."""
+    return errors[0] if len(errors) == 1 else RulesetErrors(errors)
 
 
 class PluginError(MaumauError):
@@ -44,3 +66,35 @@ class InvalidSetting(MaumauError):
         for index, name in enumerate(names):
             message = message.replace(f"{{{index}}}", name)
         return message
+
+
+def exception_text(exc: BaseException) -> str:
+    """`Type: message` of an exception raised by a bot or plugin, at most 300 characters (its own __str__ may fail)."""
+    name = type(exc).__name__
+    try:
+        message = str(exc)
+    except Exception:  # an exception whose own __str__ fails
+        message = ""
+    return (f"{name}: {message}" if message else name)[:300]
+
+
+class UserInterrupt(KeyboardInterrupt):
+    """The person at the terminal stopped the run from inside it (the human seat typed q): let through like Ctrl-C."""
+
+
+class _Interrupt:
+    by_user = False  # set by the CLI's SIGINT handler (runner/cli/app.py) in the process the terminal signals
+
+
+def note_user_interrupt() -> None:
+    """Record that the person at the terminal pressed Ctrl-C (called by the CLI's SIGINT handler)."""
+    _Interrupt.by_user = True
+
+
+def raised_by_user(exc: BaseException) -> bool:
+    """True for the KeyboardInterrupt of the user's Ctrl-C; False for one a bot or plugin raised itself (its fault).
+
+    Only a process whose SIGINT handler ran has seen a Ctrl-C: a pool worker ignores SIGINT, so
+    every KeyboardInterrupt there comes from code it runs.
+    """
+    return isinstance(exc, UserInterrupt) or (isinstance(exc, KeyboardInterrupt) and _Interrupt.by_user)

@@ -56,7 +56,7 @@ HOUSE_POWER_KEYS = {
 HOUSE_OPTION_KEYS = {
     1: {"deck.jokers": (0, 2), "hand_size_by_players": ({}, {4: 4}, {3: 3, 5: 2}),
         "deck.ranks_by_players": ({}, {5: "full"}), "deal.first_player": (-1, -2, 1, 0),
-        "deal.next_dealer": ("rotate", "loser", "winner"), "match.max_rounds": (1, 3, 1000),
+        "deal.next_dealer": ("rotate", "loser", "winner"), "match.max_rounds": (1, 3, 40),
         "scoring.count": ("points", "cards", "flat"), "scoring.minimum": (0, 5, 20), "scoring.round_to": (1, 5, 10),
         "scoring.multiplier": ({}, {"J": 2}, {"QS": 3, "A": 2}), "round.hand_limit": (None, 9, 15),
         "powers_by_players": ({}, {2: {"A": {"play_again": True}}}, {3: {"9": {"reverse": True, "skip": 1}}})},
@@ -109,6 +109,10 @@ def _consistent(overrides: dict) -> dict:
             overrides[f"{power}.wild"] = True
         if name == "wish_binds" and overrides.get(f"{power}.wish") == "none":
             overrides[f"{power}.wish"] = "suit"
+    # A match whose rounds score nothing (flat counts rounded away) would run to the default of 1000 rounds.
+    overrides.setdefault("match.max_rounds", 40)
+    if overrides.get("multiple.chain"):  # a chain lists every set of cards it can take: hands kept small
+        overrides["round.hand_limit"] = min(overrides.get("round.hand_limit") or 12, 12)
     for key, value in list(overrides.items()):
         if key.endswith(".draw") and value == 0 and any(
                 overrides.get(key[:-4] + name) not in (None, False, "next", True) for name in ("stack_with", "target")):

@@ -1,4 +1,4 @@
-"""Bots that crash, hang, lie and cheat, for the fault and isolation tests (a plugin module).
+"""Bots that crash, hang, lie and cheat, or take their time, for the fault, isolation and time tests (a plugin module).
 
 Each plays exactly like the `random` bot (same draws from `self.rng`) until it misbehaves, so
 a match's log is the random bot's log up to the fault.
@@ -70,12 +70,14 @@ class Sleeper(Honest):
 
 
 class Dawdler(Honest):
-    """Overruns the tests' 0.3 s move time once, by a little: a time bank covers it."""
+    """Overruns the tests' move time of 0.3 s of CPU time once, by a little: a time bank covers it."""
 
     name = "t-dawdle"
 
     def misbehave(self, view):
-        time.sleep(0.45)
+        started = time.thread_time()
+        while time.thread_time() - started < 0.45:  # CPU time: a busy machine takes longer, never more of it
+            pass
         return self.random(view)
 
 
@@ -195,8 +197,49 @@ class BrokenConstructor(Honest):
         raise RuntimeError("cannot start")
 
 
+class ExitingConstructor(Honest):
+    """Ends the process from its constructor, as a bot that calls sys.exit() when it cannot start."""
+
+    name = "t-exit-init"
+
+    def __init__(self, rng=None, **options):
+        raise SystemExit(3)
+
+
+class Interrupter(Honest):
+    """Raises KeyboardInterrupt itself: its own failure, not the user's Ctrl-C."""
+
+    name = "t-interrupt"
+
+    def misbehave(self, view):
+        raise KeyboardInterrupt
+class Napper(Honest):
+    """Sleeps 0.4 s once: over a small move time in wall clock, not in CPU time."""
+
+    name = "t-nap"
+
+    def misbehave(self, view):
+        time.sleep(0.4)
+        return self.random(view)
+
+
+class Worker(Honest):
+    """Plays like random after BUSY_SECONDS of CPU time at every decision: a bot with a fixed amount of work."""
+
+    name = "t-busy"
+    BUSY_SECONDS = 0.005
+
+    def act(self, view):
+        started = time.thread_time()
+        while time.thread_time() - started < self.BUSY_SECONDS:
+            pass
+        return self.random(view)
+
+
 BOTS = (
     Honest,
+    ExitingConstructor,
+    Interrupter,
     Crasher,
     Exiter,
     HardExiter,
@@ -210,6 +253,8 @@ BOTS = (
     Hog,
     Cheater,
     BrokenConstructor,
+    Napper,
+    Worker,
 )
 
 
@@ -234,3 +279,15 @@ def registry():
         manager.register(_sys.modules[__name__], name="misbehaving_bots")
         _registry = Registry(manager)
     return _registry
+
+
+def install(monkeypatch) -> None:
+    """Make these bots the process's registered bots, in-process and for an isolated run (forked workers inherit it).
+
+    They are a plugin registered by the tests, not an entry point, so an isolated run's registry
+    (built from discovery processes) would not find them: it is replaced by this one too.
+    """
+    from runner import plugins
+
+    monkeypatch.setattr(plugins, "_registry", registry())
+    monkeypatch.setattr(plugins, "_contained", {False: registry(), True: registry()})

@@ -62,3 +62,12 @@ def test_rollout_states_are_mid_game_and_playouts_finish_them():
     copy = states[0].clone(rollouts.random.Random(1))
     decisions = rollouts.random_playout(copy, rollouts.random.Random(1))
     assert copy.over and decisions == copy.turns - states[0].turns and not states[0].over
+
+
+def test_hard_cpu_reports_the_cpu_time_of_searched_decisions():
+    import hard_cpu
+
+    times = hard_cpu.searched_cpu_times(["standard-single"], 1)
+    assert times == sorted(times) and all(t >= 0 for t in times)
+    assert re.fullmatch(r"(\d+ searched decisions of hard, CPU time: median \d+ ms, 99th percentile \d+ ms, "
+                        r"largest \d+ ms \(load average [\d.]+\)|no searched decisions)", hard_cpu.report(times))

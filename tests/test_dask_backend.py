@@ -212,7 +212,7 @@ def test_without_dask_installed_the_backend_says_how_to_install_it(monkeypatch):
 def test_the_cli_on_its_own_local_cluster_matches_the_local_run_and_leaves_no_process(tmp_path):
     pytest.importorskip("distributed")
     options = ["tournament", "-r", "strafpunten", "-b", "random", "-b", "random", "--deals", "3", "--seed", "4",
-               "--format", "json", "-q"]
+               "--format", "json"]
     mark = f"maumau-test-{uuid.uuid4()}"  # inherited by every process the command starts
     env = dict(os.environ, MAUMAU_TEST_MARK=mark)
     dasked = subprocess.run([sys.executable, "-m", "runner.cli", *options, "--backend", "dask", "--workers", "1",
@@ -223,6 +223,7 @@ def test_the_cli_on_its_own_local_cluster_matches_the_local_run_and_leaves_no_pr
     )
     assert dasked.stdout == render_standings(local, "json") + "\n" and json.loads(dasked.stdout)["standings"]
     assert not marked(mark), "a process of the local Dask cluster outlived the command"
+    assert dasked.stderr.splitlines()[-1].endswith(" on Dask: a local cluster of 1 worker process"), dasked.stderr
 
 
 def marked(mark: str) -> list[int]:
@@ -235,3 +236,13 @@ def marked(mark: str) -> list[int]:
         except OSError:  # gone, or not ours to read
             pass
     return found
+
+
+def test_bot_options_travel_in_the_work_unit_to_the_cluster(tmp_path, cluster):
+    settings = plan("standard-single", ["hard:rollouts=12", "hard:rollouts=40", "medium"], deals=2, table_size=3,
+                    seed=3)
+    assert settings.bots[:2] == ("hard:rollouts=12", "hard:rollouts=40")
+    local, _ = conduct(settings, tmp_path / "local", False, "serial", quiet=True)
+    remote, _ = conduct(settings, tmp_path / "dask", False, "dask", quiet=True, scheduler=cluster.scheduler.address)
+    assert render_standings(remote, "json") == render_standings(local, "json")
+    assert {r.entrant for r in remote.rows} == {"hard:rollouts=12", "hard:rollouts=40", "medium"}

@@ -194,3 +194,9 @@ def test_deals_of_a_tournament_without_logs_are_re_played_from_the_seeds(source,
     strip = [json.loads(line) for line in (tmp_path / "d.jsonl").read_text().splitlines()]
     expected = [json.loads(line) for line in (root / "deals.jsonl").read_text().splitlines()]
     assert [line.get("rounds") for line in strip] == [line.get("rounds") for line in expected]
+
+
+def test_a_single_deal_is_counted_as_one(capsys, monkeypatch, tmp_path):
+    tournament(capsys, monkeypatch, tmp_path / "t", "-r", "standard-single", "-b", "easy", "-b", "easy", "--deals", "1")
+    code, out, _ = maumau(capsys, monkeypatch, "deals", tmp_path / "t", "--out", tmp_path / "d.jsonl")
+    assert code == 0 and out.startswith("wrote 1 deal to ")

@@ -1,5 +1,6 @@
 """External bots: the JSON-lines protocol, its violations, a bot that dies mid-match, and check-bot."""
 
+import json
 import shlex
 import subprocess
 import sys
@@ -16,6 +17,7 @@ from runner.seats import external
 from runner.seats.external import CommandBot, parse_exec
 from runner.seats.faults import FaultSettings
 from runner.table.play import play_match
+from runner.tournament.store import Store
 
 ROOT = Path(__file__).parent.parent
 EXAMPLE = f"exec:{shlex.quote(sys.executable)} {ROOT / 'examples' / 'exec_bot.py'}"
@@ -25,23 +27,31 @@ TEMPLATE = '''
 import json, sys
 def send(message):
     sys.stdout.write(json.dumps(message) + "\\n"); sys.stdout.flush()
+def answer(**fields):
+    send({{"id": message["id"], **fields}})
 {hello}
 acts = 0
 for line in sys.stdin:
     message = json.loads(line)
+    if message["type"] in ("match_start", "match_end"):
+{ready}
+        continue
     if message["type"] != "act":
         continue
     acts += 1
     legal = message["view"]["legal"]
     if acts == 3:
 {misbehave}
-    send({{"type": "action", "action": legal[0]}})
+    answer(type="action", action=legal[0])
 '''
+HELLO = 'send({"type": "hello", "name": "t", "protocol": 2})'
+READY = 'answer(type="ready")'
 
 
-def bot(tmp_path, misbehave="pass", hello='send({"type": "hello", "name": "t", "protocol": 1})') -> str:
+def bot(tmp_path, misbehave="pass", hello=HELLO, ready=READY) -> str:
     path = tmp_path / "bot.py"
-    path.write_text(TEMPLATE.format(hello=hello, misbehave=textwrap.indent(textwrap.dedent(misbehave), " " * 8)))
+    path.write_text(TEMPLATE.format(hello=hello, misbehave=textwrap.indent(textwrap.dedent(misbehave), " " * 8),
+                                    ready=textwrap.indent(textwrap.dedent(ready), " " * 8)))
     return f"exec:{shlex.quote(sys.executable)} {path}"
 
 
@@ -69,7 +79,8 @@ CASES = {  # name: (misbehave code, hello code or None, fault kind, words in the
         "exited with code 5; stderr: boom",
     ),
     "over its memory cap": ("ballast = bytearray(3 << 30)", None, "exception", "MemoryError"),
-    "killed by a signal": ("import os, signal; os.kill(os.getpid(), signal.SIGKILL)", None, "exception", "signal 9"),
+    # by the kernel: in its PID namespace a bot ignores the signals it sends itself (runner/seats/containment.py)
+    "killed by a signal": ("import ctypes; ctypes.string_at(0)", None, "exception", "signal 11"),
     "not JSON": (
         'sys.stdout.write("play the ace\\n"); sys.stdout.flush(); continue',
         None,
@@ -77,20 +88,24 @@ CASES = {  # name: (misbehave code, hello code or None, fault kind, words in the
         "not a JSON line",
     ),
     "bad card": (
-        'send({"type": "action", "action": {"type": "play", "card": "1Z"}}); continue',
+        'answer(type="action", action={"type": "play", "card": "1Z"}); continue',
         None,
         "illegal",
         "malformed action: not a card",
     ),
     "illegal card": (
-        'send({"type": "action", "action": {"type": "play", "card": "AS" if "AS" not in '
-        'message["view"]["hand"] else "AH"}}); continue',
+        'answer(type="action", action={"type": "play", "card": "AS" if "AS" not in '
+        'message["view"]["hand"] else "AH"}); continue',
         None,
         "illegal",
         "is not legal now",
     ),
-    "wrong message": ('send({"type": "hello"}); continue', None, "illegal", 'expected {"type": "action"}'),
-    "error": ('send({"type": "error", "message": "cannot decide"}); continue', None, "exception", "cannot decide"),
+    "wrong message": ('answer(type="hello"); continue', None, "illegal", 'expected {"type": "action"}'),
+    "error": ('answer(type="error", message="cannot decide"); continue', None, "exception", "cannot decide"),
+    "no id": ('send({"type": "action", "action": legal[0]}); continue', None, "illegal",
+              "a line of type 'action' without an id (each reply echoes the id of its act request)"),
+    "another id": ('send({"type": "action", "id": message["id"] - 1, "action": legal[0]}); continue', None,
+                   "illegal", "with the id of an earlier request"),
     "silent": ("import time; time.sleep(60)", None, "timeout", "killed"),
     "endless line": (
         'sys.stdout.write("x" * (3 << 20)); sys.stdout.flush(); import time; time.sleep(60)',
@@ -98,16 +113,16 @@ CASES = {  # name: (misbehave code, hello code or None, fault kind, words in the
         "illegal",
         "a line longer than",
     ),
-    "two answers": (
-        'sys.stdout.write(2 * (json.dumps({"type": "action", "action": legal[0]}) + "\\n")); '
-        "sys.stdout.flush(); continue",
+    "two answers": (  # the second is read as the reply to the next request, wherever its bytes arrive
+        'answer(type="action", action=legal[0]); answer(type="action", action=legal[0]); continue',
         None,
         "illegal",
-        "more than one line",
+        "with the id of an earlier request (a line sent after its answer?)",
     ),
     "no hello": ("pass", 'send({"type": "action"})', "illegal", 'first line must be {"type": "hello"'),
-    "old protocol": ("pass", 'send({"type": "hello", "name": "t", "protocol": 0})', "illegal", "speaks protocol 0"),
-    "nameless": ("pass", 'send({"type": "hello", "protocol": 1})', "illegal", 'hello needs a "name"'),
+    "old protocol": ("pass", 'send({"type": "hello", "name": "t", "protocol": 1})', "illegal",
+                     "speaks protocol 1, the runner speaks 2"),
+    "nameless": ("pass", 'send({"type": "hello", "protocol": 2})', "illegal", 'hello needs a "name"'),
 }
 
 
@@ -173,12 +188,12 @@ def test_check_bot_passes_the_example_and_reports_a_broken_bot(tmp_path):
     runner = CliRunner()
     good = runner.invoke(app, ["check-bot", EXAMPLE, "--matches", "1"])
     assert good.exit_code == 0, good.output
-    assert "handshake: name 'example-exec', protocol 1" in good.output and "no violations" in good.output
+    assert "handshake: name 'example-exec', protocol 2" in good.output and "no violations" in good.output
     broken = runner.invoke(
         app,
         [
             "check-bot",
-            bot(tmp_path, 'send({"type": "action", "action": {"type": "fly"}}); continue'),
+            bot(tmp_path, 'answer(type="action", action={"type": "fly"}); continue'),
             "--matches",
             "1",
             "--move-time",
@@ -192,10 +207,75 @@ def test_check_bot_passes_the_example_and_reports_a_broken_bot(tmp_path):
 def test_check_bot_catches_a_bot_that_is_not_reproducible(tmp_path):
     unseeded = bot(tmp_path, "pass").replace("bot.py", "unseeded.py")
     (tmp_path / "unseeded.py").write_text((tmp_path / "bot.py").read_text().replace(
-        'send({"type": "action", "action": legal[0]})',
-        'import random; send({"type": "action", "action": random.choice(legal)})'))
+        'answer(type="action", action=legal[0])',
+        'import random; answer(type="action", action=random.choice(legal))'))
     result = CliRunner().invoke(app, ["check-bot", unseeded, "--matches", "1"])
     assert result.exit_code == 1 and "reproducibility: the same seed gave a different match" in result.output
+    assert "\n  1 violation:\n" in result.output and "played 4 matches, " in result.output
+
+
+def test_check_bot_reports_a_missing_or_wrong_id(tmp_path):
+    for misbehave, words in [('send({"type": "action", "action": legal[0]}); continue', "without an id"),
+                             ('send({"type": "action", "id": 0, "action": legal[0]}); continue',
+                              "with the id of no request sent, where a reply to act was due")]:
+        result = CliRunner().invoke(app, ["check-bot", bot(tmp_path, misbehave), "--matches", "1"])
+        assert result.exit_code == 1 and "illegal: protocol: a line of type 'action'" in result.output, result.output
+        assert words in result.output
+
+
+def test_check_bot_reports_a_line_sent_after_the_last_answer(tmp_path):
+    """A line sent after match_end's ready: the match stands, the next one starts on a fresh process, check-bot
+    names it."""
+    late = bot(tmp_path, ready='answer(type="ready")\nif message["type"] == "match_end":\n    send({"type": "late"})')
+    result = CliRunner().invoke(app, ["check-bot", late, "--matches", "1"])
+    assert result.exit_code == 1, result.output
+    assert "between matches: protocol: a line of type 'late' without an id" in result.output
+
+
+def test_a_bot_that_is_not_ready_for_its_match_commits_a_fault(tmp_path):
+    result, _ = faults_of(bot(tmp_path, ready="pass"))  # never answers match_start
+    assert [(f.seat, f.kind) for f in result.faults] == [(0, "timeout")]
+    result, _ = faults_of(bot(tmp_path, ready='answer(type="action", action=None)'))
+    assert [(f.seat, f.kind) for f in result.faults] == [(0, "illegal")]
+    assert 'expected {"type": "ready"} for match_start' in result.faults[0].detail
+
+
+LATE_LINE = """
+if acts % 2 == 0:  # every other answer is followed, 30 ms later, by a second copy of it
+    answer(type="action", action=legal[0])
+    import time; time.sleep(0.03)
+    answer(type="action", action=legal[-1])
+    continue
+"""
+
+
+@pytest.mark.parametrize("policy", ["forfeit", "autoplay"])
+def test_a_line_sent_30_ms_after_an_answer_gives_the_same_standings_every_time(tmp_path, policy):
+    """The issue's attack: a second line 30 ms after an answer was read as the next answer, one move late from then
+    on, into the next match of the reused process; three runs gave three standings. Now it is a protocol fault at
+    the bot's next request, in that match, and the process is not reused."""
+    late = bot(tmp_path, "pass").replace("bot.py", "late.py")
+    (tmp_path / "late.py").write_text((tmp_path / "bot.py").read_text().replace(
+        "    if acts == 3:\n        pass\n", textwrap.indent(LATE_LINE, "    ")))
+    args = ["tournament", "-r", "strafpunten", "-b", late, "-b", "random", "-b", "medium", "--deals", "4",
+            "--seed", "9", "-q", "--format", "json", "--move-time", "0", "--on-fault", policy]
+    runs = []
+    for run, workers in enumerate([1, 2, 2]):
+        done = CliRunner().invoke(app, [*args, "--workers", str(workers), "--out", str(tmp_path / f"run{run}")])
+        assert done.exit_code == 0, done.output
+        runs.append(json.loads(done.output))
+    assert runs[0] == runs[1] == runs[2]
+    logs = [{path.name: path.read_bytes() for path in (tmp_path / f"run{run}" / "logs").iterdir()} for run in range(3)]
+    assert len(logs[0]) == 12 and logs[0] == logs[1] == logs[2]  # every game log too, byte for byte
+    late_row = next(row for row in runs[0]["standings"] if row["entrant"].startswith("exec:"))
+    assert late_row["faults"] == late_row["matches"] == 12  # caught in each match, at the answer after the line
+    store = Store.open(tmp_path / "run1")
+    try:
+        details = {fault.detail for _, fault in store.faults()}
+    finally:
+        store.close()
+    assert details == {"protocol: a line of type 'action' with the id of an earlier request (a line sent after its "
+                       "answer?)"}
 
 
 @pytest.mark.skipif(subprocess.run(["which", "node"], capture_output=True).returncode != 0, reason="node not installed")

@@ -3,25 +3,24 @@
 import pytest
 
 import misbehaving_bots
-from runner import plugins
 from runner.seats.faults import FaultSettings
 from runner.table.referee import TournamentAborted
 from runner.tournament.driver import conduct
 from runner.tournament.settings import plan
 from runner.tournament.store import Store
-from test_faults import MOVE_TIME
+from test_faults import MOVE_TIME, WALL_TIME
 
 ENTRANTS = ["random", "t-crash", "t-sleep", "t-cheat"]  # 4 tables of 3, 3 rotations each: 12 matches
 
 
 @pytest.fixture(autouse=True)
 def with_misbehaving_bots(monkeypatch):
-    monkeypatch.setattr(plugins, "_registry", misbehaving_bots.registry())
+    misbehaving_bots.install(monkeypatch)
 
 
 def tournament(tmp_path, entrants=ENTRANTS, policy="forfeit", isolate=False, backend="processes", deals=1):
     settings = plan("strafpunten", entrants, deals=deals, table_size=3, seed=5, faults=FaultSettings(
-        policy=policy, move_time=MOVE_TIME, isolate=isolate, bot_memory=512 << 20))
+        policy=policy, move_time=MOVE_TIME, wall_time=WALL_TIME, isolate=isolate, bot_memory=512 << 20))
     out = tmp_path / f"{policy}-{isolate}-{'-'.join(entrants)}"
     workers = 2 if backend == "processes" else None  # serial plays in this process: it takes no worker count
     standings, _ = conduct(settings, out, resume=False, backend=backend, workers=workers, quiet=True)

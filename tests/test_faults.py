@@ -15,14 +15,25 @@ MISBEHAVING = {  # bot: the fault kind it commits
     "t-crash": "exception", "t-exit": "exception", "t-sleep": "timeout", "t-spin": "timeout",
     "t-garbage": "illegal", "t-illegal": "illegal", "t-impostor": "illegal", "t-unbuildable": "exception",
 }
-MOVE_TIME = 0.3  # generous for the honest seats on a loaded machine; hangs cost this much
+MOVE_TIME = 0.3  # CPU seconds: thousands of times what an honest seat needs, on any machine
+WALL_TIME = 1.0  # the wall-clock cap: a bot that sleeps costs this much; generous for the honest seats under load
+SLEEPERS = {"t-sleep"}  # bots that wait without using CPU time: only the wall-clock cap stops them
+
+
+def wall_cap(players, move_time, time_bank) -> float | None:
+    """The wall-clock cap of a test match: none without a sleeper at the table (0), so that a bot spinning on a
+    busy machine is stopped by its CPU budget, the same fault on any load, and not by the wall clock first."""
+    if move_time is None:
+        return None
+    return max(WALL_TIME, 10 * time_bank) if SLEEPERS & set(players) else 0
 
 
 def play(players, policy="forfeit", move_time=MOVE_TIME, time_bank=0.0, seed=7, make_bot=None):
     """One strafpunten match; `make_bot` defaults to a fresh in-process BotMaker."""
     reg = misbehaving_bots.registry()
     log = []
-    referee = Referee(FaultSettings(policy=policy, move_time=move_time, time_bank=time_bank),
+    referee = Referee(FaultSettings(policy=policy, move_time=move_time, time_bank=time_bank,
+                                    wall_time=wall_cap(players, move_time, time_bank)),
                       rng=random.Random(f"{seed}:autoplay"))
     maker = make_bot or BotMaker(reg)
     try:
@@ -110,9 +121,8 @@ def test_unknown_policy_is_a_clear_error():
 def run_cli(args, monkeypatch):
     from typer.testing import CliRunner
 
-    from runner import plugins
 
-    monkeypatch.setattr(plugins, "_registry", misbehaving_bots.registry())
+    misbehaving_bots.install(monkeypatch)
     return CliRunner().invoke(app, args)
 
 
@@ -128,8 +138,9 @@ def test_play_command_reports_faults_under_each_policy(monkeypatch):
     assert abort.exit_code == 1 and "committed a fault (exception)" in str(abort.exception)
 
 
-def test_play_command_interrupts_a_hang_at_move_time(monkeypatch):
-    result = run_cli(["play", "-r", "strafpunten", "-b", "t-sleep", "-b", "random", "--move-time", "0.3"], monkeypatch)
+def test_play_command_interrupts_a_hang_at_the_wall_clock_cap(monkeypatch):
+    result = run_cli(["play", "-r", "strafpunten", "-b", "t-sleep", "-b", "random", "--move-time", "0.3",
+                      "--wall-time", "1"], monkeypatch)
     assert result.exit_code == 0, result.output
     assert "fault: t-sleep#0 timeout" in result.output
 

@@ -106,7 +106,7 @@ TAMPERING = {
     "a match deleted": lambda d: sql(
         d, f"DELETE FROM seats WHERE match_id = '{MATCH}'", f"DELETE FROM matches WHERE id = '{MATCH}'"
     ),
-    "a fault added": lambda d: sql(d, f"INSERT INTO faults VALUES ('{MATCH}', 0, 'random', 'illegal', 'x', 1)"),
+    "a fault added": lambda d: sql(d, f"INSERT INTO faults VALUES ('{MATCH}', 0, 'random', 'illegal', 'x', 1, '')"),
     "a seat of no match": lambda d: sql(
         d,
         "INSERT INTO seats SELECT 'zz', seat, entrant, bot, place, score, points, "

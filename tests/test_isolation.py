@@ -12,7 +12,7 @@ from runner.seats.faults import FaultSettings
 from runner.seats.isolation import worker_command
 from runner.table.match import Match
 from runner.table.referee import Referee
-from test_faults import MOVE_TIME, moves, play
+from test_faults import MOVE_TIME, WALL_TIME, moves, play
 
 ISOLATED_FAULTS = {  # bot: (fault kind, words in the detail)
     "t-crash": ("exception", "ZeroDivisionError: on purpose"),
@@ -70,7 +70,8 @@ def test_a_killed_bot_is_restarted_for_the_next_match_and_healthy_ones_are_kept(
         pids = []
         for seed in (1, 2):
             match = Match(ruleset, ["t-sleep", "random"], seed, make_bot,
-                          referee=Referee(FaultSettings(move_time=MOVE_TIME), rng=random.Random(seed)))
+                          referee=Referee(FaultSettings(move_time=MOVE_TIME, wall_time=WALL_TIME),
+                                          rng=random.Random(seed)))
             result = match.run()
             pids.append([bot.process.proc.pid for bot in match.bots])
             assert [f.kind for f in result.faults] == ["timeout"]  # it played 2 decisions, then hung again
@@ -95,4 +96,4 @@ def test_a_class_defined_in_a_function_cannot_be_isolated():
         name = "local"
 
     with pytest.raises(MaumauError, match="--isolate needs a class importable"):
-        worker_command("local", Local)
+        worker_command("local", f"{Local.__module__}:{Local.__qualname__}")

@@ -183,10 +183,20 @@ def test_the_house_rules_events_read_face_up_in_the_replay():
                      "  every hand passes to the next player in the direction of play", "  cy is out, in place 1"]
 
 
-@pytest.mark.parametrize("reason, why", [
-    ("self", "the card's own draw"), ("false_call", "an announcement that was not due"),
-    ("again", "instead of playing again"),
-])
-def test_the_house_rules_draws_say_why(reason, why):
-    told = Narrator(0, ["ann", "bob"]).tell({"type": "draw", "seat": 1, "cards": ["2C"], "reason": reason})
-    assert told == [f"  bob#1 drew a card ({why})"]
+def test_a_draw_instead_of_playing_again_names_the_card_that_plays_again():
+    pesten = str(Path(__file__).resolve().parent.parent / "rulesets" / "gallery" / "pesten.yaml")  # 7 and K play again
+    again_on_seven = table(pesten, ["3C 4D", "5S 6S"], "7H", again=True).view()
+    assert action_text(DRAW, again_on_seven) == "draw a card (instead of playing again on 7H)"
+    again_on_ace = table("elimination", ["3C 4D", "5S 6S"], "AH", again=True).view()
+    assert action_text(DRAW, again_on_ace) == "draw a card (instead of following the Ace)"
+    narrator = Narrator(1, ["easy", "easy"])
+    told = [narrator.tell({"type": "draw", "seat": seat, "cards": ["5D"], "reason": reason})[0]
+            for seat, reason in ((0, "again"), (1, "self"), (1, "false_call"))]
+    assert told == ["  easy#0 drew a card (instead of playing again)", "  you drew 5D (the card's own draw)",
+                    "  you drew 5D (a call that was not due)"]
+
+
+def test_a_stock_of_one_card_is_one_card():
+    event = {"type": "round_start", "round": 1, "dealer": 1, "first": 0, "hands": [["7H"], ["8C"]], "stock": ["9D"],
+             "upcards": ["10S"]}
+    assert event_line(event, ["ann", "bob"]).endswith("; stock 1 card")

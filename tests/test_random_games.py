@@ -101,13 +101,13 @@ def test_random_house_rules_with_sloppy_bots_keep_every_invariant(reg, checked):
         played += 1
 
 
-HOUSE_MATCHES = 150  # random combinations of the house rules' keys
+HOUSE_MATCHES = 150  # random combinations of the house rules' keys, per stream of seeds
 
 
-@pytest.mark.xfail(reason="one log of 150 (jump_in, a 5 stacking with jokers, returns) does not verify", strict=True)
-def test_random_house_rules_of_the_cookbook_keep_every_invariant_and_verify(checked):
+@pytest.mark.parametrize("stream", [14, 1414])
+def test_random_house_rules_of_the_cookbook_keep_every_invariant_and_verify(checked, stream):
     """Random combinations of the keys of docs/house-rules.md on the three families, with sloppy bots."""
-    rng, played, tried = random.Random(14), 0, 0
+    rng, played, tried = random.Random(stream), 0, 0
     while played < HOUSE_MATCHES:
         tried += 1
         name = rng.choice(["standard", "strafpunten", "elimination"])

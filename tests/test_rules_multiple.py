@@ -80,6 +80,14 @@ def test_a_chain_plays_cards_each_matching_the_one_before():
     assert not any(text.endswith("8D") for text in chains)  # the 8D matches none of them
 
 
+def test_a_chain_lists_one_play_per_set_of_cards_and_last_card_as_the_cookbook_counts():
+    hearts = "2H 3H 4H 5H 6H 9H 10H QH KH AH"  # none of them wild in standard: one play per sequence
+    rnd = deal("standard", [hearts, "2S 3S 4S 5S 6S 9S 10S QS KS AS"], "8H", STOCK,
+               overrides={"multiple.chain": True, "players.max": 2})
+    assert len(rnd.legal()) == 23_050  # each card first, alone or with any set of the nine others, any of them last
+    assert len(set(rnd.legal())) == len(rnd.legal())
+
+
 def test_a_suit_with_card_takes_all_cards_of_its_suit_along_any_of_them_last():
     rnd = deal("standard", ["KH 2H 7H 8D", "8S 9S 10S KD"], "10H", STOCK, overrides={"multiple.suit_with": ["KH"]})
     together = {text for text in plays(rnd) if text.startswith("KH+")}

@@ -90,6 +90,15 @@ def test_a_card_that_returns_the_penalty_sends_it_back_unchanged_to_its_player()
     assert len(rnd.hands[0]) == 4 and rnd.current == 1
 
 
+def test_a_returning_card_that_also_draws_adds_its_draw_and_sends_the_whole_penalty_back():
+    overrides = {"powers.A": {"draw": 2, "returns": [7]}}
+    rnd = deal("standard", ["7H 4D 5D", "AC 8D 9D", "9H 10H KC"], "10H", STOCK, overrides=overrides)
+    do(rnd, "7H", "AC")
+    assert rnd.current == 0 and rnd.pending == 4  # to seat 0, who sent the 7, not to seat 1, who returned it
+    do(rnd, "draw")
+    assert len(rnd.hands[0]) == 6 and rnd.current == 1
+
+
 def test_a_returned_penalty_may_be_returned_again():
     overrides = {"powers.A.returns": True}
     rnd = deal("standard", ["7H AD 5D", "AC 8D 9D", "9H 10H KC"], "10H", STOCK, overrides=overrides)

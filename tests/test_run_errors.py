@@ -28,7 +28,7 @@ GATED_BOT = textwrap.dedent('''
     import json, os, sys, time
     def send(message):
         sys.stdout.write(json.dumps(message) + "\\n"); sys.stdout.flush()
-    send({"type": "hello", "name": "gated", "protocol": 1})
+    send({"type": "hello", "name": "gated", "protocol": 2})
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] == "act":
@@ -36,7 +36,9 @@ GATED_BOT = textwrap.dedent('''
                 open(sys.argv[1] + ".started", "w").close()
                 while not os.path.exists(sys.argv[1]):
                     time.sleep(0.01)
-            send({"type": "action", "action": message["view"]["legal"][0]})
+            send({"type": "action", "id": message["id"], "action": message["view"]["legal"][0]})
+        elif message["type"] in ("match_start", "match_end"):
+            send({"type": "ready", "id": message["id"]})
         elif message["type"] == "bye":
             break
 ''')

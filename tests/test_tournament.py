@@ -19,7 +19,7 @@ from runner.seats.faults import FaultSettings
 from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
 from runner.tournament.driver import conduct, run, standings_of
 from runner.tournament.schedule import derive_seed, match_count, schedule, unit_of
-from runner.tournament.settings import labels, plan
+from runner.tournament.settings import LATER, labels, plan
 from runner.tournament.standings import sequential_z, wilson
 from runner.tournament.store import DB_NAME, Store
 from runner.tournament.work import MatchOutcome, SeatOutcome
@@ -229,9 +229,8 @@ def test_the_process_backend_batches_and_bounds_its_work():
 
 def test_a_worker_killed_by_its_bot_is_one_error_line_and_the_results_stay(tmp_path, monkeypatch):
     import misbehaving_bots
-    from runner import plugins
 
-    monkeypatch.setattr(plugins, "_registry", misbehaving_bots.registry())  # forked workers inherit it
+    misbehaving_bots.install(monkeypatch)  # forked workers inherit it
     settings = plan("strafpunten", ["random", "t-hard-exit"], deals=2)
     with pytest.raises(MaumauError, match="a worker process died in the middle of a batch"):
         conduct(settings, tmp_path / "t", False, "processes", 2, quiet=True)
@@ -240,3 +239,13 @@ def test_a_worker_killed_by_its_bot_is_one_error_line_and_the_results_stay(tmp_p
         assert not store.finished() and store.count() < match_count(2, 2, 2)
     finally:
         store.close()
+
+
+def test_a_tournament_stored_before_the_later_settings_existed_resumes(tmp_path):
+    settings = plan("strafpunten", ["random", "random"], deals=1)
+    older = {key: value for key, value in settings.config().items() if key not in LATER}
+    Store.create(tmp_path / "t", older).close()
+    Store.resume(tmp_path / "t", settings.config()).close()  # no "holds another tournament"
+    assert "seatings" not in settings.config()  # at its default, left out
+    permuted = plan("strafpunten", ["random", "random"], deals=1, seatings="permutations")
+    assert permuted.config()["seatings"] == "permutations"

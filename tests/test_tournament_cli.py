@@ -122,3 +122,70 @@ def test_replay_describes_each_event_in_one_line(event, line):
     from runner.logs.narration import event_line
 
     assert event_line(event, ["ann", "bob"]) == line
+
+
+def test_out_into_a_directory_of_other_files_is_refused(capsys, monkeypatch, tmp_path):
+    notes = tmp_path / "notes"
+    notes.mkdir()
+    (notes / "draft.txt").write_text("mine")
+    code, _, stderr = maumau(capsys, monkeypatch, *SMALL, "--out", notes)
+    assert code == 1 and stderr == f"Error: {notes} holds other files and no tournament; " \
+        "choose a new or empty directory for --out\n"
+    assert sorted(path.name for path in notes.iterdir()) == ["draft.txt"]
+    empty = tmp_path / "empty"
+    empty.mkdir()
+    code, _, _ = maumau(capsys, monkeypatch, *SMALL, "--out", empty)
+    assert code == 0 and (empty / "tournament.sqlite").is_file()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--leave", "2:7"], "--leave 2:7: the table has no seat 7 before round 2 (seats 0-2)"),
+    (["--leave", "2:3", "--join", "3:random"], "--leave 2:3: the table has no seat 3 before round 2 (seats 0-2)"),
+])
+def test_play_refuses_a_leave_of_a_seat_the_table_does_not_have(capsys, monkeypatch, args, message):
+    code, stdout, stderr = maumau(capsys, monkeypatch, "play", "-r", "elimination", "-b", "random", "-b", "random",
+                                  "-b", "random", *args)
+    assert code == 1 and stdout == "" and stderr.startswith(f"Error: {message}") and stderr.count("\n") == 1
+
+
+def test_play_lets_a_joined_seat_leave(capsys, monkeypatch):
+    code, stdout, _ = maumau(capsys, monkeypatch, "play", "-r", "elimination", "-b", "random", "-b", "random",
+                             "-b", "random", "--join", "2:random", "--leave", "3:3", "--format", "json")
+    rows = json.loads(stdout)
+    assert code == 0 and [row["note"] for row in rows] == ["", "", "", "left"]  # seed 1 lasts beyond round 3
+
+
+def test_counts_in_messages_agree_with_their_nouns():
+    from runner.tournament.driver import played_note
+    from runner.words import counted, plural
+
+    assert [counted(n, "match") for n in (0, 1, 2)] == ["0 matches", "1 match", "2 matches"]
+    assert counted(1, "violation") == "1 violation" and counted(3, "worker process") == "3 worker processes"
+    assert plural(1, "match") == "match" and plural(1.5, "match") == "matches"
+    assert played_note(1, 1.0, "on 1 worker process") == "played 1 match in 1.00 s (1.0 match/s) on 1 worker process"
+    assert played_note(12, 4.0, "in this process") == "played 12 matches in 4.00 s (3.0 matches/s) in this process"
+    assert played_note(12, 168.7, "on 2 worker processes").startswith("played 12 matches in 168.70 s (0.1 matches/s)")
+    assert played_note(250, 2.0, "in this process") == "played 250 matches in 2.00 s (125 matches/s) in this process"
+
+
+def test_play_and_tournament_json_spell_their_keys_alike(capsys, monkeypatch, played):
+    import re
+
+    _, standings = played
+    code, stdout, _ = maumau(capsys, monkeypatch, "play", "-r", "strafpunten", "-b", "random", "-b", "random",
+                             "--format", "json")
+    rows = json.loads(stdout)
+    assert code == 0 and "rounds_won" in rows[0] and "rounds_won" in standings["standings"][0]
+    keys = {key for row in rows + standings["standings"] + standings["head_to_head"] for key in row}
+    assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", key) for key in keys), sorted(keys)
+    code, table, _ = maumau(capsys, monkeypatch, "play", "-r", "strafpunten", "-b", "random", "-b", "random")
+    assert "rounds won" in table.splitlines()[-4]  # a table's headers are words
+
+
+def test_a_tournament_says_where_it_played(capsys, monkeypatch, tmp_path):
+    code, _, stderr = maumau(capsys, monkeypatch, *[a for a in SMALL if a != "-q"], "--out", tmp_path / "t")
+    assert code == 0
+    assert stderr.splitlines()[0].startswith("strafpunten: 3 entrants, tables of 2, 3 tables × 2 deals × 2 rotations = "
+                                             "12 matches; results in ")
+    assert stderr.splitlines()[-1].startswith("played 12 matches in ")
+    assert stderr.endswith(" in this process (--backend serial)\n")

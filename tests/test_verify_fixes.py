@@ -4,13 +4,7 @@ names the suit, and a draw in an extra turn has the reason `ace` only after an A
 
 from __future__ import annotations
 
-import pytest
-
 from logbuilder import Log, rejected, unfinished
-
-# runner/logs/verify_round.py: OLD_FORMS. The logs of the engine before the fixes verify too, until it
-# writes the fixed form; then these tests pass, and strict=True makes that a failure to clean up.
-OLD_FORM = pytest.mark.xfail(strict=True, reason="transition: the old form verifies until the engine is fixed")
 
 
 def eight_again_log(skip_written: bool) -> Log:
@@ -28,7 +22,6 @@ def test_a_skip_beside_play_again_applies_when_the_turn_passes_on():
     assert unfinished(eight_again_log(skip_written=True).events)
 
 
-@OLD_FORM
 def test_a_skip_beside_play_again_is_not_dropped():
     rejected(eight_again_log(skip_written=False).events, 4, "expected skip")
 
@@ -57,7 +50,6 @@ def wild_upcard_log() -> tuple[Log, int]:
     return log, play
 
 
-@OLD_FORM
 def test_after_the_naming_the_lead_seat_does_not_get_the_turn_the_upcard_skipped():
     log, play = wild_upcard_log()
     rejected(log.changed(play, seat=0, card="9S"), play, "seat 0 plays, but it is seat 1's turn")
@@ -76,7 +68,6 @@ def test_a_draw_in_an_extra_turn_is_for_ace_only_after_an_ace():
     rejected(game("A", "again").events, 3, "draw reason 'again', expected ace")
 
 
-@OLD_FORM
 def test_a_draw_in_the_extra_turn_of_a_king_is_not_for_ace():
     log = Log({"powers": {"K": {"play_again": True}}})
     log.deal(["KH 8S", "10C QC"], up="7H", stock="7C")

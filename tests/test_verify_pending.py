@@ -109,6 +109,18 @@ def test_a_returned_penalty_goes_back_to_the_player_who_sent_it():
     rejected(log.changed(draw, seat=2), draw, "a draw by seat 2")
 
 
+def test_a_returning_card_that_also_draws_sends_the_penalty_with_its_draw_back_to_the_sender():
+    log = Log({"powers": {"7": {"draw": 2}, "10": {"draw": 2, "returns": ["7"]}}}, players=3)
+    log.deal(["7H 9S", "10C QC", "KD AD"], up="8H", stock="7C 7D 7S 8C")
+    log.play(0, "7H")
+    log.play(1, "10C")
+    draw = log.draw(0, "7C 7D 7S 8C", "seven")  # the 7's two and the 10's own two, to the seat that sent the 7
+    log.play(1, "QC")
+    log.finish(1, [38, 0, 15])
+    accepted(log.events)
+    rejected(log.changed(draw, seat=1), draw, "a draw by seat 1")
+
+
 def test_a_return_on_a_return_sends_the_penalty_back_again():
     log = Log({"powers": {"7": {"draw": 2}, "10": {"returns": ["7"]}}, "hand_size": 3}, players=3)
     log.deal(["7H 10D KS", "10C QC JC", "KD AD 8S"], up="8H", stock="7C 7D")

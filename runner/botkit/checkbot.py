@@ -12,12 +12,12 @@ from collections import Counter
 from dataclasses import dataclass, field, replace
 
 from runner.game import events as ev
-from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import RemoteBot
 from runner.seats.faults import FaultSettings
 from runner.table.match import Match
 from runner.table.referee import Fault, Referee
+from runner.words import counted
 
 CHECK_RULESETS = ("standard", "standard-challenge", "strafpunten", "elimination")
 
@@ -28,6 +28,7 @@ class Violation:
     round: int
     kind: str  # a fault kind, or "reproducibility"
     detail: str
+    traceback: str = ""  # of an exception: where in the bot's code
 
 
 @dataclass(kw_only=True)
@@ -56,12 +57,12 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
     opponents) in a process of its own; the policy is always `autoplay`, so one fault does not
     hide the next. The default: 1 s per decision, isolated.
     """
-    reg = registry()
     faults = faults if faults is not None else FaultSettings(move_time=1.0, isolate=True)
     faults = replace(faults, policy="autoplay")
     report = CheckReport(player=player)
     isolate = frozenset([player]) if faults.isolate else False  # the random opponents stay in-process
     memory = faults.bot_memory
+    reg = BotMaker(None, isolate).reg  # isolated: the bot's plugin is not imported here
     with BotMaker(reg, isolate, memory) as make_bot:
         make_bot.check([player])
         sample: tuple | None = None
@@ -109,6 +110,8 @@ def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat
     if report is not None:
         if isinstance(bot, RemoteBot) and bot.process.hello is not None:
             report.hello = bot.process.hello
+        if isinstance(bot, RemoteBot) and bot.out_of_step is not None:  # e.g. a line sent after its last answer
+            report.violations.append(Violation(match_id, 0, "between matches", bot.out_of_step))
         decisions, seconds, slowest = referee.thinking.get(seat, (0, 0.0, 0.0))
         report.decisions += decisions
         report.seconds += seconds
@@ -117,7 +120,7 @@ def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat
 
 
 def _violation(match_id: str, fault: Fault) -> Violation:
-    return Violation(match_id, fault.round, fault.kind, fault.detail)
+    return Violation(match_id, fault.round, fault.kind, fault.detail, fault.traceback)
 
 
 def report_lines(report: CheckReport) -> list[str]:
@@ -126,10 +129,11 @@ def report_lines(report: CheckReport) -> list[str]:
     if report.hello is not None:
         lines.append(f"  handshake: name {report.hello.get('name')!r}, protocol {report.hello.get('protocol')}")
     mean = report.seconds / report.decisions if report.decisions else 0.0
-    lines.append(f"  played {report.matches} matches, {report.decisions} decisions answered; "
+    lines.append(f"  played {counted(report.matches, 'match')}, {counted(report.decisions, 'decision')} answered; "
                  f"mean {mean * 1000:.2f} ms, slowest {report.slowest * 1000:.1f} ms per decision")
     if report.penalties:
-        lines.append(f"  note: {report.penalties} missed announcements (drawn as penalties; allowed, but costly)")
+        missed = counted(report.penalties, "missed announcement")
+        lines.append(f"  note: {missed} (drawn as penalties; allowed, but costly)")
     if report.passed:
         lines.append("  no violations")
         return lines
@@ -137,9 +141,10 @@ def report_lines(report: CheckReport) -> list[str]:
     first = {}
     for v in report.violations:
         first.setdefault((v.kind, v.detail), v)
-    lines.append(f"  {len(report.violations)} violations:")
+    lines.append(f"  {counted(len(report.violations), 'violation')}:")
     for (kind, detail), count in grouped.most_common():
         where = first[(kind, detail)]
         times = f" ({count} times)" if count > 1 else ""
         lines.append(f"  - {kind}: {detail} [first in {where.match}, round {where.round}]{times}")
+        lines += [f"      {line}" for line in where.traceback.splitlines()]  # where in the bot's code, the first time
     return lines

@@ -21,6 +21,7 @@ from typing import Callable
 from runner.game.actions import CHALLENGE, PASS, Action, Play
 from runner.game.cards import SUITS, Card
 from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Game, Round, hidden_cards, unseen_cards
+from runner.game.ruleset import Ruleset
 from runner.game.view import View
 
 Policy = Callable[[Round, random.Random], Action]
@@ -99,8 +100,19 @@ def _most_held(hand: list[Card], suit: str) -> bool:
     return counts[suit] >= max(counts.values(), default=0)
 
 
-def named_suits(view: View, rules: Game) -> dict[int, str]:
-    """The suit each other seat named with its last play, a wild card, if it has neither played nor drawn since."""
+def compiled(view: View, rules: Game | Ruleset | None = None) -> Game:
+    """The compiled rules the helpers below work with: `rules`, or compiled from a Ruleset (default: `view.ruleset`)."""
+    if isinstance(rules, Game):
+        return rules
+    return Game.of(view.ruleset if rules is None else rules)
+
+
+def named_suits(view: View, rules: Game | Ruleset | None = None) -> dict[int, str]:
+    """The suit each other seat named with its last play, a wild card, if it has neither played nor drawn since.
+
+    `rules`: the view's ruleset (the default), or those rules compiled (`Game.of(view.ruleset)`).
+    """
+    rules = compiled(view, rules)
     named, done = {}, {view.seat}
     for event in reversed(view.history):
         if event.seat in done or event.kind not in ("play", "draw"):
@@ -111,8 +123,12 @@ def named_suits(view: View, rules: Game) -> dict[int, str]:
     return named
 
 
-def known_voids(view: View, rules: Game, sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
+def known_voids(view: View, rules: Game | Ruleset | None = None,
+                sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
     """What each other seat is known not to hold, from its draws for want of a playable card.
+
+    `rules`: the view's ruleset (the default, also as `view.ruleset`), or those rules compiled
+    (`runner.Game.of(view.ruleset)`, which a Sampler holds as `.rules`).
 
     A seat that drew because it could not play held none of the cards it could have played
     then, nor could it play the card it drew unless it played or kept it at once; a card still
@@ -123,6 +139,7 @@ def known_voids(view: View, rules: Game, sensible: bool = False) -> dict[int, li
     the seat held none of the cards that would have passed it on, or that it could have played.
     Returns, per seat, layers of (count, cards excluded), most excluded first, the counts not overlapping.
     """
+    rules = compiled(view, rules)
     history = view.history
     plays = sum(1 for event in history if event.kind == "play")
     reshuffled = any(event.kind == "reshuffle" for event in history)
@@ -223,6 +240,6 @@ def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Ro
 
 
 __all__ = [
-    "Policy", "Sampler", "determinize", "known_voids", "most_held_suit", "named_suits", "playout", "quick_policy",
-    "unseen_cards",
+    "Policy", "Sampler", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits", "playout",
+    "quick_policy", "unseen_cards",
 ]

@@ -1,5 +1,5 @@
 """The `maumau` command line: the Typer app, its shared options and the rendering of results."""
 
-from .app import app, main
+from .app import app, main, script
 
-__all__ = ["app", "main"]
+__all__ = ["app", "main", "script"]

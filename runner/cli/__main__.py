@@ -1,5 +1,5 @@
 """`python -m runner.cli`: the console script."""
 
-from .app import main
+from .app import script
 
-main()
+script()

@@ -2,19 +2,23 @@
 
 from __future__ import annotations
 
+import json
+import signal
 import sys
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from runner.errors import MaumauError
+from runner.errors import MaumauError, note_user_interrupt, raised_by_user
 from runner.game import events as ev
 from runner.logs import codec
 from runner.plugins import registry
 from runner.rules import schema_text
+from runner.seats.bot_output import bots_print_to_stderr, exit_now, leftover_threads
+from runner.words import counted
 
-from . import narrate, output
+from . import narrate, output, tournaments
 from .options import (
     FormatOpt,
     IsolateOpt,
@@ -22,9 +26,11 @@ from .options import (
     MoveTimeOpt,
     OnFaultOpt,
     RulesetOpt,
+    SandboxOpt,
     SeedOpt,
     SetOpt,
     TimeBankOpt,
+    WallTimeOpt,
     fault_settings,
     option_names,
     overrides_of,
@@ -42,9 +48,27 @@ app.add_typer(rulesets_app, name="rulesets")
 
 @app.command("bots")
 def bots_cmd(fmt: FormatOpt = "table") -> None:
-    """Registered bots: name, plugin, description."""
-    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in registry().bots.values()]
-    output.emit(sorted(rows, key=lambda row: row["name"]), fmt)
+    """Registered bots: name, plugin, description, and the options each takes (-b 'NAME:KEY=VALUE,...')."""
+    from runner.plugins.botspec import usage
+
+    entries = sorted(registry().bots.values(), key=lambda e: e.name)
+    if fmt == "json":
+        typer.echo(json.dumps([
+            {"name": e.name, "plugin": e.plugin, "description": e.description, "options": [
+                {"name": key, "type": o.type.__name__, "default": o.default, "help": o.help, "none": o.none or
+                 o.default is None, "low": o.low} for key, o in e.parameters.items()]}
+            for e in entries], indent=2))
+        return
+    rows = [{"name": e.name, "plugin": e.plugin, "description": e.description} for e in entries]
+    if fmt == "csv":
+        for row, e in zip(rows, entries):
+            row["options"] = " ".join(f"{key}={usage(o)}" for key, o in e.parameters.items())
+    output.emit(rows, fmt)
+    options = [{"bot": e.name if i == 0 else "", "option": f"{key}={usage(o)}", "what": o.help}
+               for e in entries for i, (key, o) in enumerate(e.parameters.items())]
+    if fmt == "table" and options:
+        typer.echo("\nOptions, given as -b 'NAME:KEY=VALUE,...' (defaults in brackets):\n"
+                   + output.render_rows(options, "table"))
 
 
 @rulesets_app.callback(invoke_without_command=True)
@@ -81,12 +105,14 @@ def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML
     for file in files:
         try:
             ruleset, notes = reg.check_ruleset(file)
-            typer.echo(f"ok: {file} ({ruleset.name})")
+            # every match ends: the bound is the ruleset's own (match.max_rounds), so say it
+            typer.echo(f"ok: {file} ({ruleset.name}; a match ends after at most {ruleset.match.max_rounds} rounds)")
             for note in notes:
                 typer.echo(f"note: {note}")
         except MaumauError as exc:
             failed += 1
-            typer.echo(f"Error: {exc}", err=True)
+            for line in exc.lines():  # every problem of the file, not only the first
+                typer.echo(f"Error: {line}", err=True)
     if failed:
         raise typer.Exit(1)
 
@@ -111,8 +137,10 @@ def play_cmd(
     fmt: FormatOpt = "table",
     on_fault: OnFaultOpt = "forfeit",
     move_time: MoveTimeOpt = 1.0,
+    wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
     human: Annotated[
         bool, typer.Option("--human", help="Take a seat yourself (seat 0; the bots fill the others); no move time.")
@@ -127,10 +155,12 @@ def play_cmd(
 
     if human and human_seat is None:
         human_seat = 0
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
+    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
     try:
-        result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
-                                    with_log=log is not None, faults=faults, human_seat=human_seat)
+        with bots_print_to_stderr() as own:
+            result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
+                                        with_log=log is not None, faults=faults, human_seat=human_seat,
+                                        human_io=(None, own))
     except HumanQuit as exc:
         if exc.input_ended:
             raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
@@ -161,92 +191,7 @@ def new_bot_cmd(
         typer.echo(f"  {step}")
 
 
-@app.command("tournament")
-def tournament_cmd(
-    ruleset: RulesetOpt,
-    bots: Annotated[
-        list[str], typer.Option("-b", "--bot", help="An entrant (repeat; a bot entered twice gets #1, #2).")
-    ],
-    table_size: Annotated[
-        Optional[int], typer.Option("--table-size", help="Seats per table (default: entrants, at most 4).")
-    ] = None,
-    deals: Annotated[
-        Optional[int],
-        typer.Option(
-            "--deals",
-            help="Deals per table, each played under every seat rotation (default 10, or every deal of --deals-file).",
-        ),
-    ] = None,
-    workers: Annotated[
-        Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")
-    ] = None,
-    backend: Annotated[
-        str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")
-    ] = "processes",
-    scheduler: Annotated[
-        Optional[str],
-        typer.Option(
-            "--scheduler",
-            help="Dask scheduler address, e.g. tcp://host:8786 (default with --backend dask: a local cluster).",
-        ),
-    ] = None,
-    out: Annotated[
-        Optional[Path], typer.Option("--out", help="Results directory (default: results/RULESET-DATE-TIME).")
-    ] = None,
-    resume: Annotated[bool, typer.Option("--resume", help="Continue the interrupted tournament in --out.")] = False,
-    logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Store every match's game log.")] = True,
-    seed: SeedOpt = 1,
-    set_: SetOpt = None,
-    quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress bar or notes.")] = False,
-    fmt: FormatOpt = "table",
-    on_fault: OnFaultOpt = "forfeit",
-    move_time: MoveTimeOpt = 1.0,
-    time_bank: TimeBankOpt = 0.0,
-    isolate: IsolateOpt = False,
-    bot_memory: MemoryOpt = "1G",
-    until_confident: Annotated[
-        bool, typer.Option("--until-confident", help="Double the deals until the ranking is separated at 95%.")
-    ] = False,
-    max_deals: Annotated[
-        Optional[int], typer.Option("--max-deals", help="Cap on deals with --until-confident (default 1000).")
-    ] = None,
-    gauntlet: Annotated[
-        Optional[str],
-        typer.Option(
-            "--gauntlet",
-            help="Only the tables with this entrant (a label or a bot entered once); its results against each "
-                 "opponent.",
-        ),
-    ] = None,
-    tables: Annotated[
-        Optional[int],
-        typer.Option(
-            "--tables",
-            help="Play N tables, sampled (from --seed) so that every pair of entrants meets about equally often.",
-        ),
-    ] = None,
-    seatings: Annotated[
-        str, typer.Option("--seatings", help="rotations (k per deal) or permutations (all k! seating orders per deal).")
-    ] = "rotations",
-    deals_file: Annotated[
-        Optional[Path],
-        typer.Option("--deals-file", help="Play the deals of this file (see `maumau deals`): deal i at every table."),
-    ] = None,
-) -> None:
-    """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
-    from runner.tournament.driver import conduct
-    from runner.tournament.settings import plan
-
-    from .standings import render_standings
-
-    output.render_rows([], fmt)  # refuse a bad --format before playing
-    faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory)
-    with option_names():
-        settings = plan(ruleset, bots, deals, table_size, seed, overrides_of(set_), logs=logs,
-                        until_confident=until_confident, max_deals=max_deals, faults=faults, gauntlet=gauntlet,
-                        tables=tables, seatings=seatings, deals_file=deals_file)
-        standings, _ = conduct(settings, out, resume, backend, workers, quiet, scheduler)
-    typer.echo(render_standings(standings, fmt))
+app.command("tournament")(tournaments.tournament_cmd)
 
 
 @app.command("standings")
@@ -264,37 +209,65 @@ def standings_cmd(
     typer.echo(render_standings(standings, fmt))
 
 
-@app.command("deals")
-def deals_cmd(
-    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
-    out: Annotated[Path, typer.Option("--out", help="The deal file to write (JSON lines; gzip if .gz).")],
-) -> None:
-    """Write a tournament's deals (every hand, the upcards and the stock of every round) to a deal file."""
-    from runner.tournament.export import export_deals
-
-    count = export_deals(directory, out)
-    typer.echo(f"wrote {count} deals to {out}; play them with --deals-file {out}")
+app.command("sprt")(tournaments.sprt_cmd)
+app.command("deals")(tournaments.deals_cmd)
 
 
 @app.command("replay")
 def replay_cmd(
-    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
-    match: Annotated[str, typer.Option("--match", help="Match id, e.g. t0-d3-r1.")],
+    source: Annotated[Path, typer.Argument(
+        help="A tournament's results directory, or a game log file (maumau play --log).")],
+    match: Annotated[Optional[str], typer.Option(
+        "--match", help="Match id in the directory, e.g. t0-d3-r1 (see `maumau matches`).")] = None,
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
-    """One stored match, event by event."""
+    """One match, event by event: a stored tournament match, or the log of `maumau play --log FILE`."""
     from runner.logs.narration import event_line
-    from runner.tournament.replay import events_of
+    from runner.tournament.replay import events_of, events_of_file
 
-    events, players, replayed = events_of(directory, match)
-    if replayed:
-        typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    if source.is_dir():
+        if match is None:
+            raise MaumauError(f"{source} is a tournament: give --match ID (`maumau matches {source}` lists them)")
+        events, players, replayed = events_of(source, match)
+        if replayed:
+            typer.echo(f"(no stored log for {match}: re-played from its seed)", err=True)
+    else:
+        if match is not None:
+            raise MaumauError(f"--match picks a match of a results directory; {source} is one match's log file")
+        events, players = events_of_file(source)
     for event in events:
         if event["type"] == ev.JOIN:
             players = players + [event["player"]]
         typer.echo(event_line(event, players))
         if step and event["type"] == ev.ROUND_END:
             typer.prompt("", default="", show_default=False, prompt_suffix="")
+
+
+@app.command("matches")
+def matches_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory.")],
+    bot: Annotated[Optional[str], typer.Option(
+        "--bot", help="Only the matches of this entrant (or every entrant of this bot).")] = None,
+    lost: Annotated[bool, typer.Option(
+        "--lost", help="With --bot: only the matches it lost (did not share first place).")] = False,
+    faults: Annotated[bool, typer.Option(
+        "--faults", help="Only the matches with faults (with --bot: its own).")] = False,
+    fmt: FormatOpt = "table",
+) -> None:
+    """A stored tournament's matches in schedule order, with the ids `maumau replay DIR --match ID` takes."""
+    from runner.tournament.listing import list_matches
+
+    output.render_rows([], fmt)  # refuse a bad --format before reading
+    with option_names():
+        lines = list_matches(directory, bot, lost, faults)
+    rows = [{"match": line.match, "players": list(line.players), "winners": list(line.winners), "rounds": line.rounds,
+             "faults": list(line.faults)} for line in lines]
+    if fmt != "json":  # lists as words in a table or CSV cell
+        rows = [{key: " ".join(value) if isinstance(value, list) else value for key, value in row.items()}
+                for row in rows]
+    output.emit(rows, fmt)
+    if fmt == "table" and rows:
+        typer.echo(f"{counted(len(rows), 'match')}; replay one with: maumau replay {directory} --match ID", err=True)
 
 
 @app.command("serve")
@@ -320,7 +293,7 @@ def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines,
     from runner.logs.verify import verify_file
 
     summary = verify_file(log)
-    typer.echo(f"ok: {summary.events} events, {summary.rounds} rounds")
+    typer.echo(f"ok: {counted(summary.events, 'event')}, {counted(summary.rounds, 'round')}")
 
 
 @app.command("check-bot")
@@ -328,7 +301,8 @@ def check_bot_cmd(
     bot: Annotated[str, typer.Argument(help="A registered bot name or 'exec:PROGRAM [ARGS]'.")],
     matches: Annotated[int, typer.Option("--matches", help="Matches per ruleset checked.")] = 2,
     move_time: MoveTimeOpt = 1.0,
-    seed: SeedOpt = 1,
+    wall_time: WallTimeOpt = None,
+    seed: Annotated[int, typer.Option("--seed", help="Seed of the matches checked.")] = 1,
     isolate: Annotated[
         bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
     ] = True,
@@ -339,34 +313,64 @@ def check_bot_cmd(
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
-    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory)
-    report = check_bot(bot, faults, matches=matches, seed=seed)
+    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory, wall_time)
+    with bots_print_to_stderr():
+        report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)
     if not report.passed:
         raise typer.Exit(1)
 
 
+def script() -> None:
+    """The console script: `main`, then an exit that no thread a bot left running (not a daemon) holds up."""
+    try:
+        main()
+    except SystemExit as exc:
+        if leftover_threads():
+            exit_now(exc.code)
+        raise
+    if leftover_threads():
+        exit_now(0)
+
+
 def main() -> None:
-    """The console script: domain and usage errors become one `Error: ...` line, no traceback."""
+    """The command line in this process: domain and usage errors become one `Error: ...` line, no traceback."""
+    previous = signal.signal(signal.SIGINT, _on_ctrl_c)
+    try:
+        _run()
+    finally:
+        signal.signal(signal.SIGINT, previous)
+
+
+def _on_ctrl_c(signum, frame) -> None:
+    """The user's Ctrl-C: marked as theirs, so that a KeyboardInterrupt a bot raises is not taken for it."""
+    note_user_interrupt()
+    raise KeyboardInterrupt
+
+
+def _run() -> None:
     try:
         code = app(standalone_mode=False)  # not standalone, typer returns typer.Exit's code (and 130 for Ctrl-C)
     except MaumauError as exc:
-        typer.echo(f"Error: {exc}", err=True)
+        for line in exc.lines():
+            typer.echo(f"Error: {line}", err=True)
         sys.exit(1)
     except typer.Exit as exc:
         sys.exit(exc.exit_code)
-    except (typer.Abort, KeyboardInterrupt):
-        typer.echo("Error: interrupted", err=True)
-        sys.exit(130)
+    except (typer.Abort, KeyboardInterrupt) as exc:
+        _interrupted(exc)
+    except SystemExit as exc:  # no command of ours exits from inside: code it ran did
+        typer.echo(f"Error: the run was ended by code that called sys.exit({exc.code!r:.40}) (a bot or a plugin); "
+                   "no results", err=True)
+        sys.exit(1)
     except Exception as exc:
         # Typer's own click (vendored or not) is not importable by name everywhere: match by class name.
         kind = type(exc).__name__
         if kind == "Exit":
             sys.exit(getattr(exc, "exit_code", 0))
         if kind == "Abort":
-            typer.echo("Error: interrupted", err=True)
-            sys.exit(130)
+            _interrupted(exc)
         if not hasattr(exc, "format_message"):  # not a usage error: a bug, keep its traceback
             raise
         if type(exc).__name__ == "NoArgsIsHelpError":
@@ -378,6 +382,16 @@ def main() -> None:
         typer.echo("Error: interrupted", err=True)
     if isinstance(code, int) and code:
         sys.exit(code)
+
+
+def _interrupted(exc: BaseException) -> None:
+    """Exit after an interruption: the user's Ctrl-C (130), or a KeyboardInterrupt bot or plugin code raised (1)."""
+    cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__ or exc.__context__  # click wraps it in Abort
+    if cause is None or raised_by_user(cause):
+        typer.echo("Error: interrupted", err=True)
+        sys.exit(130)
+    typer.echo("Error: code the run called (a bot or a plugin) raised KeyboardInterrupt; no results", err=True)
+    sys.exit(1)
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from runner.logs.narration import indented
 from runner.table.match import MatchResult
 
 
@@ -21,6 +22,7 @@ def narrate(result: MatchResult) -> list[str]:
     for fault in result.faults:
         lines.append(f"fault: {result.players[fault.seat]}#{fault.seat} {fault.kind} in round {fault.round}: "
                      f"{fault.detail}")
+        lines += indented(fault.traceback)
     winners = " and ".join(label(result, s) for s in result.winners)
     lines.append(f"{'draw between' if len(result.winners) > 1 else 'winner:'} {winners}")
     return lines
@@ -31,7 +33,7 @@ def final_rows(result: MatchResult) -> list[dict]:
     rows = []
     for seat, player in enumerate(result.players):
         rows.append({
-            "seat": seat, "player": player, "total": result.totals[seat], "rounds won": result.rounds_won[seat],
+            "seat": seat, "player": player, "total": result.totals[seat], "rounds_won": result.rounds_won[seat],
             "place": place.get(seat, "-"), "winner": seat in result.winners,
             "note": "forfeit" if seat in result.forfeited else ("left" if seat in result.left else ""),
         })

@@ -18,11 +18,17 @@ FormatOpt = Annotated[str, typer.Option("--format", help="Output: table, json or
 RulesetOpt = Annotated[str, typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")]
 OnFaultOpt = Annotated[str, typer.Option(
     "--on-fault", help="A faulting bot: forfeit (ranked last), autoplay (random moves for it) or abort.")]
-MoveTimeOpt = Annotated[float, typer.Option("--move-time", help="Seconds a bot may take per decision (0: no limit).")]
+MoveTimeOpt = Annotated[float, typer.Option(
+    "--move-time", help="Seconds of its CPU time a bot may use per decision (0: no limit).")]
+WallTimeOpt = Annotated[Optional[float], typer.Option(
+    "--wall-time",
+    help="Wall-clock cap of a decision, for a bot that sleeps or waits (default: 10 x the CPU budget; 0: none).")]
 TimeBankOpt = Annotated[float, typer.Option(
-    "--time-bank", help="Extra seconds per bot per match that cover overruns of --move-time.")]
+    "--time-bank", help="Extra CPU seconds per bot per match that cover overruns of --move-time.")]
 IsolateOpt = Annotated[bool, typer.Option(
     "--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
+SandboxOpt = Annotated[bool, typer.Option(
+    "--sandbox", help="Run every bot in a sandbox: no network, no files but its own, limits (implies --isolate).")]
 MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
 
 # The option that sets each setting the layers below name in their errors (InvalidSetting).
@@ -43,11 +49,12 @@ def option_names() -> Iterator[None]:
         raise MaumauError(exc.named([option_name(setting) for setting in exc.settings])) from None
 
 
-def fault_settings(on_fault: str, move_time: float, time_bank: float, isolate: bool, bot_memory: str) -> FaultSettings:
+def fault_settings(on_fault: str, move_time: float, time_bank: float, isolate: bool, bot_memory: str,
+                   wall_time: float | None = None, sandbox: bool = False) -> FaultSettings:
     """The fault settings of the options of `play`, `tournament` and `check-bot`."""
     with option_names():
         return FaultSettings(policy=on_fault, move_time=move_time, time_bank=time_bank, isolate=isolate,
-                             bot_memory=parse_memory(bot_memory))
+                             wall_time=wall_time, bot_memory=parse_memory(bot_memory), sandbox=sandbox)
 
 
 def parse_memory(text: str) -> int | None:
@@ -68,3 +75,4 @@ def parse_memory(text: str) -> int | None:
 def overrides_of(pairs: list[str] | None) -> dict:
     """The `--set KEY=VALUE` options as a mapping of dotted keys to values."""
     return dict(parse_override(pair) for pair in pairs or [])
+

@@ -15,9 +15,15 @@ FORMATS = ("table", "json", "csv")
 
 
 def render_rows(rows: list[dict], fmt: str) -> str:
-    """`rows` (a list of flat dicts) as a table, JSON or CSV."""
+    """`rows` (a list of flat dicts) as a table, JSON or CSV.
+
+    Keys are snake_case, as JSON and CSV give them (`rounds_won`); a table's headers spell them
+    for people (`rounds won`).
+    """
     if fmt == "table":
-        return tabulate(rows, headers="keys") if rows else "(none)"
+        if not rows:
+            return "(none)"
+        return tabulate(rows, headers={key: key.replace("_", " ") for key in rows[0]})
     if fmt == "json":
         return json.dumps(rows, indent=2, sort_keys=False)
     if fmt == "csv":

@@ -521,8 +521,8 @@ class Round(General):
                 points[seat] = sum(values[card.rank] for card in self.hands[seat])
         return points
 
-    def view(self, seat: int | None = None) -> View:
-        """What `seat` (default: the seat to act) may know now."""
+    def view(self, seat: int | None = None, move_time: float | None = None, time_bank: float | None = None) -> View:
+        """What `seat` (default: the seat to act) may know now; the referee adds the seat's clock."""
         if seat is None or seat == self.current:
             seat, legal = self.current, self._legal
             if legal is None:  # the usual case, right after an apply: computed here, one call fewer
@@ -530,7 +530,7 @@ class Round(General):
         else:
             legal = ()
         if self.general:
-            return self._gview(seat, legal)
+            return self._gview(seat, legal, move_time, time_bank)
         hands = self.hands
         return _new(View, (
             seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
@@ -538,7 +538,7 @@ class Round(General):
             self.rounds_won, self.number, tuple(self.active), self.rules.ruleset, tuple(self.history),
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),
-            None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume,
+            None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume, move_time, time_bank,
         ))
 
     # ------------------------------------------------------------------ transitions

@@ -122,8 +122,12 @@ def out(seat: int, place: int) -> dict:
     return {"type": OUT, "seat": seat, "place": place}
 
 
-def fault(seat: int, kind: str, detail: str) -> dict:
-    return {"type": FAULT, "seat": seat, "kind": kind, "detail": detail}
+def fault(seat: int, kind: str, detail: str, traceback: str = "") -> dict:
+    """`traceback` (an exception's, in the bot's code) is added only when there is one."""
+    event = {"type": FAULT, "seat": seat, "kind": kind, "detail": detail}
+    if traceback:
+        event["traceback"] = traceback
+    return event
 
 
 def forfeit(seat: int) -> dict:

@@ -784,7 +784,8 @@ class General(RoundState):
             points[self.winner] = total
         return points
 
-    def _gview(self, seat: int, legal: tuple[Action, ...]) -> View:
+    def _gview(self, seat: int, legal: tuple[Action, ...], move_time: float | None = None,
+               time_bank: float | None = None) -> View:
         hands, rules = self.hands, self.rules
         history = tuple(self.history)
         if rules.give:  # a card given is seen by the giver and the receiver only
@@ -798,7 +799,7 @@ class General(RoundState):
             tuple(sorted(self.out)) if self.out else (),
             self.wish, self.wish_left, self.skip_pending, self.discard[-1] in rules.free, self.next_rank, self.waits,
             self.shown, self.finished, self.pending_card if self.pending else None, self.pending_from,
-            self.skip_card if self.skip_pending else None, self.deferred, self.resume,
+            self.skip_card if self.skip_pending else None, self.deferred, self.resume, move_time, time_bank,
         ))
 
     # ------------------------------------------------------------------ a state from a view

@@ -86,24 +86,27 @@ def _chains(first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:
     """Every set of further cards that can follow `first` each matching the one before, once per last card.
 
     A depth-first walk over (cards used, last card), each state visited once: the number of
-    states is the number of plays listed.
+    states is the number of plays listed. The cards used are kept as a bit mask of positions in
+    `rest`, and as a multiset (copies of a card, two decks, are alike): a sum of one weight per
+    distinct card, a byte each, so that a state is two integers and a card.
     """
-    seen: set[tuple[tuple[Card, ...], Card]] = set()
-    stack: list[tuple[tuple[Card, ...], tuple[int, ...]]] = [((first,), ())]
+    kinds: dict[Card, int] = {}
+    weights = [1 << 8 * kinds.setdefault(card, len(kinds)) for card in rest]
+    seen: set[tuple[int, Card]] = set()
+    stack: list[tuple[tuple[Card, ...], int, int]] = [((first,), 0, 0)]
     while stack:
-        path, used = stack.pop()
+        path, used, held = stack.pop()
         last = path[-1]
         for position, card in enumerate(rest):
-            if position in used or not _links(last, card):
+            if used >> position & 1 or not _links(last, card):
                 continue
-            taken = used + (position,)
-            key = (tuple(sorted(rest[at] for at in taken)), card)  # copies of a card (two decks) are alike
+            key = (held + weights[position], card)
             if key in seen:
                 continue
             seen.add(key)
             longer = path + (card,)
             found[longer] = None
-            stack.append((longer, taken))
+            stack.append((longer, used | 1 << position, key[0]))
 
 
 def _suit_with(first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:

@@ -93,8 +93,8 @@ PlayerCount = Annotated[int, Field(ge=2, le=MAX_PLAYERS)]
 class Players(Model):
     """How many players the ruleset allows."""
 
-    min: Annotated[int, Field(ge=2, le=MAX_PLAYERS)] = 2
-    max: Annotated[int, Field(ge=2, le=MAX_PLAYERS)] = 6
+    min: Annotated[int, Field(ge=2, le=MAX_PLAYERS)] = Field(2, description="The smallest table allowed.")
+    max: Annotated[int, Field(ge=2, le=MAX_PLAYERS)] = Field(6, description="The largest table allowed.")
 
 
 class DeckSpec(NamedTuple):
@@ -164,7 +164,8 @@ class Deal(Model):
         1, description="Seats clockwise from the dealer of the player who leads (1: left of the dealer; "
         "0: the dealer; -1: right of the dealer, at any table size)."
     )
-    initial_direction: Literal[1, -1] = 1
+    initial_direction: Literal[1, -1] = Field(
+        1, description="The direction of play of the first round: 1 to increasing seat numbers, -1 the other way.")
     reset_direction: bool = Field(True, description="Each round starts in the initial direction again.")
     next_dealer: Annotated[Literal["rotate", "loser", "winner"], QUIET] = Field(
         "rotate", description="rotate: dealer_rotation seats on; loser: the round's loser deals next (most points; "
@@ -227,8 +228,8 @@ class Drawing(Model):
 
 
 class Announcement(Model):
-    required: bool = True
-    penalty: Annotated[int, Field(ge=0, le=52)] = 2
+    required: bool = Field(True, description="The announcement is due: a play that owes it and lacks it is penalised.")
+    penalty: Annotated[int, Field(ge=0, le=52)] = Field(2, description="The cards a missed announcement costs.")
     false_penalty: Annotated[int, Field(ge=0, le=52), QUIET] = Field(
         0, description="An announcement made when it was not due costs this many cards, drawn at once.")
 
@@ -288,7 +289,8 @@ class MatchFormat(Model):
         "the limit, the highest total wins (with scoring.winner_collects); rounds: exactly `rounds` rounds, fewest "
         "points wins; wins: the first to win `wins` rounds wins.",
     )
-    limit: Annotated[int, Field(ge=1, le=1_000_000)] | None = None
+    limit: Annotated[int, Field(ge=1, le=1_000_000)] | None = Field(
+        None, description="The total that ends a limit or target match, or puts a player out of an elimination.")
     rounds: Annotated[Annotated[int, Field(ge=1, le=1_000_000)] | None, QUIET] = Field(
         None, description="format rounds: the number of rounds.")
     wins: Annotated[Annotated[int, Field(ge=1, le=1000)] | None, QUIET] = Field(
@@ -344,11 +346,12 @@ def _players_power_maps(value: Any) -> Any:
 class Ruleset(Model):
     """One Mau Mau variant, validated and frozen."""
 
-    name: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")]
-    description: str = ""
+    name: Annotated[str, Field(min_length=1, max_length=64, pattern=r"^[A-Za-z0-9_.-]+$")] = Field(
+        description="The ruleset's name (letters, digits, '.', '_', '-'), as `maumau rulesets` lists it.")
+    description: str = Field("", description="One line on the variant, shown by `maumau rulesets`.")
     players: Players = Players()
     deck: Deck = Deck()
-    hand_size: Annotated[int, Field(ge=1, le=52)] = 5
+    hand_size: Annotated[int, Field(ge=1, le=52)] = Field(5, description="The cards dealt to each player.")
     hand_size_by_players: Annotated[dict[PlayerCount, Annotated[int, Field(ge=1, le=52)]], BY_PLAYERS, QUIET] = Field(
         default_factory=dict, description="From this many players on, deal this many cards each, e.g. {3: 5}.")
     deal: Deal = Deal()

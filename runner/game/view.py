@@ -95,3 +95,7 @@ class View(NamedTuple):
     skip_card: Card | None = None  # the card whose skip is pending
     deferred: int = 0  # skips of a play-again card, applied when the turn passes on
     resume: Resume | None = None  # a play being carried out, or the seat that plays after naming (see Resume)
+    # The seat's clock, as the referee runs it (None: no limit): seconds this decision may take before the
+    # bank is drawn on (--move-time), and what is left of the seat's bank for this match (--time-bank)
+    move_time: float | None = None
+    time_bank: float | None = None

@@ -5,7 +5,8 @@
   may know: the upcard, every play, the count of the others' draws and the cards of its own,
   and at the end of a round who went out with which card, every hand left with its points
   (`RoundReport`) and the totals; then eliminations, joins, leaves and forfeits.
-- `event_line`: one log event face up, every card named (`maumau replay`, the replay viewer).
+- `event_line`: one log event face up, every card named, a fault with its traceback (`maumau replay`, the
+  replay viewer).
 
 An action or event of a kind this module does not know is told by its own `str()` or its
 fields, so a new rule's moves are shown (plainly) before anyone words them here.
@@ -20,19 +21,15 @@ from runner.game import events as ev
 from runner.game.actions import Action, Challenge, Draw, Give, NameSuit, Pass, Play, Swap
 from runner.game.cards import COLOUR_NAMES, SUIT_NAMES, parse_card
 from runner.game.view import View
+from runner.words import counted
 
 from .follow import LogTable, played_cards
 
 DRAW_REASONS = {ev.SEVEN: " (penalty)", ev.PENALTY: " (missed announcement)", ev.ACE: " (instead of following the Ace)",
-                ev.OTHERS: " (a card's power over the others)", ev.SELF: " (the card's own draw)",
-                ev.FALSE_CALL: " (an announcement that was not due)", ev.AGAIN: " (instead of playing again)"}
+                ev.OTHERS: " (a card that makes the others draw)", ev.AGAIN: " (instead of playing again)",
+                ev.SELF: " (the card's own draw)", ev.FALSE_CALL: " (a call that was not due)"}
 
 Who = Callable[[int], str]
-
-
-def counted(count: int, noun: str) -> str:
-    """`1 card`, `3 cards`."""
-    return f"{count} {noun}{'' if count == 1 else 's'}"
 
 
 def suit_name(suit: str) -> str:
@@ -118,8 +115,10 @@ def action_text(action: Action, view: View | None = None, who: Who | None = None
     if isinstance(action, Draw):
         if view is not None and view.pending:
             return f"draw {view.pending} (penalty)"
-        if view is not None and view.again:
-            return "draw a card (instead of playing again)"
+        if view is not None and view.again:  # the extra turn of a play-again card (the Ace in elimination)
+            if view.top.rank == "A":
+                return "draw a card (instead of following the Ace)"
+            return f"draw a card (instead of playing again on {view.top})"
         if view is not None and view.ruleset.drawing.until_playable:
             return "draw until a card fits"
         return "draw a card"
@@ -304,6 +303,11 @@ def cards_text(items) -> str:
     return " ".join(items) if items else "-"
 
 
+def indented(traceback: str, margin: str = "    ") -> list[str]:
+    """A fault's traceback (the bot's files and lines) as lines under the fault's own."""
+    return [margin + line for line in traceback.splitlines()]
+
+
 ONE_LINERS = {  # events whose line is their own fields
     ev.NAME_SUIT: "  {who} names {suit}",
     ev.PASS: "  {who} keeps the drawn card and passes",
@@ -331,7 +335,7 @@ def event_line(event: dict, players: list[str]) -> str:
         hands = "; ".join(f"{who(s)}: {cards_text(h)}" for s, h in enumerate(event["hands"]) if h)
         label = "deciding round" if event.get("deciding") else "round"
         return (f"{label} {event['round']}: {who(event['dealer'])} deals, {who(event['first'])} leads; "
-                f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {len(event['stock'])} cards")
+                f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {counted(len(event['stock']), 'card')}")
     if kind == ev.PLAY:
         extra = (f" naming {event['suit']}" if event.get("suit") else "") + (
             f" wishing {event['rank']}" if event.get("rank") else "") + (
@@ -356,7 +360,10 @@ def event_line(event: dict, players: list[str]) -> str:
         winner = who(event["winner"]) if event["winner"] is not None else "nobody (blocked)"
         return f"round {event['round']} over: {winner} went out; points {event['points']}; totals {event['totals']}"
     if kind in ONE_LINERS:
-        return ONE_LINERS[kind].format_map({**event, "who": who(event.get("seat"))})
+        line = ONE_LINERS[kind].format_map({**event, "who": who(event.get("seat"))})
+        if kind == ev.FAULT and isinstance(event.get("traceback"), str):  # an exception's: where in the bot's code
+            line = "\n".join([line, *indented(event["traceback"], "      ")])
+        return line
     if kind == ev.MATCH_END:
         order = ", ".join(who(s) for s in event["ranking"])
         winners = " and ".join(who(s) for s in event["winners"])

@@ -26,13 +26,6 @@ __all__ = ["LogRules", "RoundCheck"]
 
 Flow = Iterator[None]
 
-# TRANSITION: three bugs fixed with the house rules that change what a correct log looks like (a skip beside
-# play_again applies when the turn passes on; a wild upcard that acts keeps the seat it chose after
-# the dealer names the suit; a draw in a non-Ace's extra turn has the reason `again`). Until the
-# engine on main writes the fixed form, the old form of each also verifies. Set this to False, and
-# drop the xfail marks of tests/test_verify_fixes.py, once it does.
-OLD_FORMS = True
-
 
 class RoundCheck(Moves):
     """The table during one round, as the log's events move the cards."""
@@ -157,10 +150,6 @@ class RoundCheck(Moves):
             if event["suit"] not in SUITS:
                 self.fail(f"{event['suit']!r} is not a suit")
             self.suit, self.phase, self.current = event["suit"], "play", self.after_naming
-            if OLD_FORMS and self.after_naming != self.lead:
-                upcoming = c.peek()
-                if upcoming is not None and upcoming.get("seat") == self.lead:
-                    self.current = self.lead  # the old form: back to the lead seat
             binds = self.power[self.discard[-1]].wish_binds
             if binds > 1:
                 self.wish, self.wish_left = ("suit", event["suit"]), binds
@@ -236,8 +225,7 @@ class RoundCheck(Moves):
             self.c.i += 1  # the error is the draw (or the reshuffle before it)
             self.fail(f"seat {seat} draws but could play (the rules allow drawing only when stuck)")
         if self.again is not None:
-            reasons: tuple[str, ...] = (ev.ACE,) if self.again.rank == "A" else (ev.AGAIN, ev.ACE) if OLD_FORMS \
-                else (ev.AGAIN,)
+            reasons: tuple[str, ...] = (ev.ACE,) if self.again.rank == "A" else (ev.AGAIN,)
         else:
             reasons = (ev.STUCK, ev.CHOICE) if can_play else (ev.STUCK,)
         if rules.until_playable:
@@ -371,6 +359,7 @@ class RoundCheck(Moves):
             power = self.power[card]
             if not power.is_action and not (index == 0 and answer):
                 continue
+            back = self.pending_from  # a returned penalty goes to the seat that sent it, before this card's draw
             if power.self_draw:
                 self.draw(seat, power.self_draw, ev.SELF)
                 if self.over:
@@ -385,7 +374,7 @@ class RoundCheck(Moves):
                 self.pending = self.chain = 0
                 self.pending_card, victim = None, None
             elif index == 0 and answer == "return":
-                victim, self.pending_from = self.pending_from, seat
+                victim, self.pending_from = back, seat
             if power.reverse:  # before others_draw, as the first logs have it
                 self.direction = -self.direction
             for other in self.others(seat) if power.others_draw else ():
@@ -424,7 +413,7 @@ class RoundCheck(Moves):
             nxt = seat
         else:
             nxt = self.step(seat)
-            skips += self.take_deferred(skips)
+            skips += self.take_deferred()
             if answer == "skip":
                 mode = self.power[self.skip_card].skip_stack
                 if mode == "add":
@@ -541,20 +530,14 @@ class RoundCheck(Moves):
     def pass_on(self, seat: int) -> None:
         """The turn passes to the next seat, after the skips a play-again card left waiting."""
         nxt = self.step(seat)
-        for _ in range(self.take_deferred(0) if self.deferred else 0):
+        for _ in range(self.take_deferred()):
             self.skip(nxt)
             nxt = self.step(nxt)
         self.next_turn(seat, nxt)
 
-    def take_deferred(self, own: int) -> int:
-        """The skips a play-again card left waiting, now due (beside `own` skips of the play handing on)."""
+    def take_deferred(self) -> int:
+        """The skips a play-again card left waiting, now due."""
         deferred, self.deferred = self.deferred, 0
-        if deferred and OLD_FORMS:
-            events, i = self.c.events, self.c.i
-            while i < len(events) and events[i]["type"] == ev.SKIP:
-                i += 1
-            if i - self.c.i < own + deferred:
-                return 0  # the old form: the skip dropped
         return deferred
 
     def next_turn(self, seat: int, nxt: int) -> None:

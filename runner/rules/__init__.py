@@ -6,11 +6,12 @@ import json
 from pathlib import Path
 from typing import Any, Callable, Mapping
 
+from runner.errors import RulesetError
 from runner.game.ruleset import Ruleset
 
 from .explain import build
 from .extends import MAX_EXTENDS_DEPTH, Note, merge, resolve_raw
-from .files import MAX_DEPTH, MAX_FILE_BYTES, exists, read_yaml
+from .files import MAX_DEPTH, MAX_FILE_BYTES, exists, normal_key, read_yaml
 from .overrides import apply_overrides, parse_override
 from .schema import json_schema, schema_text
 
@@ -18,17 +19,20 @@ from .schema import json_schema, schema_text
 def load(
     path: Path, find: Callable[[str], Path | None] = lambda name: None, overrides: Mapping[str, Any] | None = None
 ) -> Ruleset:
-    """Load, merge `extends`, apply `--set` overrides and validate one ruleset file."""
-    data = resolve_raw(Path(path), find)
+    """Load, merge `extends`, apply `--set` overrides and validate one ruleset file; every problem found is reported."""
+    problems: list[RulesetError] = []
+    data = resolve_raw(Path(path), find, problems=problems)
     if overrides:
         data = apply_overrides(data, overrides)
-    return build(data, str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})")
+    source = str(path) if not overrides else f"{path} (with --set {', '.join(overrides)})"
+    return build(data, source, problems, strict=True)
 
 
 def check(path: Path, find: Callable[[str], Path | None] = lambda name: None) -> tuple[Ruleset, list[Note]]:
     """Load one ruleset file as `load` does, with the notes `rulesets check` prints (they do not fail it)."""
     notes: list[Note] = []
-    ruleset = build(resolve_raw(Path(path), find, notes=notes), str(path))
+    problems: list[RulesetError] = []
+    ruleset = build(resolve_raw(Path(path), find, notes=notes, problems=problems), str(path), problems, strict=True)
     return ruleset, notes + [Note(str(path), key, text) for key, text in ruleset.notes()]
 
 
@@ -50,5 +54,6 @@ def ruleset_of(data: dict, source: str = "the ruleset") -> Ruleset:
 
 __all__ = [
     "MAX_DEPTH", "MAX_EXTENDS_DEPTH", "MAX_FILE_BYTES", "Note", "apply_overrides", "build", "check", "exists",
-    "json_schema", "load", "merge", "parse_override", "read_yaml", "resolve_raw", "ruleset_of", "schema_text",
+    "json_schema", "load", "merge", "normal_key", "parse_override", "read_yaml", "resolve_raw", "ruleset_of",
+    "schema_text",
 ]

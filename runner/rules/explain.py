@@ -3,44 +3,78 @@
 from __future__ import annotations
 
 import difflib
-from typing import Any, get_origin
+from typing import Any, Sequence, get_origin
 
 from pydantic import BaseModel, ValidationError
 
-from runner.errors import RulesetError
+from runner.errors import RulesetError, combined
 from runner.game.ruleset import Inconsistent, Ruleset
 
+# What pydantic's lax mode would read as something else: `reverse: "true"` or `reverse: 1` as true,
+# `hand_size: "7"` or `7.0` as 7. A file says booleans and whole numbers as such, or is refused.
+STRICT_TYPES = ("bool_type", "int_type", "int_from_float")
 
-def build(data: dict, source: str) -> Ruleset:
-    """Validate a merged mapping into a Ruleset, turning pydantic's errors into one RulesetError."""
+
+def build(data: dict, source: str, problems: Sequence[RulesetError] = (), strict: bool = False) -> Ruleset:
+    """Validate a merged mapping into a Ruleset; every problem, `problems` found earlier first, in one RulesetError.
+
+    `strict` (data a person wrote): a boolean or whole number given as anything else is refused
+    too (STRICT_TYPES), not read the way pydantic's lax mode would.
+    """
+    errors, found = list(problems), []
+    ruleset = None
     try:
-        return Ruleset.model_validate(data)
+        ruleset = Ruleset.model_validate(data)
     except ValidationError as exc:
-        raise _explain(exc, data, source) from None
+        found = exc.errors(include_url=False)
+    if strict:
+        found += _strict_errors(data, {error["loc"] for error in found})
+    errors += [problem for error in sorted(found, key=_order(data)) for problem in _explain(error, source)]
+    if errors or ruleset is None:
+        raise combined(errors) from None
+    return ruleset
 
 
-def _explain(exc: ValidationError, data: dict, source: str) -> RulesetError:
-    error = exc.errors(include_url=False)[0]
+def _strict_errors(data: dict, known: set) -> list:
+    """pydantic's errors for values lax validation took although they are not of their key's type (STRICT_TYPES),
+    but at `known` places; mapping keys aside (YAML's are strings)."""
+    try:
+        Ruleset.model_validate(data, strict=True)
+    except ValidationError as exc:
+        return [error for error in exc.errors(include_url=False)
+                if error["type"] in STRICT_TYPES and error["loc"] not in known
+                and "[key]" not in map(str, error["loc"])]
+    return []
+
+
+def _order(data: dict):
+    """Errors in the order of the file's keys (lax and strict ones found apart)."""
+    top = {key: index for index, key in enumerate(data)}
+    return lambda error: top.get(str(error["loc"][0]) if error["loc"] else "", len(top))
+
+
+def _explain(error: Any, source: str) -> list[RulesetError]:
+    """pydantic's error as RulesetErrors."""
     loc = [str(part) for part in error["loc"] if not str(part).startswith(("function-", "literal[", "[key]"))]
     key = ".".join(loc) or None
     kind = error["type"]
     given = error.get("input")
     cause = (error.get("ctx") or {}).get("error")
     if isinstance(cause, Inconsistent):
-        return RulesetError(source, ".".join([*loc, cause.key]), str(cause), cause.hint)
+        return [RulesetError(source, ".".join([*loc, cause.key]), str(cause), cause.hint)]
     if kind == "extra_forbidden":
         parent = _lookup_model(loc[:-1])
         options = list(parent.model_fields) if parent else []
         close = difflib.get_close_matches(loc[-1], options, n=1)
         hint = f"did you mean {close[0]!r}?" if close else f"known keys here: {', '.join(options)}"
-        return RulesetError(source, key, f"unknown key {loc[-1]!r}", hint)
+        return [RulesetError(source, key, f"unknown key {loc[-1]!r}", hint)]
     message = error["msg"]
     if message.startswith("Value error, "):
         message = message[len("Value error, "):]
     if kind not in ("value_error", "assertion_error") and not isinstance(given, (dict, list)):
         message += ", got null" if given is None else f", got {_short(repr(given))} ({type(given).__name__})"
     hint = _HINTS.get(kind, "see `maumau rulesets schema` for every key and its type")
-    return RulesetError(source, key, message, hint)
+    return [RulesetError(source, key, message, hint)]
 
 
 def _short(text: str, limit: int = 60) -> str:
@@ -50,6 +84,7 @@ def _short(text: str, limit: int = 60) -> str:
 _HINTS = {
     "int_parsing": "write a whole number without quotes",
     "int_type": "write a whole number without quotes",
+    "int_from_float": "write a whole number without quotes or a decimal point",
     "bool_parsing": "write true or false",
     "bool_type": "write true or false",
     "literal_error": "use one of the values listed",

@@ -11,10 +11,9 @@ from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
 from runner.errors import RulesetError
-from runner.game import selectors
 from runner.game.powers import Power
 
-from .files import exists, read_yaml
+from .files import exists, normal_key, read_yaml
 
 MAX_EXTENDS_DEPTH = 16
 REPLACE = "replace"
@@ -75,10 +74,7 @@ def _normalise_keys(data: Any, source: str, path: tuple[str, ...] = ()) -> Any:
         out: dict = {}
         written: dict = {}
         for key, value in data.items():
-            try:
-                normal = selectors.normalize(key)
-            except ValueError:
-                normal = str(key)
+            normal = normal_key(key)
             if normal in out:
                 raise RulesetError(
                     source,
@@ -129,8 +125,12 @@ def _beside_notes(base: Mapping, change: Mapping, source: str, parent: str) -> l
 
 
 def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[Path, ...] = (),
-                notes: list[Note] | None = None) -> dict:
-    """The merged mapping of `path` and every ruleset it `extends`, without validation; merge notes go to `notes`."""
+                notes: list[Note] | None = None, problems: list[RulesetError] | None = None) -> dict:
+    """The merged mapping of `path` and every ruleset it `extends`, without validation; merge notes go to `notes`.
+
+    With `problems`, errors that leave the mapping readable (a key given twice) are added to it
+    rather than raised, so that they are reported with the validation's.
+    """
     resolved = path.resolve()  # for the cycle check; messages show the path as the user gave it
     if resolved in chain:
         cycle = " -> ".join(p.name for p in (*chain, resolved))
@@ -138,7 +138,7 @@ def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[P
     if len(chain) >= MAX_EXTENDS_DEPTH:
         raise RulesetError(str(path), "extends", f"more than {MAX_EXTENDS_DEPTH} levels of "
                                                  "extends", "extend a ruleset nearer the root")
-    data = _normalise_keys(read_yaml(path), str(path))
+    data = _normalise_keys(read_yaml(path, problems), str(path))
     _check_directives(data, str(path))
     parent = data.pop("extends", None)
     if parent is None:
@@ -148,9 +148,13 @@ def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[P
                                                  f"{type(parent).__name__}", "e.g. extends: standard")
     candidate = (path.parent / parent) if parent.endswith((".yaml", ".yml")) else None
     parent_path = candidate if candidate is not None and exists(candidate) else find(parent)
+    if parent_path is None and candidate is not None:
+        raise RulesetError(str(path), "extends",
+                           f"the file {parent!r} does not exist (looked for {candidate.absolute()})",
+                           f"extends takes a path relative to {path.name}'s folder, or a ruleset name")
     if parent_path is None:
         raise RulesetError(str(path), "extends", f"no ruleset named {parent!r}", "see `maumau rulesets` for the names")
-    base = resolve_raw(Path(parent_path), find, (*chain, resolved), notes)
+    base = resolve_raw(Path(parent_path), find, (*chain, resolved), notes, problems)
     base.pop("name", None)
     base.pop("description", None)
     if notes is not None:

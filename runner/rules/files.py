@@ -9,14 +9,29 @@ from typing import Any
 
 import yaml
 
-from runner.errors import RulesetError
+from runner.errors import RulesetError, combined
+from runner.game import selectors
 
 MAX_FILE_BYTES = 256 * 1024
 MAX_DEPTH = 32  # a real ruleset nests 4 levels; deeper data only risks Python's recursion limit
 
 
-def read_yaml(path: Path) -> dict:
-    """The mapping in a ruleset file, or a RulesetError naming the file."""
+def normal_key(key: Any) -> str:
+    """A mapping key as the ruleset reads it: a selector in canonical form (`10:` and `'10':`, `jc, js` and
+    `JC JS` agree; runner/game/selectors.py), any other key as its text."""
+    try:
+        return selectors.normalize(key)
+    except ValueError:
+        return str(key)
+
+
+def read_yaml(path: Path, problems: list[RulesetError] | None = None) -> dict:
+    """The mapping in a ruleset file, or a RulesetError naming the file.
+
+    A key given twice in one mapping (after `normal_key`: `10:` and `'10':`) is refused, naming
+    both; with `problems`, those errors are added to it instead and the file is read on, so
+    that the caller can report them with the rest.
+    """
     raw = _read_capped(path)
     if len(raw) > MAX_FILE_BYTES:
         raise RulesetError(str(path), None, f"the file is {len(raw)} "
@@ -25,7 +40,11 @@ def read_yaml(path: Path) -> dict:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise RulesetError(str(path), None, f"not UTF-8 text (byte {exc.start})", "save the file as UTF-8") from None
-    data = _safe_load(text, str(path))
+    data, twice = _safe_load(text, str(path))
+    if twice:
+        if problems is None:
+            raise combined(twice)
+        problems.extend(twice)
     if data is None:
         data = {}
     if not isinstance(data, dict):
@@ -45,11 +64,13 @@ def read_value(text: str, source: str) -> Any:
         raise RulesetError(source, None, f"the value is {len(text)} characters",
                            f"a value is at most {MAX_FILE_BYTES} bytes")
     try:
-        value = _safe_load(text, source)
+        value, twice = _safe_load(text, source)
     except RulesetError as exc:
         if not exc.problem.startswith("YAML syntax error"):
             raise
         return text
+    if twice:
+        raise combined(twice)
     _check_size(source, value)
     return value
 
@@ -105,15 +126,15 @@ def _flow_depth(text: str) -> int:
     return deepest
 
 
-def _safe_load(text: str, source: str) -> Any:
-    """yaml.safe_load, with every way it can fail turned into a RulesetError naming `source`."""
+def _safe_load(text: str, source: str) -> tuple[Any, list[RulesetError]]:
+    """yaml.safe_load, every way it can fail a RulesetError naming `source`; and an error per key given twice."""
     if _flow_depth(text) > MAX_FLOW_DEPTH:  # libyaml's parser overflows the C stack (a segfault) on deep [[[[
         raise RulesetError(source, None, "the YAML is nested too deeply", f"a ruleset nests at most {MAX_DEPTH} levels")
     try:
         try:
-            return yaml.load(text, Loader=FAST_LOADER)
+            return _load(text, FAST_LOADER, source)
         except yaml.YAMLError:  # read it again for the pure-Python parser's messages, which users see
-            return yaml.safe_load(text)
+            return _load(text, yaml.SafeLoader, source)
     except yaml.YAMLError as exc:
         where = getattr(exc, "problem_mark", None)
         at = f" at line {where.line + 1}, column {where.column + 1}" if where else ""
@@ -124,6 +145,57 @@ def _safe_load(text: str, source: str) -> Any:
                                          "deeply", f"a ruleset nests at most {MAX_DEPTH} levels") from None
     except (ValueError, OverflowError) as exc:  # e.g. an integer of thousands of digits, a 13th month
         raise RulesetError(source, None, f"a value YAML cannot read: {str(exc)[:120]}", "fix the value") from None
+
+
+def _load(text: str, loader_class: type, source: str) -> tuple[Any, list[RulesetError]]:
+    """yaml.load's steps, with the document's nodes checked for keys given twice before they become data."""
+    loader = loader_class(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None, []
+        twice = _keys_given_twice(node, source)  # before constructing, which folds `<<:` merges into the mapping
+        return loader.construct_document(node), twice
+    finally:
+        loader.dispose()
+
+
+def _keys_given_twice(root: yaml.Node, source: str) -> list[RulesetError]:
+    """An error for each key of a mapping that another key of it means too (PyYAML silently keeps the last)."""
+    found: list[tuple[int, RulesetError]] = []
+    seen, stack = set(), [(root, "")]
+    while stack:  # each node once: an alias names the same node object, so aliases cannot blow this up
+        node, path = stack.pop()
+        if id(node) in seen:
+            continue
+        seen.add(id(node))
+        if isinstance(node, yaml.SequenceNode):
+            stack.extend((item, f"{path}.{i}" if path else str(i)) for i, item in reversed(list(enumerate(node.value))))
+        elif isinstance(node, yaml.MappingNode):
+            first: dict[str, yaml.Node] = {}
+            kept = []
+            for key, value in node.value:
+                if key.tag == "tag:yaml.org,2002:merge" or not isinstance(key, yaml.ScalarNode):
+                    kept.append((key, value))  # `<<:` merges are meant to be overridden; a complex key is refused later
+                    continue
+                name = normal_key(key.value)
+                where = f"{path}.{name}" if path else name
+                if name in first:  # reported, and left out: the reading goes on with the first
+                    earlier = first[name]
+                    found.append((key.start_mark.line, RulesetError(
+                        source, where, f"given twice, as {_as_written(earlier)} (line {earlier.start_mark.line + 1}) "
+                        f"and as {_as_written(key)} (line {key.start_mark.line + 1})", "keep one of them")))
+                    continue
+                first[name] = key
+                kept.append((key, value))
+                stack.append((value, where))
+            node.value = kept
+    return [error for _, error in sorted(found, key=lambda item: item[0])]
+
+
+def _as_written(key: yaml.ScalarNode) -> str:
+    quote = key.style if key.style in ("'", '"') else ""
+    return f"{quote}{key.value}{quote}"
 
 
 def _check_size(source: str, data: Any, budget: int = 20_000) -> None:

@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import copy
 from typing import Any, Mapping
 
 from runner.errors import RulesetError
-from runner.game import selectors
 
-from .files import MAX_DEPTH, read_value
+from .extends import merge
+from .files import MAX_DEPTH, normal_key, read_value
 
 
 def parse_override(text: str) -> tuple[str, Any]:
@@ -24,22 +23,11 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 
 def apply_overrides(data: dict, overrides: Mapping[str, Any]) -> dict:
-    data = copy.deepcopy(data)
+    """`data` with each `--set` merged over it as a file extending it would be: `powers.7=null` removes the power."""
     for dotted, value in overrides.items():
-        node = data
-        parts = [_key(part) for part in dotted.split(".")]
-        for part in parts[:-1]:
-            child = node.get(part)
-            if not isinstance(child, dict):
-                child = node[part] = {}
-            node = child
-        node[parts[-1]] = value
+        change = value
+        for part in reversed([normal_key(part) for part in dotted.split(".")]):
+            change = {part: change}
+        data = merge(data, change)
     return data
 
-
-def _key(part: str) -> str:
-    """A dotted key's part as files spell it once read: a selector (`kh`, `7`) in canonical form, else as given."""
-    try:
-        return selectors.normalize(part)
-    except ValueError:
-        return part

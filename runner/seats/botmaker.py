@@ -10,15 +10,20 @@ from __future__ import annotations
 import atexit
 import threading
 import time
+from typing import Callable
 
-from runner.errors import MaumauError
+from runner.errors import MaumauError, exception_text, raised_by_user
 from runner.game.bot import Bot
 from runner.plugins import Registry, registry
+from runner.plugins.botspec import BotSpec
+from runner.plugins.discovery import child_environment
 
-from .external import EXEC_PREFIX, BotProcess, CommandBot, RemoteBot, check_program, parse_exec
+from .external import EXEC_PREFIX, BotProcess, RemoteBot, check_program, parse_exec
 from .faults import DEFAULT_MEMORY
-from .isolation import worker_command, worker_environment
-from .protocol import exception_text
+from .isolation import worker_command
+from .protocol import exception_traceback
+from .sandbox import confine_discovery, exec_command, hosted_command, sandboxed
+from .sandbox import require as require_sandbox
 from .seat import BotUnavailable, Seat
 
 
@@ -27,12 +32,12 @@ class _Unbuildable(Bot):
 
     name = "unbuildable"
 
-    def __init__(self, problem: str):
+    def __init__(self, problem: str, traceback: str = ""):
         super().__init__()
-        self.problem = problem
+        self.problem, self.traceback = problem, traceback
 
     def act(self, view):
-        raise BotUnavailable(f"the bot could not be built: {self.problem}")
+        raise BotUnavailable(f"the bot could not be built: {self.problem}", self.traceback)
 
 
 class ProcessPool:
@@ -42,26 +47,31 @@ class ProcessPool:
         self.memory = memory
         self.idle: dict[tuple[str, ...], list[BotProcess]] = {}
 
-    def acquire(self, argv: list[str], label: str, env: dict | None = None) -> BotProcess:
+    def acquire(self, argv: list[str], label: str, env: dict | None = None,
+                launch: Callable[[], list[str]] | None = None) -> BotProcess:
+        """A running process of `argv` (`launch`: the command that runs it confined, made at each start)."""
         idle = self.idle.get(tuple(argv), [])
         while idle:
             process = idle.pop()
             if not process.dead and process.proc.poll() is None:
                 return process
             process.kill()
-        return self._start(argv, label, env)
+        return self._start(argv, label, env, launch)
 
-    def _start(self, argv: list[str], label: str, env: dict | None) -> BotProcess:
-        process = BotProcess(argv, label, self.memory, env)
+    def _start(self, argv: list[str], label: str, env: dict | None,
+               launch: Callable[[], list[str]] | None) -> BotProcess:
+        process = BotProcess(argv, label, self.memory, env, launch)
         process.on_failure = self._restart
         return process
 
     def _restart(self, failed: BotProcess) -> None:
         """Start the replacement of a killed bot at once: it boots while the match goes on without it."""
-        self.idle.setdefault(tuple(failed.argv), []).append(self._start(failed.argv, failed.label, failed.env))
+        replacement = self._start(failed.argv, failed.label, failed.env, failed.launch)
+        self.idle.setdefault(tuple(failed.argv), []).append(replacement)
 
     def release(self, process: BotProcess, reusable: bool) -> None:
-        if reusable and not process.dead:
+        """Keep a healthy process for the next match; end one that cannot serve it, or that left processes running."""
+        if reusable and not process.dead and not process.has_strays():
             self.idle.setdefault(tuple(process.argv), []).append(process)
         else:
             process.kill()
@@ -81,17 +91,31 @@ class BotMaker:
     """`make_bot(player, seat, rng)`: `player` is a registered name or `exec:PROGRAM [ARGS]`."""
 
     def __init__(self, reg: Registry | None = None, isolate: bool | frozenset[str] = False,
-                 memory: int | None = DEFAULT_MEMORY):
-        """`isolate`: True for every Python bot, or the names of the ones to isolate."""
+                 memory: int | None = DEFAULT_MEMORY, sandbox: bool = False):
+        """`isolate`: True for every Python bot, or the names of the ones to isolate. `sandbox`: every bot
+        process (and every plugin's discovery) in a sandbox (runner/seats/sandbox.py); one Error line if
+        this machine cannot make one.
+
+        Isolating any bot keeps every third-party plugin out of this process: bots are looked up in
+        the registry its plugins' own processes reported (runner/plugins/discovery.py).
+        """
+        if sandbox:
+            require_sandbox()
         self._reg = reg
-        self.isolate = isolate
+        self.sandbox = sandbox
+        self.isolate = True if sandbox else isolate
+        self.memory = memory
+        self.contained = self.isolate is not False
         self.pool = ProcessPool(memory)
         self.seated: list[RemoteBot] = []
+        # (bot, what its process did wrong before a match started or after it ended): not faults, it is replaced
+        self.out_of_step: list[tuple[str, str]] = []
+        self._specs: dict[str, tuple[Registry, BotSpec]] = {}  # each player's spec, with the registry that checked it
 
     @property
     def reg(self) -> Registry:
         """The registry given, or the process-wide one as it is now (tests may swap it)."""
-        return self._reg or registry()
+        return self._reg or registry(contained=self.contained, confine=confine_discovery if self.sandbox else None)
 
     def command_for(self, player: str) -> tuple[list[str], bool] | None:
         """(argv, hosted) that runs `player` out of process, or None for an in-process bot.
@@ -100,33 +124,66 @@ class BotMaker:
         """
         if player.startswith(EXEC_PREFIX):
             return parse_exec(player), False
-        cls = self.reg.bot(player).cls
-        if issubclass(cls, CommandBot):
-            argv = [str(part) for part in cls.command]
+        spec = self.spec(player)
+        entry = self.reg.bot(spec.name)
+        if entry.command is not None:
+            argv = list(entry.command)
             if not argv:
                 raise MaumauError(f"bot {player!r}: its CommandBot class sets no `command`")
             check_program(argv[0], player)
             return argv, False
-        isolated = self.isolate is True or (not isinstance(self.isolate, bool) and player in self.isolate)
-        return (worker_command(player, cls), True) if isolated else None
+        isolated = self.isolate is True or (not isinstance(self.isolate, bool) and spec.name in self.isolate)
+        if isolated:
+            return worker_command(player, entry.where, spec.kwargs), True
+        if entry.cls is None:
+            raise MaumauError(f"bot {player!r} comes from plugin {entry.plugin!r}, which this run keeps out of its "
+                              "process: it can only be played isolated")
+        return None
+
+    def spec(self, player: str) -> BotSpec:
+        """The bot and options `player` names (`hard:rollouts=200`), checked once per maker."""
+        reg = self.reg
+        known = self._specs.get(player)
+        if known is None or known[0] is not reg:
+            known = self._specs[player] = (reg, reg.spec(player))
+        return known[1]
 
     def check(self, players) -> None:
-        """Refuse unknown bots and commands that cannot run, before any match starts."""
+        """Refuse unknown bots, unknown options or bad values, and commands that cannot run, before any match starts."""
         for player in players:
             self.command_for(player)
+
+    def canonical(self, players) -> list[str]:
+        """Each player checked and written canonically (`hard:rollouts=200`): the options in the order the bot declares
+        them, values as their types write them; an `exec:` command as it is."""
+        self.check(players)
+        return [player if player.startswith(EXEC_PREFIX) else self.spec(player).text for player in players]
 
     def __call__(self, player: str, seat: int, rng) -> Bot | Seat:
         how = self.command_for(player)
         if how is None:
+            spec = self.spec(player)
             try:
-                return self.reg.bot(player).cls(rng=rng)
-            except Exception as exc:  # a broken constructor is that bot's fault, not the runner's
-                return _Unbuildable(exception_text(exc))
+                return self.reg.bot(spec.name).cls(rng=rng, **spec.kwargs)
+            except BaseException as exc:  # a broken constructor (SystemExit too) is that bot's fault, not the runner's
+                if raised_by_user(exc):
+                    raise
+                return _Unbuildable(exception_text(exc), exception_traceback(exc))
         argv, hosted = how
-        process = self.pool.acquire(argv, player, worker_environment() if hosted else None)
-        bot = RemoteBot(process, seat, rng, send_rng_state=hosted)
+        env = child_environment() if hosted else None
+        launch = self._sandboxed(argv, hosted, env) if self.sandbox else None
+        process = self.pool.acquire(argv, player, env, launch)
+        bot = RemoteBot(process, seat, rng, send_rng_state=hosted,
+                        renew=lambda: self.pool.acquire(argv, player, env, launch))
         self.seated.append(bot)
         return bot
+
+    def _sandboxed(self, argv: list[str], hosted: bool, env: dict | None) -> Callable[[], list[str]]:
+        """What makes the sandboxed command of `argv` at each start (each sandbox gets a user of its own)."""
+        if hosted:  # our worker: [python, -m, runner.seats.isolation, module:Class, name] (isolation.worker_command)
+            return lambda: hosted_command(argv, argv[3], self.memory, env or {})
+        command, readable = exec_command(argv)
+        return lambda: sandboxed(command, readable=readable, memory=self.memory)
 
     def end_match(self, result=None) -> None:
         """Tell every out-of-process bot of the match that it is over; keep the healthy processes."""
@@ -135,6 +192,8 @@ class BotMaker:
             summary = {"ranking": list(result.ranking), "winners": list(result.winners), "totals": list(result.totals)}
         for bot in self.seated:
             self.pool.release(bot.process, bot.finish(summary))
+            if bot.out_of_step is not None:
+                self.out_of_step.append((bot.name, bot.out_of_step))
         self.seated = []
 
     def close(self) -> None:
@@ -154,13 +213,13 @@ class BotMaker:
 _shared = threading.local()  # a cluster worker plays matches in several threads: one maker each
 
 
-def shared_maker(isolate: bool, memory: int | None) -> BotMaker:
+def shared_maker(isolate: bool, memory: int | None, sandbox: bool = False) -> BotMaker:
     """This thread's BotMaker for these settings, kept for the life of the (worker) process."""
     makers = getattr(_shared, "makers", None)
     if makers is None:
         makers = _shared.makers = {}
-    maker = makers.get((isolate, memory))
+    maker = makers.get((isolate, memory, sandbox))
     if maker is None:
-        maker = makers[(isolate, memory)] = BotMaker(isolate=isolate, memory=memory)
+        maker = makers[(isolate, memory, sandbox)] = BotMaker(isolate=isolate, memory=memory, sandbox=sandbox)
         atexit.register(maker.close)
     return maker

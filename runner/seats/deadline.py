@@ -1,16 +1,23 @@
-"""Interrupting an in-process bot at its deadline: a watchdog thread that signals the main thread.
+"""Budgets of an in-process bot's decision: its CPU time, and a wall-clock cap, kept by a watchdog thread.
 
-Per decision the main thread only writes its deadline (no system call: arming a timer costs
-more than a random bot's whole decision). A daemon thread polls it every few milliseconds and,
-once it has passed, sends SIGALRM to the main thread, whose handler raises DecisionTimeout in
-the bot's code; it repeats until the bot returns, so swallowing one is not enough. Python
-delivers signals only to the main thread and only between bytecodes: a bot stuck in C code is
-not interrupted (the referee still records its timeout when it returns).
+A decision may use `cpu` seconds of the main thread's CPU time, and take at most `wall` seconds
+of wall clock (the cap that catches a bot that sleeps, blocks or waits). CPU time does not grow
+while the machine is busy with other work, so a bot's decisions are judged alike on a busy
+machine and on an idle one.
+
+Per decision the main thread reads its CPU clock once (the caller passes the reading) and writes
+the budgets. A daemon thread looks every few milliseconds, compares the main thread's CPU clock
+and the time since the start with them and, once one is passed, sends SIGALRM to the main
+thread, whose handler raises DecisionTimeout in the bot's code; it repeats until the bot
+returns, so swallowing one is not enough. Python delivers signals only to the main thread and
+only between bytecodes: a bot stuck in C code is not interrupted (the referee still records its
+timeout when it returns).
 """
 
 from __future__ import annotations
 
 import _signal  # signal.getsignal without the enum conversion signal's wrapper adds (~6 µs)
+import math
 import os
 import signal
 import threading
@@ -21,26 +28,45 @@ REPEAT = 0.05  # seconds between repeated interruptions of a bot that swallowed 
 
 
 class DecisionTimeout(BaseException):
-    """Raised inside an in-process bot at its deadline (a BaseException: `except Exception` does not catch it)."""
+    """Raised inside an in-process bot over a budget (a BaseException: `except Exception` does not catch it).
+
+    `over` is "cpu" or "wall": which budget the decision passed.
+    """
+
+    def __init__(self, over: str = "cpu"):
+        super().__init__(over)
+        self.over = over
 
 
 class _State:
-    deadline = 0.0  # time.perf_counter() by which the running decision must end (a monotonic clock)
     armed = False
+    wall_at = math.inf  # time.perf_counter() by which the running decision must end: the wall-clock cap
+    cpu_at = math.inf  # the main thread's CPU clock (time.thread_time()) by which it must end
     main = threading.main_thread().ident
+    clock: int | None = None  # the main thread's CPU-time clock (time.pthread_getcpuclockid)
     watchdog: threading.Thread | None = None
+
+
+def _over(cpu_now: float) -> str | None:
+    """Which budget the running decision has passed ("wall", "cpu"), if any, its thread's CPU clock at `cpu_now`."""
+    if time.perf_counter() >= _State.wall_at:
+        return "wall"
+    return "cpu" if cpu_now >= _State.cpu_at else None
 
 
 def _on_alarm(signum, frame) -> None:
     # the authority is here, in the main thread: a late or stray SIGALRM is ignored
-    if _State.armed and time.perf_counter() >= _State.deadline:
-        raise DecisionTimeout()
+    if _State.armed:
+        over = _over(time.thread_time())
+        if over is not None:
+            raise DecisionTimeout(over)
 
 
 def _watch() -> None:
+    clock_gettime = time.clock_gettime
     while True:
         time.sleep(POLL)
-        if _State.armed and time.perf_counter() >= _State.deadline:
+        if _State.armed and _over(clock_gettime(_State.clock)) is not None:
             if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
                 continue  # someone replaced our handler: SIGALRM's default action would kill the process
             signal.pthread_kill(_State.main, signal.SIGALRM)
@@ -48,20 +74,19 @@ def _watch() -> None:
 
 
 def _after_fork() -> None:
-    _State.main, _State.watchdog, _State.armed = threading.get_ident(), None, False
+    _State.main, _State.watchdog, _State.armed, _State.clock = threading.get_ident(), None, False, None
 
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork)
 
-AVAILABLE = hasattr(signal, "pthread_kill") and hasattr(signal, "SIGALRM")
+AVAILABLE = hasattr(signal, "pthread_kill") and hasattr(signal, "SIGALRM") and hasattr(time, "pthread_getcpuclockid")
 
 
-def arm(seconds: float, start: float | None = None) -> bool:
-    """Interrupt the main thread with DecisionTimeout `seconds` after `start`, until `disarm()`.
-
-    `start` is a `time.perf_counter()` reading (default: now): a caller that has just read the
-    clock passes its reading, which saves a second read per decision.
+def arm(cpu: float | None, wall: float | None, start: float, cpu_start: float = 0.0) -> bool:
+    """Interrupt the main thread with DecisionTimeout once the decision begun at `start` (a `time.perf_counter()`
+    reading) has used `cpu` seconds of CPU time from `cpu_start` (a `time.thread_time()` reading) or lasted `wall`
+    seconds (None: no such budget), until `disarm()`.
 
     False (nothing armed) outside the main thread of a POSIX process, where no interruption is possible.
     """
@@ -70,14 +95,15 @@ def arm(seconds: float, start: float | None = None) -> bool:
     if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
         signal.signal(signal.SIGALRM, _on_alarm)
     if _State.watchdog is None:
+        _State.clock = time.pthread_getcpuclockid(_State.main)
         _State.watchdog = threading.Thread(target=_watch, name="maumau-deadline", daemon=True)
         _State.watchdog.start()
-    _State.deadline = (time.perf_counter() if start is None else start) + seconds
+    _State.wall_at = math.inf if wall is None else start + wall
+    _State.cpu_at = math.inf if cpu is None else cpu_start + cpu
     _State.armed = True
     return True
 
 
 def disarm() -> None:
-    """End the deadline set by `arm`: a late SIGALRM is then ignored."""
+    """End the budgets set by `arm`: a late SIGALRM is then ignored."""
     _State.armed = False
-

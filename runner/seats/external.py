@@ -18,17 +18,20 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import Callable
 
 from runner.errors import MaumauError
-from runner.game.bot import Bot
+from runner.game.bot import CommandBot  # noqa: F401  (its public home for plugins: docs/protocol.md)
 from runner.game.ruleset import Ruleset
 
+from .containment import children, contained, descendants, has_own_namespace
 from .faults import DEFAULT_MEMORY
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
     NotAnAction,
     ProtocolViolation,
+    bounded_traceback,
     decode,
     encode,
     parse_action,
@@ -38,16 +41,8 @@ from .seat import Seat, SeatFailure
 
 EXEC_PREFIX = "exec:"
 STARTUP_SECONDS = 20.0  # to start and say hello; not charged to the bot's move time
+END_SECONDS = 5.0  # to be ready for the next match after match_end (a bot that is not is replaced, not faulted)
 STDERR_CAP = 16 << 20  # RLIMIT_FSIZE: a bot cannot fill the disk through its stderr file
-
-
-class CommandBot(Bot):
-    """Register a subclass with `command = ["node", "bot.js"]` to enter an external program by name."""
-
-    command: tuple[str, ...] | list[str] = ()
-
-    def act(self, view):
-        raise RuntimeError(f"{type(self).__name__} runs as a command; build it through runner.seats.botmaker")
 
 
 def parse_exec(player: str) -> list[str]:
@@ -101,16 +96,62 @@ def _limit_child(memory: int | None) -> None:
         _PRCTL(_PR_SET_PDEATHSIG, signal.SIGKILL)
 
 
+TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100  # the unit of /proc/PID/stat's CPU times
+CPU_LOOK = 0.02  # seconds between looks at the CPU clock of a bot process that is taking long
+
+
+class Deadline:
+    """When a wait for a bot process's answer ends: at a wall-clock time, or once the process has used
+    `cpu` more seconds of CPU time than `cpu_mark` (read by `cpu_clock`; None: no CPU budget)."""
+
+    def __init__(self, wall_at: float, cpu_clock=None, cpu_mark: float | None = None, cpu: float | None = None,
+                 wall: float | None = None):
+        self.wall_at, self.cpu_clock, self.wall = wall_at, cpu_clock, wall
+        self.cpu_at = cpu_mark + cpu if cpu is not None and cpu_mark is not None else None
+        self.cpu, self.over = cpu, None
+
+    def wait(self) -> float:
+        """Seconds to wait before looking again."""
+        left = self.wall_at - time.monotonic()
+        return left if self.cpu_at is None else min(left, CPU_LOOK)
+
+    def passed(self) -> bool:
+        """Whether a budget is passed; `over` then says which: "wall" or "cpu"."""
+        if time.monotonic() >= self.wall_at:
+            self.over = "wall"
+        elif self.cpu_at is not None and (self.cpu_clock() or 0.0) >= self.cpu_at:
+            self.over = "cpu"
+        return self.over is not None
+
+    def explain(self) -> str:
+        if self.over == "cpu":
+            return f"used its budget of {self.cpu:.3f}s of CPU time"
+        if self.wall is not None:
+            return (f"no answer after {self.wall:.3f}s of wall clock, the cap for a bot that sleeps, blocks or "
+                    "waits (--wall-time)")
+        return "no answer within the time budget"
+
+
+def _deadline(at: "float | Deadline") -> Deadline:
+    return at if isinstance(at, Deadline) else Deadline(at)
+
+
 class BotProcess:
     """One running bot program: newline-delimited JSON over its stdin/stdout, each step with a deadline."""
 
-    def __init__(self, argv: list[str], label: str, memory: int | None = DEFAULT_MEMORY, env: dict | None = None):
-        self.argv, self.label, self.env = argv, label, env
+    def __init__(self, argv: list[str], label: str, memory: int | None = DEFAULT_MEMORY, env: dict | None = None,
+                 launch: Callable[[], list[str]] | None = None):
+        """`launch`: gives the command that runs `argv` confined (a sandbox), at each start."""
+        self.argv, self.label, self.env, self.launch = argv, label, env, launch
         self.on_failure = None  # called with this process after it was killed for misbehaving
         self.stderr = tempfile.TemporaryFile()
+        launched = launch() if launch else argv
+        command, wrapped = contained(launched)  # it and its processes live and die in a PID namespace
+        # the processes between this one and the bot's: unshare's, or a sandbox's outer and init bwrap
+        self.wrappers = 1 if wrapped else (2 if has_own_namespace(launched) else 0)
         try:
             self.proc = subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0,
+                command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0,
                 start_new_session=True, preexec_fn=lambda: _limit_child(memory), close_fds=True, env=env,
             )
         except OSError as exc:
@@ -122,10 +163,34 @@ class BotProcess:
         self._buffer = bytearray()
         self.hello: dict | None = None
         self.dead = False
+        self.requests = 0  # the id of the last request sent: ids count up over the process's life
+        self.matches = 0  # matches started in this process
+        self._stat: int | None = None  # /proc/PID/stat of the bot, kept open: its CPU time is read at each answer
 
     # -------------------------------------------------------------- lines
 
-    def send(self, message: dict, deadline: float) -> None:
+    def _bot_pid(self) -> int:
+        """The bot's own process, below its wrappers (unshare's, a sandbox's): the one whose CPU time counts."""
+        pid = self.proc.pid
+        for _ in range(self.wrappers):
+            below = children(pid)
+            if not below:
+                break
+            pid = below[0]
+        return pid
+
+    def cpu_seconds(self) -> float | None:
+        """The CPU time the process has used (all its threads; not its children), or None where /proc cannot tell."""
+        try:
+            if self._stat is None:
+                self._stat = os.open(f"/proc/{self._bot_pid()}/stat", os.O_RDONLY)
+            data = os.pread(self._stat, 4096, 0)
+            fields = data[data.rindex(b")") + 2:].split()  # after the command name, which may hold anything
+            return (int(fields[11]) + int(fields[12])) / TICKS  # utime and stime, fields 14 and 15
+        except (OSError, ValueError, IndexError):
+            return None
+
+    def send(self, message: dict, deadline: "float | Deadline") -> None:
         """Write one message, or SeatFailure if the bot is gone or does not read before `deadline`."""
         data = memoryview(encode(message))
         while data:
@@ -139,16 +204,18 @@ class BotProcess:
             if data and not self._wait(self._out, select.POLLOUT, deadline):
                 raise self._timeout(deadline)
 
-    def receive(self, deadline: float) -> dict:
-        """Read one message, or SeatFailure (timeout, exit, a line too long, or not JSON)."""
+    def receive(self, deadline: "float | Deadline") -> dict:
+        """Read one message, or SeatFailure (timeout, exit, a line too long, or not JSON).
+
+        A line that came with the one read stays buffered: it is the next message read, wherever
+        its bytes happened to arrive, so that when it is seen does not depend on timing.
+        """
         buffer = self._buffer
         while True:
             end = buffer.find(b"\n")
             if end >= 0:
                 line = bytes(buffer[:end])
                 del buffer[:end + 1]
-                if buffer:  # whatever came with the answer is a second answer nobody asked for
-                    raise self.violation("sent more than one line for one message")
                 try:
                     return decode(line)
                 except ProtocolViolation as exc:
@@ -162,23 +229,39 @@ class BotProcess:
                 raise self._died()
             buffer += chunk
 
-    def check_quiet(self) -> None:
-        """Between decisions the bot must be silent: a line nobody asked for, or an exit, is caught here."""
-        if not self._buffer and not self._wait(self._in, select.POLLIN, time.monotonic()):
-            return
-        chunk = os.read(self._in, 1 << 16) if not self._buffer else b"?"
-        if not chunk:
-            raise self._died()
-        raise self.violation("sent a line between decisions (one action per act message)")
+    def request(self, message: dict, deadline: "float | Deadline", answers: tuple[str, ...]) -> dict:
+        """Send `message` with the next request id; the reply (one of the `answers` types) must echo that id.
 
-    def _wait(self, fd: int, event: int, deadline: float) -> bool:
+        Any other line (a second answer to an earlier request, a line without the id, a reply of
+        another type) is a protocol violation: the stream is no longer in step, so the process ends.
+        """
+        self.requests += 1
+        number = self.requests
+        self.send({**message, "id": number}, deadline)
+        reply = self.receive(deadline)
+        # (the details name no id: ids count over a process's life, and a fault must read the same in any process)
+        if "id" not in reply:
+            raise self.violation(f"a line of type {reply['type']!r:.30} without an id (each reply echoes the id of "
+                                 f"its {message['type']} request)")
+        if reply["id"] != number:
+            earlier = type(reply["id"]) is int and 0 < reply["id"] < number
+            raise self.violation(f"a line of type {reply['type']!r:.30} with the id of "
+                                 + ("an earlier request (a line sent after its answer?)" if earlier else
+                                    f"no request sent, where a reply to {message['type']} was due"))
+        if reply["type"] not in answers:
+            expected = " or ".join(f'{{"type": "{kind}"}}' for kind in answers)
+            raise self.violation(f"expected {expected} for {message['type']}, got type {reply['type']!r:.40}")
+        return reply
+
+    def _wait(self, fd: int, event: int, deadline: "float | Deadline") -> bool:
+        """Whether `fd` is ready before `deadline` (a time.monotonic() reading, or a Deadline of CPU and wall)."""
+        deadline = _deadline(deadline)
         poller = select.poll()
         poller.register(fd, event)
         while True:
-            left = deadline - time.monotonic()
-            if poller.poll(min(max(0.0, left), 3600.0) * 1000):  # poll takes at most ~24 days of ms
+            if poller.poll(min(max(0.0, deadline.wait()), 3600.0) * 1000):  # poll takes at most ~24 days of ms
                 return True
-            if left <= 0:
+            if deadline.passed():
                 return False
 
     # -------------------------------------------------------------- ends
@@ -188,9 +271,9 @@ class BotProcess:
         self._end_in_failure()
         return SeatFailure("illegal", f"protocol: {what}", give_up=True)
 
-    def _timeout(self, deadline: float) -> SeatFailure:
+    def _timeout(self, deadline: "float | Deadline") -> SeatFailure:
         self._end_in_failure()
-        return SeatFailure("timeout", "no answer within the time budget; the bot process was killed", give_up=True)
+        return SeatFailure("timeout", f"{_deadline(deadline).explain()}; the bot process was killed", give_up=True)
 
     def _end_in_failure(self) -> None:
         self.kill()
@@ -201,7 +284,7 @@ class BotProcess:
         code = self.proc.poll()
         if code is None:
             try:
-                code = self.proc.wait(0.5)
+                code = self.proc.wait(5)  # it closed its output: it is exiting (a loaded machine may take a while)
             except subprocess.TimeoutExpired:
                 code = None
         tail = self.stderr_tail()
@@ -220,8 +303,13 @@ class BotProcess:
             return ""
         return " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())[-limit:]
 
+    def has_strays(self) -> bool:
+        """True if the bot has processes of its own running (a child it started and left): it is not reused, so
+        that they end with it."""
+        return len(descendants(self.proc.pid)) > self.wrappers
+
     def kill(self) -> None:
-        """End the bot and everything it started (its process group)."""
+        """End the bot and everything it started: its process group, and with it its PID namespace."""
         if self.dead:
             return
         self.dead = True
@@ -238,6 +326,9 @@ class BotProcess:
                 stream.close()
             except OSError:
                 pass
+        if self._stat is not None:
+            os.close(self._stat)
+            self._stat = None
 
     def say_bye(self) -> None:
         """Ask the bot to exit and close its input (it gets a moment before `close` kills it)."""
@@ -279,41 +370,72 @@ class BotProcess:
 
 
 class RemoteBot(Seat):
-    """A seat's bot in another process; the referee calls `prepare` (not timed), then `act_within`."""
+    """A seat's bot in another process; the referee calls `prepare` (not timed), then `act_within`.
 
-    def __init__(self, process: BotProcess, seat: int, rng, send_rng_state: bool):
-        self.process, self.seat = process, seat
+    `renew()` gives a fresh process of the same command: a reused process that sends anything
+    before it is ready for the match (a line left over from its last one) is replaced by it.
+    """
+
+    def __init__(self, process: BotProcess, seat: int, rng, send_rng_state: bool,
+                 renew: Callable[[], BotProcess] | None = None):
+        self.process, self.seat, self.renew = process, seat, renew
         self.name = process.label
         version, state, gauss = rng.getstate()  # before drawing the seed: a hosted bot continues from here
         self._start = {"type": "match_start", "seat": seat, "seed": rng.getrandbits(63)}
         if send_rng_state:
             self._start["rng_state"] = [version, list(state), gauss]
         self.started = False
+        self.out_of_step: str | None = None  # what its process did wrong outside the match's decisions: no fault
         self._round, self._history_sent = None, 0  # what this seat has been sent of the round's history
+        self.cpu_mark: float | None = None  # the process's CPU clock at its last answer (or the match's start)
+        self.used: float | None = None  # CPU seconds of the last decision
 
     def prepare(self, view) -> None:
         """Wait for the hello and start the match, once, before the first decision is timed."""
         if self.started:
             return
+        start = {**self._start, "rules": view.ruleset.derived("data", Ruleset.to_data)}
+        try:
+            self._start_match(start)
+        except SeatFailure as failure:
+            if self.process.matches == 1 or self.renew is None:
+                raise
+            # a process that served matches before and is out of step now: what it sent belongs to an earlier
+            # match, so this match starts afresh with a new process, as it would have on a fresh one
+            self.out_of_step = failure.detail
+            self.process = self.renew()
+            self._start_match(start)
+        self.started = True
+        self.cpu_mark = self.process.cpu_seconds()
+
+    def _start_match(self, start: dict) -> None:
         process = self.process
         if process.dead:
             raise SeatFailure("exception", "the bot process is not running", give_up=True)
+        process.matches += 1
         deadline = time.monotonic() + STARTUP_SECONDS
         process.greet(deadline)
-        process.send({**self._start, "rules": view.ruleset.derived("data", Ruleset.to_data)}, deadline)
-        self.started = True
+        process.request(start, deadline, ("ready",))
 
-    def act_within(self, view, budget: float | None, started: float = 0.0):
-        """The action the bot sends for `view` (parsed, not yet checked for legality), or SeatFailure."""
+    def act_within(self, view, budget: float | None, started: float = 0.0, wall: float | None = None):
+        """The action the bot sends for `view` (parsed, not yet checked for legality), or SeatFailure.
+
+        The process is killed once it has used `budget` seconds of CPU time since its last answer
+        (what it computes between decisions counts too), or after `wall` seconds of wall clock;
+        where its CPU time cannot be read, `budget` is counted in wall-clock seconds.
+        """
         process = self.process
-        deadline = time.monotonic() + (budget if budget is not None else 1e9)
-        process.check_quiet()
+        cpu = budget if self.cpu_mark is not None else None
+        limits = [limit for limit in (wall, budget if cpu is None else None) if limit is not None]
+        deadline = Deadline(time.monotonic() + (min(limits) if limits else 1e9), process.cpu_seconds, self.cpu_mark,
+                            cpu, wall)
         start = self._history_sent if view.round == self._round and len(view.history) >= self._history_sent else 0
         self._round, self._history_sent = view.round, len(view.history)
-        process.send({"type": "act", "view": view_data(view, start)}, deadline)
-        reply = process.receive(deadline)
-        kind = reply["type"]
-        if kind == "action":
+        # a line sent between decisions is caught by the ids (protocol 2), whenever it arrived
+        reply = process.request({"type": "act", "view": view_data(view, start)}, deadline, ("action", "error"))
+        now = process.cpu_seconds() if self.cpu_mark is not None else None
+        self.used, self.cpu_mark = (now - self.cpu_mark if now is not None else None), now
+        if reply["type"] == "action":
             data = reply.get("action")
             if isinstance(data, dict) and data.get("type") == "invalid":  # a hosted Python bot's non-action
                 return NotAnAction(f"{str(data.get('what'))[:100]} is not legal now")
@@ -321,21 +443,28 @@ class RemoteBot(Seat):
                 return parse_action(data)
             except ProtocolViolation as exc:
                 return NotAnAction(f"malformed action: {exc}")
-        if kind == "error":
-            message = reply.get("message")
-            text = str(message)[:300] if message else "the bot reported an error"
-            raise SeatFailure("exception", text, give_up=reply.get("give_up") is True)
-        raise process.violation(f'expected {{"type": "action"}} or {{"type": "error"}}, got type {kind!r:.40}')
+        message = reply.get("message")
+        text = str(message)[:300] if message else "the bot reported an error"
+        raise SeatFailure("exception", text, give_up=reply.get("give_up") is True,
+                          traceback=bounded_traceback(reply.get("traceback")))
+
+    def cpu_used(self, elapsed: float) -> float:
+        return elapsed if self.used is None else self.used
 
     def finish(self, result: dict | None = None) -> bool:
-        """Tell the bot the match is over; False if its process cannot serve another match."""
+        """Tell the bot the match is over and wait until it is ready; False if its process cannot serve another match.
+
+        The match's result stands whatever the bot does now; a bot that sent a line nobody asked for
+        (after its last answer, say) is not reused, and `out_of_step` says what it did.
+        """
         process = self.process
         if process.dead:
             return False
         if self.started:
             try:
-                process.send({"type": "match_end", **(result or {})}, time.monotonic() + 1.0)
-            except SeatFailure:
+                process.request({"type": "match_end", **(result or {})}, time.monotonic() + END_SECONDS, ("ready",))
+            except SeatFailure as failure:
+                self.out_of_step = failure.detail
                 return False
         return True
 

@@ -8,13 +8,15 @@ own view: the referee's state lives in another process, out of reach of `gc` or 
 from __future__ import annotations
 
 import importlib
+import json
 import os
 import random
 import sys
 
-from runner.errors import MaumauError
+from runner.errors import MaumauError, exception_text
 from runner.game.actions import Challenge, Draw, NameSuit, Pass, Play
 from runner.game.cards import Card
+from runner.plugins.discovery import adopt_parent_path
 from runner.rules import ruleset_of
 
 from .protocol import (
@@ -24,28 +26,24 @@ from .protocol import (
     decode,
     describe_answer,
     encode,
-    exception_text,
+    exception_traceback,
     parse_view,
 )
 
 ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
-PATH_VARIABLE = "MAUMAU_WORKER_PATH"
 
 
-def worker_command(bot_name: str, cls: type) -> list[str]:
-    """The argv that starts a worker hosting `cls` (registered as `bot_name`); MaumauError if it cannot."""
-    module, qualname = cls.__module__, cls.__qualname__
+def worker_command(bot_name: str, where: str, options: dict | None = None) -> list[str]:
+    """The argv that starts a worker hosting the class at `where` (`module:Class`, registered as `bot_name`, built
+    with `options`); MaumauError if it cannot be imported there."""
+    module, _, qualname = where.partition(":")
     if module == "__main__" or "<locals>" in qualname:
         raise MaumauError(
             f"bot {bot_name!r}: --isolate needs a class importable by module path, not one defined in "
             f"{'a script' if module == '__main__' else 'a function'}; move it to a module"
         )
-    return [sys.executable, "-m", "runner.seats.isolation", f"{module}:{qualname}", bot_name]
-
-
-def worker_environment() -> dict[str, str]:
-    """The worker's environment: ours, with our import path, so it finds the bot where we found it."""
-    return {**os.environ, PATH_VARIABLE: os.pathsep.join(path for path in sys.path if path)}
+    argv = [sys.executable, "-m", "runner.seats.isolation", where, bot_name]
+    return argv + [json.dumps(options, sort_keys=True)] if options else argv
 
 
 def answer_data(answer: object) -> dict:
@@ -64,8 +62,9 @@ def answer_data(answer: object) -> dict:
 class Host:
     """One bot per match, rebuilt from the registry with the seat's seeded generator."""
 
-    def __init__(self, where: str, bot_name: str):
+    def __init__(self, where: str, bot_name: str, options: dict | None = None):
         module, _, qualname = where.partition(":")
+        self.options = options or {}  # the bot's command-line options, the same for every match of this process
         cls = importlib.import_module(module)
         for part in qualname.split("."):
             cls = getattr(cls, part)
@@ -73,20 +72,23 @@ class Host:
         self.bot = None
         self.history: list = []  # the current round's events, as received in pieces
         self.broken: str | None = None
+        self.broken_traceback = ""
         self.ruleset = None
 
-    def handle(self, message: dict) -> dict | None:
-        """The reply to one message (None for messages that need none)."""
+    def handle(self, message: dict) -> dict:
+        """The reply to one request, echoing its id."""
         kind = message["type"]
         if kind == "match_start":
             self._start(message)
-            return None
-        if kind == "act":
-            return self._act(message["view"])
-        if kind == "match_end":
+            reply = {"type": "ready"}
+        elif kind == "act":
+            reply = self._act(message["view"])
+        elif kind == "match_end":
             self.bot = None
-            return None
-        raise ProtocolViolation(f"unexpected message type {kind!r}")
+            reply = {"type": "ready"}
+        else:
+            raise ProtocolViolation(f"unexpected message type {kind!r}")
+        return {**reply, "id": message.get("id")}
 
     def _start(self, message: dict) -> None:
         self.ruleset = ruleset_of(message["rules"], "the match_start message")
@@ -96,24 +98,26 @@ class Host:
             rng.setstate((version, tuple(state), gauss))
         else:
             rng.seed(message["seed"])
-        self.broken = None
+        self.broken, self.broken_traceback = None, ""
         try:
-            self.bot = self.cls(rng=rng)
-        except Exception as exc:  # reported at its first decision, like an in-process bot that cannot be built
+            self.bot = self.cls(rng=rng, **self.options)
+        except BaseException as exc:  # SystemExit too: reported at its first decision, like an in-process bot
             self.bot, self.broken = None, f"the bot could not be built: {exception_text(exc)}"
+            self.broken_traceback = exception_traceback(exc)
 
     def _act(self, view_json: dict) -> dict:
         if self.bot is None:
-            return {"type": "error", "message": self.broken or "act before match_start", "give_up": True}
+            return {"type": "error", "message": self.broken or "act before match_start", "give_up": True,
+                    "traceback": self.broken_traceback}
         view = parse_view(view_json, self.ruleset, self.history)
         try:
             answer = self.bot.act(view)
         except BaseException as exc:  # SystemExit included: the bot's failure, reported, and the host lives on
-            return {"type": "error", "message": exception_text(exc)}
+            return {"type": "error", "message": exception_text(exc), "traceback": exception_traceback(exc)}
         return {"type": "action", "action": answer_data(answer)}
 
 
-def serve(where: str, bot_name: str) -> int:
+def serve(where: str, bot_name: str, options: dict | None = None) -> int:
     """Speak the protocol on the original stdin/stdout until bye or end of input."""
     # Keep the protocol streams private: what the bot prints (even from C) goes to stderr,
     # and a bot that reads stdin reads nothing.
@@ -123,24 +127,20 @@ def serve(where: str, bot_name: str) -> int:
     os.dup2(devnull, 0)
     os.dup2(2, 1)
     sys.stdout = sys.stderr
-    extra = os.environ.get(PATH_VARIABLE)
-    if extra:
-        sys.path[:0] = [path for path in extra.split(os.pathsep) if path not in sys.path]
-    host = Host(where, bot_name)
+    adopt_parent_path()
+    host = Host(where, bot_name, options)
     proto_out.write(encode({"type": "hello", "name": bot_name, "protocol": PROTOCOL_VERSION}))
     proto_out.flush()
     for line in proto_in:
         message = decode(line)
         if message["type"] == "bye":
             break
-        reply = host.handle(message)
-        if reply is not None:
-            proto_out.write(encode(reply))
-            proto_out.flush()
+        proto_out.write(encode(host.handle(message)))
+        proto_out.flush()
     return 0
 
 
 if __name__ == "__main__":
-    if len(sys.argv) != 3:
-        sys.exit("usage: python -m runner.seats.isolation MODULE:CLASS BOT_NAME")
-    sys.exit(serve(sys.argv[1], sys.argv[2]))
+    if len(sys.argv) not in (3, 4):
+        sys.exit("usage: python -m runner.seats.isolation MODULE:CLASS BOT_NAME [OPTIONS_JSON]")
+    sys.exit(serve(sys.argv[1], sys.argv[2], json.loads(sys.argv[3]) if len(sys.argv) == 4 else None))

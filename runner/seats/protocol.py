@@ -8,14 +8,19 @@ docs/protocol.md is the reference for bot writers.
 from __future__ import annotations
 
 import json
+import os
+import sys
+import traceback
 from typing import NamedTuple
 
 from runner.game.actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, NameSuit, Pass, Play, name_suit, play
 from runner.game.cards import RANKS, SUITS, Card
 from runner.game.view import Event, View
 
-PROTOCOL_VERSION = 1
+PROTOCOL_VERSION = 2  # 2: every request carries an id its reply echoes; match_start and match_end want `ready`
 MAX_LINE_BYTES = 1 << 20  # one message; a longer line is a protocol violation, not a memory hazard
+MAX_TRACEBACK_CHARS = 4000  # of a fault's traceback, its end kept (where the exception was raised)
+MAX_TRACEBACK_FRAMES = 30
 ANNOUNCEMENTS = ("mau", "maumau")
 
 
@@ -48,14 +53,48 @@ def describe_answer(answer: object) -> str:
     return f"a {type.__getattribute__(kind, '__name__')!s:.60} object"
 
 
-def exception_text(exc: BaseException) -> str:
-    """`Type: message` of a bot's exception, at most 300 characters."""
-    name = type(exc).__name__
+def exception_traceback(exc: BaseException, skip: int = 1) -> str:
+    """The traceback of a bot's exception, as Python prints it, without the first `skip` frames (the runner's
+    call of the bot): the files and lines of the bot's code. At most MAX_TRACEBACK_CHARS, the end kept.
+
+    Files are named relative to the import path they were found on (`cautious.py`, not
+    `/home/.../site-packages/cautious.py`), so that a match's log does not depend on where it was installed.
+    """
+    tb = exc.__traceback__
+    for _ in range(skip):
+        tb = tb.tb_next if tb is not None else None
     try:
-        message = str(exc)
-    except Exception:  # an exception whose own __str__ fails
-        message = ""
-    return (f"{name}: {message}" if message else name)[:300]
+        report = traceback.TracebackException(type(exc), exc, tb, limit=-MAX_TRACEBACK_FRAMES)
+        # '' on the import path is the current directory
+        roots = sorted({os.path.join(os.path.abspath(entry), "") for entry in sys.path}, key=len, reverse=True)
+        chain, seen = [report], set()
+        while chain:  # the exception and the ones it was raised from or during
+            part = chain.pop()
+            if id(part) in seen:
+                continue
+            seen.add(id(part))
+            for frame in part.stack:
+                frame.filename = _import_relative(frame.filename, roots)
+            chain += [other for other in (part.__cause__, part.__context__) if other is not None]
+        text = "".join(report.format())
+    except Exception:  # a bot's exception may break even its own formatting
+        return ""
+    return bounded_traceback(text)
+
+
+def _import_relative(filename: str, roots: list[str]) -> str:
+    for root in roots:
+        if filename.startswith(root):
+            return filename[len(root):]
+    return filename
+
+
+def bounded_traceback(text: object) -> str:
+    """A traceback as stored with a fault: text, at most MAX_TRACEBACK_CHARS, its end kept ('' if not text)."""
+    if not isinstance(text, str):
+        return ""
+    text = text.rstrip("\n")
+    return text if len(text) <= MAX_TRACEBACK_CHARS else "...\n" + text[-MAX_TRACEBACK_CHARS:]
 
 
 def encode(message: dict) -> bytes:
@@ -140,7 +179,8 @@ def view_data(view: View, history_start: int = 0) -> dict:
         "stock_size": view.stock_size, "discard": cards(view.discard), "totals": list(view.totals),
         "rounds_won": list(view.rounds_won), "round": view.round, "active": list(view.active),
         "again": view.again, "chain": view.chain, "missed": list(view.missed) if view.missed else None,
-        "turns": view.turns, "idle": view.idle, "out": list(view.out), "history_start": history_start,
+        "turns": view.turns, "idle": view.idle, "out": list(view.out), "move_time": view.move_time,
+        "time_bank": view.time_bank, "history_start": history_start,
         "history": [_event_data(event) for event in view.history[history_start:]],
         "legal": [action_data(action) for action in view.legal],
     }
@@ -175,5 +215,6 @@ def parse_view(data: dict, ruleset, history: list[Event]) -> View:
         tuple(card(c) for c in data["discard"]), tuple(data["totals"]), tuple(data["rounds_won"]), data["round"],
         tuple(data["active"]), ruleset, tuple(history), tuple(parse_action(a) for a in data["legal"]), data["again"],
         data.get("chain", 0), tuple(missed) if (missed := data.get("missed")) else None, data.get("turns", 0),
-        data.get("idle", 0), tuple(data.get("out", ())),
+        data.get("idle", 0), tuple(data.get("out", ())), move_time=data.get("move_time"),
+        time_bank=data.get("time_bank"),
     )

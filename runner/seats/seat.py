@@ -1,73 +1,108 @@
 """The one interface the referee calls for every seat, and the in-process seat: a Bot called under its deadline.
 
 The referee asks each seat `prepare(view)` (start-up, never charged to the bot's clock), then
-`act_within(view, budget, started)`: the seat's answer (not yet checked for legality), or a
-SeatFailure saying which fault it was and whether to ask the seat again this match. A seat whose
-bot runs in another process (runner/seats/external.py) implements the same two methods.
+`act_within(view, budget, started, wall)`: the seat's answer (not yet checked for legality), or a
+SeatFailure saying which fault it was and whether to ask the seat again this match; then
+`cpu_used(elapsed)`, the bot's CPU time in that decision, which its budget is counted in. A seat
+whose bot runs in another process (runner/seats/external.py) implements the same methods.
 """
 
 from __future__ import annotations
 
+from time import thread_time
+
+from runner.errors import exception_text, raised_by_user
 from runner.game.bot import Bot
 from runner.game.view import View
 
 from .deadline import DecisionTimeout, arm, disarm
-from .protocol import exception_text
+from .protocol import exception_traceback
 
 
 class SeatFailure(Exception):
     """A seat's bot failed to answer: `kind` is a fault kind; `give_up`: do not ask it again this match."""
 
-    def __init__(self, kind: str, detail: str, give_up: bool):
+    def __init__(self, kind: str, detail: str, give_up: bool, traceback: str = ""):
         super().__init__(detail)
-        self.kind, self.detail, self.give_up = kind, detail, give_up
+        self.kind, self.detail, self.give_up, self.traceback = kind, detail, give_up, traceback
 
 
 class BotUnavailable(Exception):
-    """Raised by a stand-in bot that can never act (its constructor failed): a fault, and it is given up."""
+    """Raised by a stand-in bot that can never act (its constructor failed): a fault, and it is given up.
+
+    `traceback` is the constructor's.
+    """
+
+    def __init__(self, message: str, traceback: str = ""):
+        super().__init__(message)
+        self.traceback = traceback
 
 
 class Seat:
     """What the referee asks for a decision."""
 
+    # The bot computes in one thread, so its CPU time in a decision is at most the decision's wall time:
+    # the referee need not read the CPU clock after a decision shorter than the move time.
+    one_thread = False
+
     def prepare(self, view: View) -> None:
         """Get ready for a decision on `view` (start a process, say hello): not timed."""
 
-    def act_within(self, view: View, budget: float | None, started: float) -> object:
-        """The answer to `view` within `budget` seconds from `started` (a perf_counter reading), or SeatFailure."""
+    def act_within(self, view: View, budget: float | None, started: float, wall: float | None = None) -> object:
+        """The answer to `view`, or SeatFailure: within `budget` seconds of the bot's CPU time and `wall` seconds
+        of wall clock from `started` (a perf_counter reading); None: no such limit."""
         raise NotImplementedError
+
+    def cpu_used(self, elapsed: float) -> float:
+        """The bot's CPU seconds in the decision just answered, which took `elapsed` seconds of wall clock."""
+        return elapsed
 
 
 class LocalSeat(Seat):
-    """A Bot in this process: called directly, and interrupted at its budget (runner/seats/deadline.py)."""
+    """A Bot in this process: called directly, and interrupted over its budgets (runner/seats/deadline.py)."""
 
-    __slots__ = ("bot", "act")
+    __slots__ = ("bot", "act", "cpu_start")
+    one_thread = True
 
     def __init__(self, bot: Bot):
         self.bot = bot
         self.act = bot.act
+        self.cpu_start = 0.0  # this thread's CPU clock at the start of the decision (with a CPU budget)
 
-    def act_within(self, view: View, budget: float | None, started: float) -> object:
+    def act_within(self, view: View, budget: float | None, started: float, wall: float | None = None) -> object:
         # the hot path of every in-process match: no helper layers between the referee and the bot
-        armed = budget is not None and arm(budget, started)
+        if budget is not None:
+            self.cpu_start = thread_time()  # one system call: the decision's CPU time is counted from here
+        armed = (budget is not None or wall is not None) and arm(budget, wall, started, self.cpu_start)
         try:
             try:
                 return self.act(view)
-            except (DecisionTimeout, KeyboardInterrupt):
+            except DecisionTimeout:
                 raise
             except BotUnavailable as exc:
-                failure = SeatFailure("exception", str(exc), give_up=True)
-            except BaseException as exc:  # SystemExit too: a bot's own failure never stops the runner
-                failure = SeatFailure("exception", exception_text(exc), give_up=False)  # still within the deadline
+                failure = SeatFailure("exception", str(exc), give_up=True, traceback=exc.traceback)
+            except BaseException as exc:  # SystemExit and its own KeyboardInterrupt too: a bot never stops the runner
+                if raised_by_user(exc):  # the user's Ctrl-C, which landed in the bot's code
+                    raise
+                # still within the deadline: __str__ is the bot's code; the traceback names its files and lines
+                failure = SeatFailure("exception", exception_text(exc), give_up=False,
+                                      traceback=exception_traceback(exc))
             finally:
                 if armed:
                     disarm()
         except DecisionTimeout as exc:
             if not armed:  # raised by the bot itself, with no deadline running
-                raise SeatFailure("exception", exception_text(exc), give_up=False) from None
-            raise SeatFailure("timeout", f"still deciding at the budget of {budget:.3f}s; "
-                                         "interrupted", give_up=True) from None
+                raise SeatFailure("exception", exception_text(exc), give_up=False,
+                                  traceback=exception_traceback(exc)) from None
+            if exc.over == "wall":
+                raise SeatFailure("timeout", f"still deciding after {wall:.3f}s of wall clock, the cap for a bot "
+                                  "that sleeps, blocks or waits (--wall-time); interrupted", give_up=True) from None
+            raise SeatFailure("timeout", f"used its budget of {budget:.3f}s of CPU time; interrupted",
+                              give_up=True) from None
         raise failure
+
+    def cpu_used(self, elapsed: float) -> float:
+        return thread_time() - self.cpu_start
 
 
 def as_seat(bot: Bot | Seat) -> Seat:

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 import random
 from dataclasses import dataclass, field
 from typing import Callable, Sequence
@@ -69,8 +70,12 @@ class _Table:
 
 
 def bot_rng(seed: int | str, seat: int) -> random.Random:
-    """The random generator of the bot in `seat`, derived from the match seed."""
-    return random.Random(f"{seed}:seat:{seat}")
+    """The random generator of the bot in `seat`, derived one-way (SHA-256) from the match seed.
+
+    An isolated bot is sent its generator's state, and a Mersenne Twister's seeding can be run
+    backwards: what it gives back must not name the match seed, which also seeds the deal.
+    """
+    return random.Random(hashlib.sha256(f"maumau:{seed}:seat:{seat}".encode()).hexdigest())
 
 
 class Match:

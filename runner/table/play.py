@@ -19,7 +19,8 @@ def make_bot_factory(reg=None):
     reg = reg or registry()
 
     def make_bot(player: str, seat: int, rng):
-        return reg.bot(player).cls(rng=rng)
+        spec = reg.spec(player)
+        return reg.bot(spec.name).cls(rng=rng, **spec.kwargs)
 
     return make_bot
 
@@ -49,6 +50,14 @@ def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None
         raise MaumauError(f"ruleset {ruleset.name!r} does not allow players to join or leave (match.table_changes)")
     if sum(1 for c in changes if c.kind == "join") + len(players) > ruleset.players.max:
         raise MaumauError(f"joins would seat more than {ruleset.players.max} players")
+    for change in changes:
+        if change.kind != "leave":
+            continue
+        # a player who joins takes the next seat number, from the round they join
+        seats = len(players) + sum(1 for c in changes if c.kind == "join" and c.before_round <= change.before_round)
+        if change.seat >= seats:
+            raise MaumauError(f"--leave {change.before_round}:{change.seat}: the table has no seat {change.seat} "
+                              f"before round {change.before_round} (seats 0-{seats - 1}); give the seat of a player")
 
 
 def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict, *, joins=(), leaves=(),
@@ -59,8 +68,8 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
     With `human_seat`, the person at the terminal (`human_io`: input and output streams, default
     stdin and stdout) takes that seat and the bots fill the others in order; there is no move time.
     """
-    reg = registry()
     faults = faults if faults is not None else FaultSettings()
+    reg = BotMaker(None, faults.isolate, sandbox=faults.sandbox).reg  # no plugin code in this process under --isolate
     ruleset = reg.load_ruleset(ruleset_name, overrides)
     bots = list(players)
     if human_seat is not None:
@@ -68,21 +77,22 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
             raise MaumauError(f"--human-seat {human_seat}: expected a seat from 0 to {len(players)} (the bots fill the "
                               "others)")
         players = players[:human_seat] + [HumanSeat.name] + players[human_seat:]
-        faults = replace(faults, move_time=None)  # a person takes the time they need
+        faults = replace(faults, move_time=None, wall_time=0)  # a person takes the time they need
     changes = parse_changes(list(joins), list(leaves))
     check_table(ruleset, players, changes)
     referee = Referee(faults, seed=seed)
     log: list[dict] | None = [] if with_log else None
-    with BotMaker(reg, faults.isolate, faults.bot_memory) as maker:
+    with BotMaker(reg, faults.isolate, faults.bot_memory, faults.sandbox) as maker:
         maker.check(bots + [j.partition(":")[2] for j in joins])
         make_bot = maker
         if human_seat is not None:
+            human = HumanSeat(names=players, input=human_io[0], output=human_io[1], seat=human_seat)
+            log = human.feed()  # the person follows the match from its log, as it is written
+
             def make_bot(player: str, seat: int, rng):
-                if seat == human_seat:
-                    return HumanSeat(rng, names=players, input=human_io[0], output=human_io[1])
-                return maker(player, seat, rng)
+                return human if seat == human_seat else maker(player, seat, rng)
         match = Match(ruleset, players, seed, make_bot, match_id=f"play-{seed}", referee=referee, log=log,
                       overrides=overrides, changes=changes, ruleset_name=ruleset_name)
         result = match.run()
         maker.end_match(result)
-    return result, log or []
+    return result, log if with_log and log is not None else []

@@ -1,8 +1,9 @@
 """The referee: asks each seat for an action within its time, checks it, and applies the fault policy.
 
 A fault is an exception, an answer that is not one of `view.legal`, or a decision over the
-time budget: `move_time` per decision, plus an optional per-match `time_bank` that covers
-overruns until it is spent. The referee asks every seat through one interface
+time budget: `move_time` seconds of the bot's CPU time per decision, plus an optional per-match
+`time_bank` that covers overruns until it is spent, and a wall-clock cap per decision for a bot
+that sleeps, blocks or waits (runner/seats/faults.py). The referee asks every seat through one interface
 (runner/seats/seat.py): an in-process bot is interrupted at the budget (main thread, Python code
 only); a bot in another process is killed at it.
 """
@@ -31,6 +32,7 @@ class Fault:
     kind: str  # illegal, exception, timeout
     detail: str
     round: int
+    traceback: str = ""  # of an exception: where in the bot's code it was raised (file, line)
 
 
 class TournamentAborted(MaumauError):
@@ -74,15 +76,18 @@ class Referee:
         index = rnd.current
         if index in self.given_up:
             return self._autoplay(rnd)
-        view = rnd.view()
-        move_time = self.move_time  # the budget: the move time plus what is left of the seat's bank
-        budget = None if move_time is None else move_time + self.banks.setdefault(index, self.time_bank)
+        move_time = self.move_time  # the CPU budget: the move time plus what is left of the seat's bank
+        bank = None if move_time is None else self.banks.setdefault(index, self.time_bank)
+        budget = None if move_time is None else move_time + bank
+        wall = self.settings.wall_cap(budget)
+        view = rnd.view(None, move_time, bank)  # the bot sees its clock
         try:
             seat.prepare(view)  # start-up and handshake of a bot process are not charged to the bot's clock
             started = perf_counter()
-            answer = seat.act_within(view, budget, started)
+            answer = seat.act_within(view, budget, started, wall)
         except SeatFailure as failure:
-            return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up)
+            return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
+                               traceback=failure.traceback)
         elapsed = perf_counter() - started
         stats = self.thinking.get(index)
         if stats is None:
@@ -91,28 +96,34 @@ class Referee:
         stats[1] += elapsed
         if elapsed > stats[2]:
             stats[2] = elapsed
-        if budget is not None and elapsed > move_time and self._charge(index, elapsed):
-            detail = f"took {elapsed:.3f}s, budget {budget:.3f}s"
+        if wall is not None and elapsed > wall:  # not interrupted (a bot in C code, or no watchdog here)
+            detail = f"took {elapsed:.3f}s of wall clock, over the cap of {wall:.3f}s (--wall-time)"
             return self._fault(rnd, player, "timeout", detail, give_up=True)
+        if budget is not None and (elapsed > move_time or not seat.one_thread):
+            cpu = seat.cpu_used(elapsed)
+            if cpu > move_time and self._charge(index, cpu):
+                detail = f"used {cpu:.3f}s of CPU time, budget {budget:.3f}s"
+                return self._fault(rnd, player, "timeout", detail, give_up=True)
         action = rnd.canonical(answer)
         if action is None:
             detail = answer.detail if type(answer) is NotAnAction else f"{describe_answer(answer)} is not legal now"
             return self._fault(rnd, player, "illegal", detail)
         return action
 
-    def _charge(self, seat: int, elapsed: float) -> bool:
-        """Take an overrun of the move time from the seat's bank; True if the bank cannot cover it."""
-        over = elapsed - self.move_time
+    def _charge(self, seat: int, cpu: float) -> bool:
+        """Take an overrun of the move time (in CPU seconds) from the seat's bank; True if the bank cannot cover it."""
+        over = cpu - self.move_time
         if over <= 0:
             return False
         self.banks[seat] -= over
         return self.banks[seat] < 0
 
-    def _fault(self, rnd: Round, player: str, kind: str, detail: str, give_up: bool = False) -> Action:
-        fault = Fault(seat=rnd.current, player=player, kind=kind, detail=detail, round=rnd.number)
+    def _fault(self, rnd: Round, player: str, kind: str, detail: str, give_up: bool = False,
+               traceback: str = "") -> Action:
+        fault = Fault(seat=rnd.current, player=player, kind=kind, detail=detail, round=rnd.number, traceback=traceback)
         self.faults.append(fault)
         if rnd.log is not None:
-            rnd.log.append(events.fault(fault.seat, kind, detail))
+            rnd.log.append(events.fault(fault.seat, kind, detail, traceback))
         if self.policy == "abort":
             raise TournamentAborted(f"bot {player!r} (seat {fault.seat}) committed a fault ({kind}): {detail}")
         if self.policy == "autoplay":

@@ -3,17 +3,23 @@
 from __future__ import annotations
 
 import itertools
+import shlex
+import signal
+import threading
 import time
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Callable, Iterator, TypeVar
 
-from runner.errors import InvalidSetting
+from runner.errors import InvalidSetting, MaumauError
+from runner.words import counted, plural
 
+from .abtest import Verdict, run_test
 from .backends import Backend, make_backend
 from .deals import Deal, deal_book
 from .progress import Progress, progress_for
 from .schedule import Slot, schedule, unit_of
-from .settings import Settings
+from .settings import Settings, extended, stored_settings
 from .standings import Standings, tally
 from .store import Store
 from .work import MatchOutcome, WorkUnit
@@ -66,27 +72,55 @@ def standings_of(store: Store, deals: int | None = None, looks: int | None = Non
         return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks, settings.gauntlet)
 
 
-def run(settings: Settings, store: Store, backend: Backend, progress: Progress | None = None) -> Standings:
+Report = Callable[[Standings, int, int], None]  # the standings so far, the matches stored, the matches in the stage
+
+
+class Reports:
+    """Calls `report` with the standings each time another `every` matches are stored (--report-every)."""
+
+    def __init__(self, store: Store, every: int | None, report: Report | None):
+        self.store, self.every, self.report = store, every, report
+        self.next: int | None = None
+
+    def start(self, stored: int) -> None:
+        if self.every:
+            self.next = (stored // self.every + 1) * self.every
+
+    def stored(self, count: int, total: int) -> None:
+        if self.next is not None and self.report is not None and count >= self.next:
+            self.next = (count // self.every + 1) * self.every
+            self.report(standings_of(self.store), count, total)
+
+
+def run(settings: Settings, store: Store, backend: Backend, progress: Progress | None = None, *,
+        report_every: int | None = None, report: Report | None = None) -> Standings:
     """Play every match of the tournament not yet in `store`; return the final standings.
 
     With `until_confident`, deals are doubled (up to `max_deals`) until each entrant places
     ahead of the next one down at 95% confidence, corrected for looking after every doubling.
+    `report` is given the standings every `report_every` matches stored.
     """
     progress = progress or Progress()
     # a worker that sees the results directory writes the log files: the driver then creates none
     log_dir = str(store.directory.resolve()) if settings.logs and backend.shares_files else None
     first, deals, looks = 0, settings.deals, 0
     book = deal_book(settings, store.directory)
+    reports = Reports(store, report_every, report)
     while True:
         looks += 1
         pending = Pending(settings, store, range(first, deals), log_dir, book)
+        total = settings.match_count(deals)
+        done = total - len(pending)
 
         def on_results(outcomes: list[MatchOutcome]) -> None:
+            nonlocal done
             pending.store_results(outcomes)
             progress.advance(len(outcomes))
+            done += len(outcomes)
+            reports.stored(done, total)
 
-        total = settings.match_count(deals)
-        progress.start(total, total - len(pending))
+        progress.start(total, done)
+        reports.start(done)
         try:
             backend.run(pending, on_results)
         finally:
@@ -103,22 +137,56 @@ def stored_standings(directory: Path) -> tuple[Standings, str]:
     """The standings of the tournament stored in `directory`, and a note if it is unfinished."""
     store = Store.open(directory)
     try:
-        note = (
-            ""
-            if store.finished()
-            else (
-                f"unfinished: {store.count()} matches stored; continue with the tournament's command plus --resume "
-                f"--out {directory}"
-            )
+        note = "" if store.finished() else (
+            f"unfinished: {counted(store.count(), 'match')} stored; continue with: "
+            f"{resume_command(directory, Settings.from_config(store.config()))}"
         )
         return standings_of(store), note
     finally:
         store.close()
 
 
+def resume_command(directory: Path, settings: Settings | None = None) -> str:
+    """The command that continues the tournament (or A/B test) in `directory` with its stored settings."""
+    command = "sprt" if settings is not None and settings.sprt else "tournament"
+    return f"maumau {command} --resume {shlex.quote(str(directory))}"
+
+
 def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "processes",
-            workers: int | None = None, quiet: bool = False, scheduler: str | None = None) -> tuple[Standings, Path]:
-    """Run (or resume) a tournament into its results directory; return its standings and the directory."""
+            workers: int | None = None, quiet: bool = False, scheduler: str | None = None, *,
+            report_every: int | None = None, report: Report | None = None) -> tuple[Standings, Path]:
+    """Run (or resume) a tournament into its results directory; return its standings and the directory.
+
+    `report` is given the standings every `report_every` matches (neither when `quiet`).
+    """
+    if report_every is not None and report_every < 1:
+        raise InvalidSetting(f"{{0}} must be at least 1, got {report_every}", "report_every")
+    if settings.sprt:
+        raise MaumauError(f"{out} holds an A/B test: continue it with `maumau sprt --resume {out}`")
+
+    def play(store: Store, executor: Backend, progress: Progress) -> Standings:
+        return run(settings, store, executor, progress, report_every=None if quiet else report_every, report=report)
+
+    return conducted(settings, out, resume, backend, workers, quiet, scheduler, play)
+
+
+def conduct_test(settings: Settings, out: Path | None, resume: bool, backend: str = "processes",
+                 workers: int | None = None, quiet: bool = False,
+                 scheduler: str | None = None) -> tuple[Verdict, Path]:
+    """Run (or resume) an A/B test (runner.tournament.abtest) into its results directory; its verdict and directory."""
+    if not settings.sprt:
+        raise MaumauError(f"{out} holds a tournament, not an A/B test: continue it with "
+                          f"`maumau tournament --resume {out}`")
+    return conducted(settings, out, resume, backend, workers, quiet, scheduler,
+                     lambda store, executor, progress: run_test(settings, store, executor, progress))
+
+
+T = TypeVar("T")
+
+
+def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, workers: int | None, quiet: bool,
+              scheduler: str | None, play: Callable[[Store, Backend, Progress], T]) -> tuple[T, Path]:
+    """Open (or create) the results directory, make the backend, `play` into them; say how it went, how to resume."""
     if resume and out is None:
         raise InvalidSetting("{0} needs {1}: the results directory of the tournament to continue", "resume", "out")
     if workers is not None and workers < 1:
@@ -126,23 +194,76 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
     out = out if out is not None else default_out(settings)
     progress = progress_for(quiet)
     with make_backend(backend, workers, scheduler) as executor:
-        executor.prepare(settings.bots)  # a cluster worker without a bot is refused before the directory is made
+        # a cluster worker without a bot is refused before the directory is made
+        executor.prepare(settings.bots, settings.faults.isolate)
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
-            total = settings.match_count()
-            progress.note(f"{settings.summary()} = {total} matches; results in {out}")
+            progress.note(f"{settings.summary()}; results in {out}")
             before, started = store.count(), time.perf_counter()
-            standings = run(settings, store, executor, progress)
+            with sigterm_interrupts():
+                result = play(store, executor, progress)
             # wall-clock figures are notes (stderr), never part of the standings: those stay the same bytes
             played, seconds = store.count() - before, time.perf_counter() - started
-            progress.note(f"played {played} matches in {seconds:.2f} s ({played / seconds:.0f} matches/s)")
-            return standings, out
+            progress.note(played_note(played, seconds, executor.where()))
+            return result, out
         except KeyboardInterrupt:
-            progress.warn(f"interrupted after {store.count()} matches; continue with the same command plus --resume "
-                          f"--out {out}")
+            progress.warn(f"interrupted after {counted(store.count(), 'match')}; continue with: "
+                          f"{resume_command(out, settings)}")
             raise
         finally:
             store.close()
+
+
+def played_note(played: int, seconds: float, where: str) -> str:
+    """`played 1 match in 0.50 s (2 matches/s) on 2 worker processes`; a rate under 10 with one decimal (0.3)."""
+    rate = played / seconds if seconds > 0 else 0.0
+    shown = f"{rate:.1f}" if rate < 10 else f"{rate:.0f}"
+    return f"played {counted(played, 'match')} in {seconds:.2f} s ({shown} {plural(float(shown), 'match')}/s) {where}"
+
+
+class Terminated(KeyboardInterrupt):
+    """SIGTERM (`kill PID`, a CI job out of time): the run stops as on Ctrl-C, and says how to resume."""
+
+
+@contextmanager
+def sigterm_interrupts() -> Iterator[None]:
+    """Within: SIGTERM raises Terminated in the main thread (elsewhere a handler cannot be set: left alone)."""
+    if threading.current_thread() is not threading.main_thread():
+        yield
+        return
+
+    def stop(signum, frame):
+        raise Terminated
+
+    previous = signal.signal(signal.SIGTERM, stop)
+    try:
+        yield
+    finally:
+        signal.signal(signal.SIGTERM, previous)
+
+
+def stored_config(directory: Path) -> dict:
+    """The config of the tournament stored in `directory` (checked, as every opening checks it)."""
+    store = Store.open(directory)
+    try:
+        return store.config()
+    finally:
+        store.close()
+
+
+def extend(directory: Path, bots: list[str]) -> Settings:
+    """Add the entrants `bots` to the tournament in `directory`: its config gains them and their tables.
+
+    The tournament is then resumed: only the added tables are played (and whatever was left unplayed).
+    """
+    config = stored_config(directory)
+    settings = extended(stored_settings(config), bots)
+    store = Store.resume(directory, config)  # locked: no run writes the directory meanwhile
+    try:
+        store.replace_config(settings.config())
+        return settings
+    finally:
+        store.close()
 
 
 def default_out(settings: Settings, root: Path = Path("results"), now: Callable[[], float] = time.time) -> Path:

@@ -24,8 +24,10 @@ def export_deals(directory: Path, out: Path) -> int:
     try:
         settings = Settings.from_config(store.config())
         book = load_book(directory, settings.deals_sha256) if settings.deals_file is not None else None
-        rows = store.db.execute("SELECT id, tbl, deal, seed FROM matches WHERE rotation = 0 ORDER BY deal, "
-                                "tbl").fetchall()
+        # an A/B test's tables share their deals: its first table has them all
+        only = " AND tbl = 0" if settings.sprt else ""
+        query = f"SELECT id, tbl, deal, seed FROM matches WHERE rotation = 0{only} ORDER BY deal, tbl"
+        rows = store.db.execute(query).fetchall()
         if not rows:
             raise MaumauError(f"{directory} holds no match yet: play the tournament first")
         deals = []

@@ -19,6 +19,7 @@ from pathlib import Path
 from runner.errors import MaumauError
 from runner.logs import codec
 from runner.logs.codec import LogError
+from runner.words import counted
 
 from .tables import matches_in
 
@@ -135,7 +136,8 @@ def _check_complete(db, where: Path, count: int) -> None:
     except (KeyError, TypeError, ValueError):
         raise ResultsCorrupt(f"{where}: the record of the finished tournament is incomplete; {_ADVICE}") from None
     if count != expected:
-        raise ResultsCorrupt(f"{where}: {count} matches stored, the finished schedule has {expected}; {_ADVICE}")
+        raise ResultsCorrupt(f"{where}: {counted(count, 'match')} stored, the finished schedule has {expected}; "
+                             f"{_ADVICE}")
 
 
 _ADVICE = "the results cannot be trusted: run the tournament again, or restore the directory from a copy"

@@ -1,4 +1,4 @@
-"""Replaying a stored match: its game log, or without one the match re-played from its seed."""
+"""Replaying a match: a stored tournament match (its log, or without one re-played from its seed), or a log file."""
 
 from __future__ import annotations
 
@@ -6,6 +6,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from runner.errors import MaumauError
+from runner.logs import codec
 from runner.logs.verify import verify
 from runner.seats.external import EXEC_PREFIX
 
@@ -52,6 +53,13 @@ def stored_events(store: Store, settings: Settings, match_id: str,
                           "replay only re-plays registered bots (run the tournament with --logs)")
     outcome = play_unit(replace(unit, logs=True))
     return parse_stored_log(outcome.log), entrants, True
+
+
+def events_of_file(path: Path) -> tuple[list[dict], list[str]]:
+    """The events of the game log file at `path` (`maumau play --log`), checked by the verifier, and its players."""
+    events = codec.read_log(path)
+    verify(events)  # a log that breaks the rules is refused, not narrated; it begins with match_start
+    return events, [str(player) for player in events[0]["players"]]
 
 
 def seat_entrants(store: Store, match_id: str, settings: Settings) -> list[int]:

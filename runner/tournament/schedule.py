@@ -58,7 +58,8 @@ def schedule(settings: Settings, deals: range) -> Iterator[Slot]:
             order = orders[deal % len(orders)]
             seatings = [tuple(order[(s + r) % k] for s in range(k)) for r in range(k)]
         for t, members in enumerate(tables):
-            seed = derive_seed(settings.seed, f"t{t}-d{deal}")
+            # an A/B test pairs NEW's table with BASE's: both play the same deals
+            seed = derive_seed(settings.seed, f"d{deal}" if settings.sprt else f"t{t}-d{deal}")
             for r, seating in enumerate(seatings):
                 seats = tuple(members[i] for i in seating)
                 yield Slot(match_id=f"t{t}-d{deal}-r{r}", table=t, deal=deal, rotation=r, seed=seed, seats=seats)

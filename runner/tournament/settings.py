@@ -3,27 +3,37 @@
 from __future__ import annotations
 
 import random
-from dataclasses import dataclass, field, fields
+from dataclasses import dataclass, field, fields, replace
 from pathlib import Path
 
 from runner.errors import InvalidSetting, MaumauError
 from runner.logs import codec
-from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
+from runner.words import counted, plural
 
 from .deals import MAX_FILE_BYTES, check_deck, read_deals
 from .integrity import ResultsCorrupt, sha256
-from .tables import SEATINGS, Table, all_tables, gauntlet_tables, matches_in, sampled_tables, seatings_per_deal
+from .tables import (
+    SEATINGS,
+    Table,
+    all_tables,
+    extended_tables,
+    gauntlet_tables,
+    matches_in,
+    sampled_tables,
+    seatings_per_deal,
+)
 
 DEFAULT_TABLE = 4
+LATER = ("tables", "gauntlet", "sampled", "seatings", "deals_file", "deals_sha256", "sprt")  # see Settings.config
 DEFAULT_DEALS = 10
 
 
 # The fault settings are stored flat, under these keys, as before they were one value: an older
 # results directory still resumes.
 FAULT_KEYS = {"policy": "on_fault", "move_time": "move_time", "time_bank": "time_bank", "isolate": "isolate",
-              "bot_memory": "bot_memory"}
+              "bot_memory": "bot_memory", "wall_time": "wall_time", "sandbox": "sandbox"}
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -48,6 +58,7 @@ class Settings:
     seatings: str = "rotations"  # each deal under every rotation of the table, or every seating order
     deals_file: str | None = None  # the deal file played (deal i at every table), as given; a copy is kept
     deals_sha256: str | None = None
+    sprt: dict | None = None  # an A/B test (runner.tournament.abtest): its hypotheses; every table plays the same deals
 
     def table_list(self) -> list[Table]:
         """The tables, in schedule order (a table's index is its number in the match ids)."""
@@ -66,14 +77,30 @@ class Settings:
         k = self.table_size
         deals = f"{self.deals}" + (f" to {self.max_deals} (until confident)" if self.until_confident else "")
         which = (f" with {self.gauntlet}" if self.gauntlet else "") + (" (sampled)" if self.sampled else "")
-        orders = "rotations" if self.seatings == "rotations" else "seating orders"
+        orders = "rotation" if self.seatings == "rotations" else "seating order"
+        if self.sprt:
+            h = self.sprt
+            return (f"{self.ruleset_name}: {self.entrants[0]} (NEW) against {self.entrants[1]} (BASE), tables of {k}, "
+                    f"H0 {h['elo0']:g} Elo, H1 {h['elo1']:g} Elo, alpha {h['alpha']:g}, beta {h['beta']:g}, "
+                    f"at most {counted(self.deals, 'deal')} × "
+                    f"{counted(len(self.table_list()) * self.seatings_per_deal, 'match')}")
         return (f"{self.ruleset_name}: {len(self.entrants)} entrants, tables of {k}, "
-                f"{len(self.table_list())} table(s){which} × {deals} deals × {self.seatings_per_deal} {orders}")
+                f"{counted(len(self.table_list()), 'table')}{which} × {deals} {plural(self.deals, 'deal')} × "
+                f"{counted(self.seatings_per_deal, orders)} = {counted(self.match_count(), 'match')}")
 
     def config(self) -> dict:
-        """The settings as JSON data, the fault settings among the others."""
+        """The settings as JSON data, the fault settings among the others.
+
+        The settings added after the first results were stored are left out while they hold their
+        defaults, so a tournament that uses none of them has the config it always had (and resumes).
+        """
         config = {f.name: getattr(self, f.name) for f in fields(self) if f.name != "faults"}
         config.update({key: getattr(self.faults, name) for name, key in FAULT_KEYS.items()})
+        for f in fields(self):
+            if f.name in LATER and config[f.name] == f.default:
+                del config[f.name]
+        if not config["sandbox"]:
+            del config["sandbox"]  # stored only when on: a directory from before --sandbox still resumes
         return config
 
     @classmethod
@@ -95,11 +122,13 @@ def plan(
     seatings: str = "rotations", deals_file: str | Path | None = None,
 ) -> Settings:
     """Validated settings of a tournament from the user's names and numbers."""
-    reg = registry()
     overrides = dict(overrides or {})
     faults = faults if faults is not None else FaultSettings()
-    ruleset = reg.load_ruleset(ruleset_name, overrides)
-    BotMaker(reg, faults.isolate, faults.bot_memory).check(bots)  # registered names, or `exec:` programs that run
+    # its registry: no plugin code here under --isolate
+    maker = BotMaker(None, faults.isolate, faults.bot_memory, faults.sandbox)
+    ruleset = maker.reg.load_ruleset(ruleset_name, overrides)
+    # registered bots with options they take (written canonically), or `exec:` programs that run
+    bots = maker.canonical(bots)
     if len(bots) < 2:
         raise InvalidSetting(f"a tournament needs at least 2 entrants, got {len(bots)}; add one ({{0}})", "bots")
     low, high = ruleset.players.min, ruleset.players.max
@@ -179,4 +208,44 @@ def labels(bots: list[str]) -> tuple[str, ...]:
     for bot in bots:
         seen[bot] = seen.get(bot, 0) + 1
         result.append(f"{bot}#{seen[bot]}" if total[bot] > 1 else bot)
+    return tuple(result)
+
+
+def stored_settings(config: dict) -> Settings:
+    """The settings of a stored tournament, checked as a new one's are: its bots are still there to play."""
+    settings = Settings.from_config(config)
+    BotMaker(None, settings.faults.isolate, settings.faults.bot_memory, settings.faults.sandbox).check(settings.bots)
+    return settings
+
+
+def extended(settings: Settings, bots: list[str]) -> Settings:
+    """`settings` with the entrants `bots` added: every table with one of them (and the gauntlet's entrant) is added."""
+    if not bots:
+        raise InvalidSetting("{0} needs the entrants to add: -b BOT", "extend")
+    for refused, why in ((settings.until_confident, "plays until confident"), (settings.sampled, "samples its tables"),
+                         (settings.sprt, "is an A/B test")):
+        if refused:
+            raise InvalidSetting(f"{{0}}: the tournament {why}, so which tables a new entrant meets is not defined; "
+                                 "start a new one", "extend")
+    bots = BotMaker(None, settings.faults.isolate, settings.faults.bot_memory, settings.faults.sandbox).canonical(bots)
+    n_old, n = len(settings.bots), len(settings.bots) + len(bots)
+    entrants = settings.entrants + added_labels(settings.bots, settings.entrants, bots)
+    focus = settings.entrants.index(settings.gauntlet) if settings.gauntlet else None
+    tables = extended_tables(settings.table_list(), n_old, n, settings.table_size, focus)
+    return replace(settings, bots=settings.bots + tuple(bots), entrants=entrants, tables=tuple(tables))
+
+
+def added_labels(bots: tuple[str, ...], entrants: tuple[str, ...], new: list[str]) -> tuple[str, ...]:
+    """Labels for the entrants `new` that leave the stored ones as they are: `random#2` beside a stored `random`."""
+    taken, result = set(entrants), []
+    for bot in new:
+        if bot not in bots and bot not in taken and new.count(bot) == 1:
+            label = bot
+        else:
+            number = 1
+            while f"{bot}#{number}" in taken or (number == 1 and bot in taken):
+                number += 1
+            label = f"{bot}#{number}"
+        taken.add(label)
+        result.append(label)
     return tuple(result)

@@ -29,7 +29,7 @@ def elo_of_score(score: float) -> float:
         return -math.inf
     if score >= 1:
         return math.inf
-    return -400 * math.log10(1 / score - 1)
+    return -400 * math.log10(1 / score - 1) + 0.0  # + 0.0: parity is 0, not -0
 
 
 @dataclass(frozen=True)

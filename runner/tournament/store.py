@@ -30,8 +30,8 @@ from .work import MatchOutcome, SeatOutcome
 DB_NAME = "tournament.sqlite"
 LOCK_NAME = "tournament.lock"  # held (flock) by the one run writing the directory
 # 2: each match row carries its log's SHA-256 and a digest of its rows (runner/tournament/integrity.py);
-# 3: the meta rows (the count of stored matches included) carry a digest too
-SCHEMA_VERSION = 3
+# 3: the meta rows (the count of stored matches included) carry a digest too; 4: a fault row carries the bot's traceback
+SCHEMA_VERSION = 4
 
 SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -50,7 +50,7 @@ CREATE TABLE IF NOT EXISTS seats (
 CREATE INDEX IF NOT EXISTS matches_in_order ON matches (deal, tbl, rotation);
 CREATE TABLE IF NOT EXISTS faults (
     match_id TEXT NOT NULL REFERENCES matches(id), seat INTEGER NOT NULL, bot TEXT NOT NULL,
-    kind TEXT NOT NULL, detail TEXT NOT NULL, round INTEGER NOT NULL
+    kind TEXT NOT NULL, detail TEXT NOT NULL, round INTEGER NOT NULL, traceback TEXT NOT NULL
 );
 """
 
@@ -64,7 +64,11 @@ class Store:
     # ------------------------------------------------------------ opening
     @classmethod
     def create(cls, directory: Path, config: dict) -> "Store":
-        """A new results directory for a tournament with `config`; refuses to overwrite one, or one in use."""
+        """A new results directory for a tournament with `config`; refuses to overwrite one, or one in use,
+        or to write among files that are not a tournament's."""
+        if not (directory / DB_NAME).exists() and _foreign_files(directory):  # results could not be told from them
+            raise MaumauError(f"{directory} holds other files and no tournament; choose a new or empty directory "
+                              "for --out")
         try:
             (directory / LOGS).mkdir(parents=True, exist_ok=True)
         except OSError as exc:
@@ -175,6 +179,11 @@ class Store:
         marks = ", ".join("?" * len(match_ids))
         return {row[0] for row in self.db.execute(f"SELECT id FROM matches WHERE id IN ({marks})", match_ids)}
 
+    def last_deal(self) -> int:
+        """The highest deal with a stored match (-1 if none)."""
+        value = self.db.execute("SELECT MAX(deal) FROM matches").fetchone()[0]
+        return -1 if value is None else value
+
     def count(self, deals: range | None = None) -> int:
         """Matches stored (of `deals` only, if given)."""
         if deals is None:
@@ -245,15 +254,23 @@ class Store:
             row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
                    outcome.decisions, log_name, log_hash)
             seat_rows = [seat_row(s) for s in outcome.seats]
-            fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round) for f in outcome.faults]
+            fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round, f.traceback) for f in outcome.faults]
             matches.append((*row, plain_digest(row, seat_rows, fault_rows)))
             seats.extend((outcome.match_id, *fields) for fields in seat_rows)
             faults.extend((outcome.match_id, *fields) for fields in fault_rows)
         with self.writing():
             self.db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", matches)
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
-            self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?)", faults)
+            self.db.executemany("INSERT INTO faults VALUES (?, ?, ?, ?, ?, ?, ?)", faults)
             self.db.execute("UPDATE meta SET value = CAST(value AS INTEGER) + ? WHERE key = 'matches'", (len(matches),))
+            self.seal()
+
+    def replace_config(self, config: dict) -> None:
+        """Store `config` (a tournament extended by entrants) in place of the config: it is unfinished again."""
+        text = json.dumps(config, sort_keys=True)
+        with self.writing():
+            self.db.executemany("UPDATE meta SET value = ? WHERE key = ?",
+                                [(text, "config"), (digest(text), "config_digest"), ("", "finished")])
             self.seal()
 
     def mark_finished(self, deals: int, looks: int = 1) -> None:
@@ -270,14 +287,24 @@ class Store:
         self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (META_DIGEST, meta_digest(rows)))
 
     def faults(self) -> list[tuple[str, Fault]]:
-        rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round FROM faults ORDER BY rowid")
-        return [(match_id, Fault(seat=seat, player=bot, kind=kind, detail=detail, round=round_))
-                for match_id, seat, bot, kind, detail, round_ in rows]
+        rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round, traceback FROM faults ORDER BY rowid")
+        return [(match_id, Fault(seat=seat, player=bot, kind=kind, detail=detail, round=round_, traceback=traceback))
+                for match_id, seat, bot, kind, detail, round_, traceback in rows]
 
 
 def seat_row(s: SeatOutcome) -> tuple:
     """A seat's fields in the order of the seats table, `forfeited` as the integer SQLite stores."""
     return (s.seat, s.entrant, s.bot, s.place, s.score, s.points, s.rounds, s.rounds_won, s.faults, int(s.forfeited))
+
+
+def _foreign_files(directory: Path) -> bool:
+    """Whether `directory` holds anything but what a tournament's start leaves (an empty logs/, the lock file)."""
+    try:
+        entries = list(directory.iterdir())
+    except (FileNotFoundError, NotADirectoryError):
+        return False
+    return any(not (entry.name == LOCK_NAME or (entry.name == LOGS and entry.is_dir() and not any(entry.iterdir())))
+               for entry in entries)
 
 
 def lock_directory(directory: Path) -> int:

@@ -79,7 +79,7 @@ class MatchOutcome:
 
 def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
     """The bot for `seat`: the one place a worker constructs bots (in-process, isolated or `exec:`)."""
-    return shared_maker(unit.faults.isolate, unit.faults.bot_memory)(name, seat, rng)
+    return shared_maker(unit.faults.isolate, unit.faults.bot_memory, unit.faults.sandbox)(name, seat, rng)
 
 
 def make_referee(unit: WorkUnit) -> Referee:
@@ -91,7 +91,7 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
     """Play one match and summarise it; the log, gzip-compressed (byte-stable), comes back or goes to `unit.log_dir`."""
     log: list[dict] | None = [] if unit.logs else None
     ruleset = ruleset_of(unit.ruleset, "tournament ruleset")
-    bots = shared_maker(unit.faults.isolate, unit.faults.bot_memory)
+    bots = shared_maker(unit.faults.isolate, unit.faults.bot_memory, unit.faults.sandbox)
     try:
         match = Match(
             ruleset, list(unit.bots), unit.seed, partial(make_bot, unit), match_id=unit.match_id,

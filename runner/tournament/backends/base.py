@@ -33,8 +33,15 @@ class Backend:
         """
         raise NotImplementedError
 
-    def prepare(self, bots: Sequence[str]) -> None:
-        """Refuse, before anything is stored, a tournament of `bots` this backend cannot play (a worker lacks one)."""
+    def where(self) -> str:
+        """Where the matches are played, for the person watching: `on 2 worker processes`."""
+        return f"on the {self.name} backend"
+
+    def prepare(self, bots: Sequence[str], contained: bool = False) -> None:
+        """Refuse, before anything is stored, a tournament of `bots` this backend cannot play (a worker lacks one).
+
+        `contained`: the run keeps third-party plugins out of the runner's processes (--isolate).
+        """
 
     def close(self) -> None:
         """Release workers; the backend is not used again."""

@@ -19,10 +19,10 @@ from typing import Iterable, Sequence
 
 import runner
 from runner.errors import InvalidSetting, MaumauError, UnknownName
-from runner.plugins import BUILTIN_PLUGINS, registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import EXEC_PREFIX, parse_exec
 from runner.tournament.work import MatchOutcome, WorkUnit, play_batch
+from runner.words import counted
 
 from .base import Backend, BatchSizer, OnResults, batched, default_workers
 
@@ -55,6 +55,8 @@ class DaskBackend(Backend):
         self.cluster = None
         self.shares_files = scheduler is None  # a local cluster's workers write the game logs themselves
         self.checked: set[str] = set()  # bots already found on every worker
+        self.contained = False  # the workers keep third-party plugins out of their processes (--isolate)
+        self.scheduler = scheduler
         if scheduler:
             self.client = connect(self.distributed, scheduler)
         else:
@@ -64,11 +66,18 @@ class DaskBackend(Backend):
             )
             self.client = self.distributed.Client(self.cluster, set_as_default=False)
 
-    def prepare(self, bots: Sequence[str]) -> None:
+    def where(self) -> str:
+        threads = counted(sum(self.client.nthreads().values()), "worker thread")
+        if self.scheduler:
+            return f"on the Dask cluster at {self.scheduler} ({threads})"
+        return f"on Dask: a local cluster of {counted(len(self.client.nthreads()), 'worker process')}"
+
+    def prepare(self, bots: Sequence[str], contained: bool = False) -> None:
         """Refuse, before the first match, workers with another maumau or without one of `bots`."""
+        self.contained = self.contained or contained
         needed = set(bots) - self.checked
         if needed:
-            check_workers(self.client, needed)
+            check_workers(self.client, needed, self.contained)
             self.checked |= needed
 
     def run(self, units: Iterable[WorkUnit], on_results: OnResults) -> None:
@@ -178,10 +187,13 @@ def play_on_worker(units: list[WorkUnit]) -> list[MatchOutcome]:
         raise UnknownName(f"Dask worker {worker_address()}: {exc}; install the bot's plugin package there") from None
 
 
-def worker_report(bots: Sequence[str], files: Sequence[str] = ()) -> dict:
+def worker_report(bots: Sequence[str], files: Sequence[str] = (), contained: bool = False) -> dict:
     """This process's maumau version; per bot, where it comes from here or why it cannot be played here;
-    which of the relative `files` (named by `exec:` entrants) it cannot find from its directory."""
-    maker = BotMaker(registry())  # the registry is built once per process: a worker keeps it for every batch
+    which of the relative `files` (named by `exec:` entrants) it cannot find from its directory.
+
+    `contained`: look the bots up as an --isolate run does, without importing a third-party plugin.
+    """
+    maker = BotMaker(isolate=contained)  # the registry is built once per process: a worker keeps it for every batch
     return {"version": runner.__version__, "bots": {bot: bot_source(maker, bot) for bot in bots},
             "missing": [file for file in files if not os.path.exists(file)], "directory": os.getcwd()}
 
@@ -194,12 +206,8 @@ def bot_source(maker: BotMaker, bot: str) -> tuple[bool, str]:
         return False, str(exc)
     if bot.startswith(EXEC_PREFIX):
         return True, "its program"
-    plugin = maker.reg.bot(bot).plugin
-    if plugin in BUILTIN_PLUGINS:
-        return True, f"plugin {plugin} (maumau {runner.__version__})"
-    versions = {maker.reg.pm.get_name(p): f"{d.project_name} "
-                                          f"{d.version}" for p, d in maker.reg.pm.list_plugin_distinfo()}
-    return True, f"plugin {plugin} ({versions.get(plugin, 'no package version')})"
+    entry = maker.reg.bot(maker.spec(bot).name)
+    return True, f"plugin {entry.plugin} ({entry.version or 'no package version'})"
 
 
 def scheduler_version() -> str:
@@ -217,9 +225,9 @@ def worker_address() -> str:
 
 
 # ---------------------------------------------------------------- driver side
-def check_workers(client, bots: set[str]) -> None:
+def check_workers(client, bots: set[str], contained: bool = False) -> None:
     """The scheduler and every worker run this maumau, the workers play each of `bots` from the same package."""
-    here = worker_report(sorted(bots))
+    here = worker_report(sorted(bots), contained=contained)
     # the scheduler unpickles the work units (maumau classes), so it needs the same maumau too
     try:
         there = f"maumau {client.run_on_scheduler(scheduler_version)}"
@@ -230,7 +238,7 @@ def check_workers(client, bots: set[str]) -> None:
             f"the Dask scheduler at {client.scheduler.address} has {there}, this driver maumau {here['version']}; "
             "install the same maumau on the scheduler's machine and restart the scheduler"
         )
-    reports = client.run(worker_report, sorted(bots), relative_files(bots), on_error="return")
+    reports = client.run(worker_report, sorted(bots), relative_files(bots), contained, on_error="return")
     problems = [(address, problem_of(report, here)) for address, report in sorted(reports.items())]
     problems = [(address, problem) for address, problem in problems if problem]
     if problems:

@@ -14,8 +14,9 @@ from concurrent.futures.process import BrokenProcessPool
 from typing import Iterable
 
 from runner.errors import MaumauError
-from runner.plugins import registry
+from runner.seats.bot_output import exit_past_leftover_threads
 from runner.tournament.work import WorkUnit, play_batch
+from runner.words import counted
 
 from .base import Backend, BatchSizer, OnResults, batched, default_workers
 
@@ -33,6 +34,9 @@ class ProcessBackend(Backend):
         self.batch_size = batch_size
         self._pool: ProcessPoolExecutor | None = None
         self._interrupted = False
+
+    def where(self) -> str:
+        return f"on {counted(self.workers, 'worker process')}"
 
     def _executor(self) -> ProcessPoolExecutor:
         if self._pool is None:
@@ -86,10 +90,17 @@ class ProcessBackend(Backend):
 
 # ---------------------------------------------------------------- worker side
 def init_worker(parent_pid: int) -> None:
-    """Worker start-up: die with the parent, leave Ctrl-C to it, build the registry once."""
+    """Worker start-up: die with the parent, leave Ctrl-C to it.
+
+    The registry is the driver's, inherited by fork (or built on first use): a worker imports no
+    plugin the driver kept out (--isolate).
+    """
     signal.signal(signal.SIGINT, signal.SIG_IGN)  # the driver handles Ctrl-C and shuts the pool down
+    signal.signal(signal.SIGTERM, signal.SIG_DFL)  # not the driver's handler, inherited through fork
     die_with_parent(parent_pid)
-    registry()
+    # at its exit the worker would wait for every thread that is not a daemon, a bot's too; its results are sent by
+    # then (the executor's result queue writes synchronously), so it exits past them
+    threading._register_atexit(exit_past_leftover_threads)  # type: ignore[attr-defined]
 
 
 def die_with_parent(parent_pid: int) -> None:

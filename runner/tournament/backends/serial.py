@@ -15,6 +15,9 @@ class SerialBackend(Backend):
     name = "serial"
     shares_files = True
 
+    def where(self) -> str:
+        return "in this process (--backend serial)"
+
     def run(self, units: Iterable[WorkUnit], on_results: OnResults) -> None:
         for unit in units:
             on_results([play_unit(unit)])

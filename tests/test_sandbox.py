@@ -1,0 +1,104 @@
+"""--sandbox against hostile bots: each attack of tests/hostile_bot.py is refused inside the sandbox (the file
+and network attacks succeed outside it, so that those tests can fail; outside, the PID namespace of every bot
+process, runner/seats/containment.py, already hides the runner); a sandboxed Python bot plays as it does
+unsandboxed.
+
+MAUMAU_REQUIRE_SANDBOX=1 (set by .ci/run) turns a machine without bubblewrap from a skip into a failure.
+"""
+
+import os
+import shlex
+import socket
+import sys
+from pathlib import Path
+
+import pytest
+
+from console import maumau
+from runner.seats import sandbox
+from runner.seats.faults import FaultSettings
+from runner.table.play import play_match
+
+HOSTILE = Path(__file__).parent / "hostile_bot.py"
+WHY_NOT = sandbox.why_not()
+if WHY_NOT and os.environ.get("MAUMAU_REQUIRE_SANDBOX") == "1":
+    raise RuntimeError(f"MAUMAU_REQUIRE_SANDBOX=1, but: {WHY_NOT}")
+needs_sandbox = pytest.mark.skipif(WHY_NOT is not None, reason=str(WHY_NOT))
+
+
+def attack(*args, sandboxed: bool = True) -> str:
+    """What the hostile bot reports (its fault's detail) after trying `args` at its first decision."""
+    player = f"exec:{shlex.quote(sys.executable)} {HOSTILE} {' '.join(map(shlex.quote, map(str, args)))}"
+    result, _ = play_match("strafpunten", [player, "random"], 1, {},
+                           faults=FaultSettings(move_time=120.0, sandbox=sandboxed))
+    (fault,) = result.faults
+    return fault.detail
+
+
+@pytest.fixture
+def results(tmp_path):
+    """A results directory with a secret in it."""
+    directory = tmp_path / "results"
+    directory.mkdir()
+    (directory / "secret.txt").write_text("the seed is 42")
+    return directory
+
+
+@pytest.fixture
+def listener():
+    """A TCP port listening on the host's loopback."""
+    server = socket.create_server(("127.0.0.1", 0))
+    yield server.getsockname()[1]
+    server.close()
+
+
+@needs_sandbox
+@pytest.mark.parametrize("how", ["read", "list", "write"])
+def test_no_file_outside_its_own_code(how, results):
+    target = {"read": "/etc/passwd", "list": results, "write": results / "pwned.txt"}[how]
+    assert attack(how, target) == "refused: ENOENT"
+    assert attack("read", results / "secret.txt") == "refused: ENOENT"
+    assert not (results / "pwned.txt").exists()
+    assert not attack(how, target, sandboxed=False).startswith("refused")
+
+
+@needs_sandbox
+def test_no_network(listener):
+    assert attack("connect", listener) == "refused: ECONNREFUSED"  # its own loopback: nobody listens there
+    assert attack("route") == "refused: ENETUNREACH"
+    assert attack("connect", listener, sandboxed=False) == "connected"
+
+
+@needs_sandbox
+def test_no_view_of_other_processes():
+    assert attack("proc", os.getpid()) == "refused: ENOENT"  # this process runs the match: the runner
+    assert attack("procs") == "sees 2 processes"  # the sandbox's init and the bot itself
+
+
+@needs_sandbox
+def test_a_fork_bomb_stops_at_the_process_limit():
+    # the bomb's own budget (500 forks) stops it on a machine where the limit does not hold; 64 do
+    assert attack("fork", 500) == "fork bomb stopped: EAGAIN"
+
+
+@needs_sandbox
+def test_a_sandboxed_python_bot_plays_as_it_does_unsandboxed():
+    players = ["medium", "random", "exec:" + shlex.quote(sys.executable) + " " + str(Path(__file__).parent.parent
+                                                                                      / "examples" / "exec_bot.py")]
+    plain, plain_log = play_match("strafpunten", players, 5, {}, with_log=True, faults=FaultSettings(move_time=60.0))
+    boxed, boxed_log = play_match("strafpunten", players, 5, {}, with_log=True,
+                                  faults=FaultSettings(move_time=60.0, sandbox=True))
+    assert boxed.faults == () and boxed_log == plain_log
+
+
+def test_without_bubblewrap_one_error_line_says_what_to_install(capsys, monkeypatch):
+    which = sandbox.shutil.which
+    monkeypatch.setattr(sandbox.shutil, "which", lambda name: None if name == "bwrap" else which(name))
+    sandbox.why_not.cache_clear()
+    try:
+        code, out, err = maumau(capsys, monkeypatch, "play", "-r", "strafpunten", "-b", "random", "-b", "random",
+                                "--sandbox", "--seed", "1")
+    finally:
+        sandbox.why_not.cache_clear()
+    assert (code, out) == (1, "")
+    assert err == "Error: --sandbox needs bwrap: apt-get install bubblewrap\n"
