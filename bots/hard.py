@@ -8,13 +8,20 @@ import time
 from typing import Callable
 
 import runner
-from bots.medium import CLOSE, FOLLOW, KEEP_WILD, SHED_CALM, SHED_CLOSE, SPREAD, MediumBot
-from runner.game.actions import CHALLENGE, Play
+from bots.medium import CLOSE, FOLLOW, KEEP_WILD, MORE_CARDS, SHED_CALM, SHED_CLOSE, SPREAD, MediumBot, rest_of_hand
+from bots.medium import score as medium_score
+from runner.game.actions import CHALLENGE, Give, Play, Swap
 from runner.game.cards import SUITS
-from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
+from runner.game.compiled import Game
+from runner.game.engine import CHALLENGING, DRAWN, GIVING, JUMP_IN, NAME_SUIT, SWAPPING, Round
 from runner.simulate import Policy, Sampler, most_held_suit, playout
 
 ROLLOUTS = 720  # playouts per searched decision by default: about 60 ms on an idle core (150 ms at worst)
+MAX_CANDIDATES = 8  # under house rules (plays of several cards, wishes) the actions searched at most
+# Under house rules (the engine's general path) a move costs about four times as much to play out, and rounds
+# run from as long as standard's (28 moves) to nearly twice that: so there a decision's playouts are counted in
+# moves, 28 / 4 = 7 a playout allowed, to take about as long on every ruleset.
+HOUSE_MOVES = 7
 
 # What one round adds to a seat's total, on average and in spread (4 players, measured roughly).
 ROUND_POINTS, ROUND_SPREAD = 15.0, 18.0
@@ -37,6 +44,8 @@ def match_value(view: runner.View, points: list[int], winner: int | None) -> flo
             return _compare(points[o], points[seat])
         return sum(ahead(o) for o in others) / len(others)
     totals = [t + p for t, p in zip(view.totals, points)]
+    if fmt.format in ("target", "rounds", "wins"):
+        return _house_match_value(view, totals, winner, others)
     limit = fmt.limit
     top = max(totals[s] for s in view.active)
     if fmt.format == "limit" and top >= limit:
@@ -56,25 +65,56 @@ def match_value(view: runner.View, points: list[int], winner: int | None) -> flo
     return total / len(others)
 
 
+def _house_match_value(view: runner.View, totals: list[int], winner: int | None, others: list[int]) -> float:
+    """match_value for the match formats of the house rules: `target` (the highest total wins), `rounds` (fewest
+    points after N rounds), `wins` (the first to N round wins; then fewest points)."""
+    seat, fmt = view.seat, view.ruleset.match
+    if fmt.format == "wins":
+        won = list(view.rounds_won)
+        if winner is not None:
+            won[winner] += 1
+        # more round wins is ahead; among equal wins, fewer points
+        return sum(1.0 if won[seat] > won[o] else 0.0 if won[seat] < won[o] else _compare(totals[o], totals[seat])
+                   for o in others) / len(others)
+    sign = -1 if fmt.format == "target" else 1  # under target the highest total is ahead
+    if fmt.format == "target":
+        rounds_left = max(0.0, (fmt.limit - max(totals[s] for s in view.active)) / ROUND_POINTS)
+    else:
+        rounds_left = float(max(0, (fmt.rounds or 1) - view.round))
+    if rounds_left <= 0:
+        return sum(_compare(sign * totals[o], sign * totals[seat]) for o in others) / len(others)
+    scale = ROUND_SPREAD * math.sqrt(rounds_left)
+    return sum(1.0 / (1.0 + math.exp(-LOGISTIC * sign * (totals[o] - totals[seat]) / scale))
+               for o in others) / len(others)
+
+
 def _compare(theirs: int, mine: int) -> float:
     """1 if fewer points than theirs (ahead), 0 if more, a half on a tie."""
     return 1.0 if mine < theirs else 0.0 if mine > theirs else 0.5
 
 
 def candidates(view: runner.View) -> list[runner.Action]:
-    """The legal actions worth searching: a wild card only with the suits still in the hand (any one if none)."""
-    wild = {rank for rank, power in view.ruleset.powers.items() if power.wild}
-    kept, named = [], set()
+    """The legal actions worth searching: a wild card only with the suits still in the hand (any one if none),
+    a rank wish only for a rank still held (any one if none); under house rules at most MAX_CANDIDATES,
+    those medium likes best."""
+    wild = Game.of(view.ruleset, len(view.active)).wild
+    kept, named, wished = [], set(), set()
     for action in view.legal:
-        if type(action) is Play and action.card.rank in wild:
-            rest = list(view.hand)
-            rest.remove(action.card)
-            if action.suit not in {card.suit for card in rest} and rest:
+        if type(action) is Play and action.last in wild and (action.suit is not None or action.rank is not None):
+            rest = rest_of_hand(view, action.cards)
+            play = (action.card, action.more)
+            if action.suit is not None and action.suit not in {card.suit for card in rest} and rest:
                 continue
-            if not rest and action.card in named:
+            if action.rank is not None and action.rank not in {card.rank for card in rest} and play in wished:
                 continue
-            named.add(action.card)
+            if not rest and play in named:
+                continue
+            named.add(play)
+            wished.add(play)
         kept.append(action)
+    if len(kept) > MAX_CANDIDATES and Game.of(view.ruleset, len(view.active)).general:
+        liked = sorted(range(len(kept)), key=lambda i: -medium_score(view, kept[i]))[:MAX_CANDIDATES]
+        kept = [kept[i] for i in sorted(liked)]
     return kept
 
 
@@ -99,6 +139,8 @@ def heuristic_policy(rnd: Round, rng: random.Random) -> runner.Action:
     legal = rnd.legal()
     if len(legal) == 1:
         return legal[0]
+    if rnd.general:
+        return house_policy(rnd, rng)
     phase, seat = rnd.phase, rnd.current
     hand = rnd.hands[seat]
     if phase == NAME_SUIT:
@@ -144,6 +186,71 @@ def heuristic_policy(rnd: Round, rng: random.Random) -> runner.Action:
     return best
 
 
+def house_policy(rnd: Round, rng: random.Random) -> runner.Action:
+    """heuristic_policy under house rules (the engine's general path): the same tips, for every kind of action.
+
+    Plays of several cards count each card shed (and MORE_CARDS for each further one); a wild card
+    names the suit (or wishes the rank) held most after the play; a swap takes the smallest hand,
+    a give hands on the card worth most that is not an action card; a chance to jump in is taken.
+    """
+    legal = rnd.legal()
+    phase, seat = rnd.phase, rnd.current
+    hand = rnd.hands[seat]
+    if phase == CHALLENGING:
+        return CHALLENGE
+    if phase == SWAPPING:
+        hands = rnd.hands
+        return min(legal, key=lambda a: len(hands[a.seat]) if type(a) is Swap else 1 << 30)
+    rules = rnd.rules
+    points = rules.points
+    if phase == GIVING:
+        action = rules.action
+        return max(legal, key=lambda a: (a.card not in action, points[a.card.rank]) if type(a) is Give else (False, -1))
+    counts: dict[str, int] = {}
+    for card in hand:
+        counts[card.suit] = counts.get(card.suit, 0) + 1
+    if phase == NAME_SUIT:
+        return max(legal, key=lambda a: counts.get(getattr(a, "suit", None), -1))
+    wild = rules.wild
+    hands = rnd.hands
+    close = any(len(hands[other]) <= CLOSE for other in rnd.active if other != seat)
+    weight = SHED_CLOSE if close else SHED_CALM
+    kept_back = KEEP_WILD if any(type(a) is Play and a.card not in wild for a in legal) else 0.0
+    best, best_score = legal[-1], float("-inf")
+    for action in legal:
+        if type(action) is not Play:
+            continue
+        cards = action.cards
+        if len(cards) == len(hand):
+            return action  # going out
+        left = dict(counts)
+        for card in cards:
+            left[card.suit] -= 1
+        last = cards[-1]
+        if action.suit is not None and left.get(action.suit, 0) < max(left.values()):
+            continue  # a suit we do not hold most of
+        if action.rank is not None and action.rank != _most_held_rank(hand, cards, legal, action):
+            continue
+        score = -kept_back if action.card in wild else 0.0
+        score += MORE_CARDS * (len(cards) - 1) + sum(weight * points[card.rank] for card in cards)
+        score += SPREAD * sum(1 for n in left.values() if n) + FOLLOW * left.get(last.suit, 0)
+        if score > best_score:
+            best, best_score = action, score
+    if phase == JUMP_IN or best_score > float("-inf"):
+        return best
+    return legal[-1]
+
+
+def _most_held_rank(hand, cards, legal, action: Play) -> str | None:
+    """Of the ranks `action`'s cards may wish, the one held most after the play (the first offered on a tie)."""
+    held: dict[str, int] = {}
+    for card in hand:
+        held[card.rank] = held.get(card.rank, 0) + 1
+    for card in cards:
+        held[card.rank] -= 1
+    ranks = [a.rank for a in legal if type(a) is Play and a.card is action.card and a.more == action.more]
+    return max(ranks, key=lambda rank: held.get(rank, 0), default=None)
+
 
 class HardBot(runner.Bot):
     """Search over sampled deals: every candidate is played out in the same samples, every seat playing like
@@ -169,7 +276,8 @@ class HardBot(runner.Bot):
         sensible: bool = True,
         **options,
     ):
-        """`rollouts`: playouts per decision (reproducible); `budget`: seconds per decision (machine-dependent).
+        """`rollouts`: playouts per decision (reproducible; under house rules, as many as take `rollouts` x 7
+        moves, about the time of `rollouts` standard playouts); `budget`: seconds per decision (machine-dependent).
 
         Search stops at whichever limit comes first; give `rollouts=None, budget=0.05` for a pure
         time budget. At least one sample is always searched. `confidence`: how many standard
@@ -185,6 +293,7 @@ class HardBot(runner.Bot):
         self.sensible = sensible
         self.prior = MediumBot(rng=self.rng)
         self.searched = 0  # playouts run so far, for benchmarks
+        self.moves = 0  # moves played out in the current decision's search
         self.decisions = 0  # decisions that needed a search
 
     def act(self, view: runner.View) -> runner.Action:
@@ -210,9 +319,14 @@ class HardBot(runner.Bot):
         values: list[list[float]] = [[] for _ in options]
         deadline = None if self.budget is None else time.perf_counter() + self.budget
         sample = self.sampler(view)
+        limit, moves = self.rollouts, None
+        if limit is not None and Game.of(view.ruleset, len(view.active)).general:
+            limit, moves = None, limit * HOUSE_MOVES
         played = samples = 0
+        self.moves = 0
         while samples == 0 or (
-            (self.rollouts is None or played + len(options) <= self.rollouts)
+            (limit is None or played + len(options) <= limit)
+            and (moves is None or self.moves < moves)
             and (deadline is None or time.perf_counter() < deadline)
         ):
             for i, value in enumerate(self.play_out(view, sample(self.rng), options)):
@@ -237,6 +351,7 @@ class HardBot(runner.Bot):
             rnd = world.clone(rng)
             rnd.apply(action)
             playout(rnd, rng, self.policy)
+            self.moves += rnd.turns - world.turns
             values.append(self.value(view, rnd))
         return values
 

@@ -1,12 +1,19 @@
-"""The `medium` bot: the classic strategy tips of Mau Mau as small named heuristics that score each legal action."""
+"""The `medium` bot: the classic strategy tips of Mau Mau as small named heuristics that score each legal action.
+
+Under house rules (docs/house-rules.md) the same tips score plays of several cards (every card
+shed counts, and each further card is a card less to get rid of), name a suit or wish a rank the
+hand holds most of, swap hands with the player closest to going out and give away the card worth
+most that is not an action card.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
 
 import runner
-from runner.game.actions import CHALLENGE, Play
+from runner.game.actions import CHALLENGE, Give, Play, Swap
 from runner.game.cards import SUITS, Card
+from runner.game.compiled import Game
 from runner.simulate import most_held_suit
 
 # Weights of the tips. Those `hard` also plays out (its playout policy, bots/hard.py's
@@ -20,6 +27,7 @@ SPREAD, FOLLOW = 2.0, 1.0  # per suit left in the hand, per card left of the sui
 GO_OUT = 1000.0
 TIMING = 12.0
 NOT_PLAYING = -10.0
+MORE_CARDS = 4.0  # per further card of a play of several: more than a suit kept in hand is worth
 
 
 # ---------------------------------------------------------------- what the seat can tell
@@ -47,20 +55,25 @@ def unseen_count(view: runner.View, rank: str) -> int:
     return max(copies - seen, 0)
 
 
-def powers(view: runner.View) -> tuple[set[str], set[str], set[str]]:
-    """The ranks that are wild, that make the next player draw, and that skip, under this ruleset."""
-    items = view.ruleset.powers.items()
-    return ({r for r, p in items if p.wild}, {r for r, p in items if p.draw}, {r for r, p in items if p.skip})
+def powers(view: runner.View) -> tuple[frozenset[Card], dict[Card, int], dict[Card, int]]:
+    """The cards that are wild, that make the next player draw, and that skip, under this ruleset at this table."""
+    rules = Game.of(view.ruleset, len(view.active))
+    return rules.wild, rules.draw, rules.skip
+
+
+def suit_order(suit: str) -> int:
+    """A suit's place in SUITS; a joker's colour after every suit."""
+    return SUITS.index(suit) if suit in SUITS else len(SUITS)
 
 
 # ---------------------------------------------------------------- the heuristics
 
 
-def keep_jack_back(view: runner.View, card: Card, wild: set[str]) -> float:
+def keep_jack_back(view: runner.View, card: Card, wild) -> float:
     """Penalty for playing a wild card while another card could be played: a kept Jack is an escape."""
-    if card.rank not in wild:
+    if card not in wild:
         return 0.0
-    others = any(type(a) is Play and a.card.rank not in wild for a in view.legal)
+    others = any(type(a) is Play and a.card not in wild for a in view.legal)
     return -KEEP_WILD if others else 0.0
 
 
@@ -72,12 +85,12 @@ def answer_seven(view: runner.View) -> runner.Action | None:
     if not plays:
         return None
     suits = Counter(card.suit for card in view.hand)
-    return min(plays, key=lambda a: (suits[a.card.suit], SUITS.index(a.card.suit)))
+    return min(plays, key=lambda a: (suits[a.card.suit], suit_order(a.card.suit)))
 
 
-def time_eight(view: runner.View, card: Card, skip: set[str]) -> float:
+def time_eight(view: runner.View, card: Card, skip) -> float:
     """A skip card is worth most against a next player about to go out, and costly if it speeds up one who is."""
-    if card.rank not in skip:
+    if card not in skip:
         return 0.0
     skipped = seat_after(view, view.seat)
     gets_turn = seat_after(view, view.seat, 2)
@@ -88,9 +101,9 @@ def time_eight(view: runner.View, card: Card, skip: set[str]) -> float:
     return 0.0
 
 
-def time_seven(view: runner.View, card: Card, draw: set[str]) -> float:
+def time_seven(view: runner.View, card: Card, draw) -> float:
     """A draw card against a next player about to go out; surer the fewer cards of its rank are still hidden."""
-    if card.rank not in draw:
+    if card not in draw:
         return 0.0
     victim = seat_after(view, view.seat)
     if view.hand_sizes[victim] > CLOSE:
@@ -99,12 +112,26 @@ def time_seven(view: runner.View, card: Card, draw: set[str]) -> float:
     return TIMING if answerable == 0 else TIMING / 2
 
 
-def name_suit_held_most(view: runner.View, card: Card | None = None) -> str:
-    """The suit to name: the one we hold most of once `card` (the wild card being played) has left the hand."""
-    hand = list(view.hand)
-    if card is not None and card in hand:
-        hand.remove(card)
-    return most_held_suit(hand)
+def name_suit_held_most(view: runner.View, card: Card | None = None, more: tuple[Card, ...] = ()) -> str:
+    """The suit to name: the one we hold most of once `card` (the wild card being played) and `more` have left."""
+    return most_held_suit(rest_of_hand(view, () if card is None else (card, *more)))
+
+
+def wish_rank_held_most(view: runner.View, action: Play) -> str | None:
+    """The rank to wish with the play of `action`'s cards: of the ranks its plays may wish, the one we hold most of
+    once they have left the hand (the first offered on a tie)."""
+    ranks = [a.rank for a in view.legal if type(a) is Play and a.card is action.card and a.more == action.more]
+    held = Counter(card.rank for card in rest_of_hand(view, action.cards))
+    return max(ranks, key=lambda rank: held[rank], default=None)
+
+
+def rest_of_hand(view: runner.View, cards: tuple[Card, ...]) -> list[Card]:
+    """Our hand once `cards` have been played from it."""
+    rest = list(view.hand)
+    for card in cards:
+        if card in rest:
+            rest.remove(card)
+    return rest
 
 
 def shed_high_value(view: runner.View, card: Card) -> float:
@@ -113,11 +140,26 @@ def shed_high_value(view: runner.View, card: Card) -> float:
     return weight * view.ruleset.points.get(card.rank, 0)
 
 
-def keep_suits_spread(view: runner.View, card: Card) -> float:
-    """Prefer plays that leave the hand in many suits, and some cards of the suit we leave on the pile."""
-    rest = list(view.hand)
-    rest.remove(card)
-    return SPREAD * len({c.suit for c in rest}) + FOLLOW * sum(1 for c in rest if c.suit == card.suit)
+def keep_suits_spread(view: runner.View, card: Card, more: tuple[Card, ...] = ()) -> float:
+    """Prefer plays that leave the hand in many suits, and some cards of the suit we leave on the pile (the last)."""
+    rest = rest_of_hand(view, (card, *more))
+    last = more[-1] if more else card
+    return SPREAD * len({c.suit for c in rest}) + FOLLOW * sum(1 for c in rest if c.suit == last.suit)
+
+
+def swap_with_closest(view: runner.View) -> Swap:
+    """Asked to swap hands: take the hand of the player with the fewest cards (the first of them on a tie)."""
+    swaps = [a for a in view.legal if type(a) is Swap]
+    return min(swaps, key=lambda a: (view.hand_sizes[a.seat], a.seat))
+
+
+def give_worth_most(view: runner.View) -> Give:
+    """Asked to give a card away: the one worth most points that is not an action card (they are escapes and
+    weapons: the next player could turn a draw card back on us)."""
+    action = Game.of(view.ruleset, len(view.active)).action
+    points = view.ruleset.points
+    gives = [a for a in view.legal if type(a) is Give]
+    return max(gives, key=lambda a: (a.card not in action, points.get(a.card.rank, 0)))
 
 
 # ---------------------------------------------------------------- the bot
@@ -127,16 +169,23 @@ def score(view: runner.View, action: runner.Action) -> float:
     """How much the heuristics like `action`; not playing a card scores NOT_PLAYING."""
     if type(action) is not Play:
         return NOT_PLAYING
-    card = action.card
+    card, more = action.card, action.more
     wild, draw, skip = powers(view)
-    if card.rank in wild and action.suit != name_suit_held_most(view, card):
-        return float("-inf")  # the other suits of the same Jack
-    if len(view.hand) == 1:
+    last = more[-1] if more else card
+    if last in wild:
+        if action.suit is not None and action.suit != name_suit_held_most(view, card, more):
+            return float("-inf")  # the other suits of the same Jack
+        if action.rank is not None and action.rank != wish_rank_held_most(view, action):
+            return float("-inf")  # the other ranks it may wish
+    if len(view.hand) == len(action.cards):
         return GO_OUT
-    return (
-        keep_jack_back(view, card, wild) + time_eight(view, card, skip) + time_seven(view, card, draw)
-        + shed_high_value(view, card) + keep_suits_spread(view, card)
+    value = (
+        keep_jack_back(view, card, wild) + time_eight(view, last, skip) + time_seven(view, last, draw)
+        + shed_high_value(view, card) + keep_suits_spread(view, card, more)
     )
+    for other in more:  # the further cards of a play of several: each one shed, and one less to get rid of
+        value += MORE_CARDS + shed_high_value(view, other) + (keep_jack_back(view, other, wild) if other in wild else 0)
+    return value
 
 
 class MediumBot(runner.Bot):
@@ -149,6 +198,10 @@ class MediumBot(runner.Bot):
             return legal[0]
         if view.phase == "name_suit":
             return runner.NameSuit(name_suit_held_most(view))
+        if view.phase == "swap":
+            return swap_with_closest(view)
+        if view.phase == "give":
+            return give_worth_most(view)
         if CHALLENGE in legal:
             return CHALLENGE
         answer = answer_seven(view)

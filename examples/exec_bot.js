@@ -2,7 +2,7 @@
 // A maumau bot in JavaScript: the JSON-lines protocol of docs/protocol.md, with Node's standard library only.
 //   maumau play -r standard -b 'exec:node examples/exec_bot.js' -b random
 //   maumau check-bot 'exec:node examples/exec_bot.js'
-// Strategy: follow a pending 7 if possible, otherwise play the first legal action that is not a Jack.
+// Strategy: play a random legal card that is not a Jack, as many cards at once as the rules allow; else any legal action.
 "use strict";
 const readline = require("readline");
 
@@ -28,7 +28,11 @@ function choose(view) {
   const legal = view.legal;
   const plays = legal.filter((a) => a.type === "play");
   const noJacks = plays.filter((a) => !a.card.startsWith("J"));
-  if (noJacks.length) return noJacks[Math.floor(random() * noJacks.length)];
+  if (noJacks.length) {  // of those, the plays that put down the most cards (a play of several lists the rest in "more")
+    const most = Math.max(...noJacks.map((a) => (a.more || []).length));
+    const longest = noJacks.filter((a) => (a.more || []).length === most);
+    return longest[Math.floor(random() * longest.length)];
+  }
   if (plays.length) return plays[Math.floor(random() * plays.length)];
   return legal[Math.floor(random() * legal.length)];
 }

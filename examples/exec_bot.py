@@ -6,8 +6,10 @@ It needs nothing but Python's standard library. Run it in a match with
 and check it with
     maumau check-bot 'exec:python3 examples/exec_bot.py'
 
-Strategy: keep Jacks for last, shed the highest-scoring card that can go, and always make the
-announcement that the `legal` list already carries.
+Strategy: keep wild cards for last, shed the play worth the most points (a play of several cards
+counts them all), name the suit (or wish the rank) held most, swap hands with the player closest
+to going out, give away the card worth most, and always make the announcement that the `legal`
+list already carries.
 """
 
 import json
@@ -27,25 +29,42 @@ def rank(card):
     return card[:-1]
 
 
+def points(action):
+    """The penalty points a play sheds: every card it puts down (a play of several cards lists the rest in "more")."""
+    return sum(POINTS.get(rank(card), 0) for card in [action["card"], *action.get("more", [])])
+
+
+def longest_suit(hand, leaving):
+    """The suit we hold most of once the cards of `leaving` are played (sorted: a set's order changes between runs)."""
+    suits = [card[-1] for card in hand if card not in leaving] or [card[-1] for card in hand] or ["H"]
+    return max(sorted(set(suits)), key=suits.count)
+
+
 def choose(view, rng):
     """One of view["legal"], returned as it was given (announcement included)."""
     legal = view["legal"]
     plays = [a for a in legal if a["type"] == "play"]
     if view["phase"] == "name_suit":
-        suits = [card[-1] for card in view["hand"]] or ["H"]
-        best = max(sorted(set(suits)), key=suits.count)  # sorted: a set's order changes from run to run
+        best = longest_suit(view["hand"], [])
         return next(a for a in legal if a["suit"] == best)
+    if view["phase"] == "swap":  # take the hand of the player closest to going out
+        return min(legal, key=lambda a: (view["hand_sizes"][a["seat"]], a["seat"]))
+    if view["phase"] == "give":  # give away the card worth most
+        return max(legal, key=lambda a: (POINTS.get(rank(a["card"]), 0), a["card"]))
     if not plays:
         return next((a for a in legal if a["type"] in ("challenge",)), legal[-1] if legal else {"type": "draw"})
-    non_jacks = [a for a in plays if rank(a["card"]) != "J"]
-    pool = non_jacks or plays
-    best = max(POINTS.get(rank(a["card"]), 0) for a in pool)
-    candidates = [a for a in pool if POINTS.get(rank(a["card"]), 0) == best]
-    choice = rng.choice(candidates)
-    if choice["suit"] is not None or rank(choice["card"]) == "J":  # a wild card: name our longest suit
-        suits = [card[-1] for card in view["hand"] if card != choice["card"]] or [choice["card"][-1]]
-        best_suit = max(sorted(set(suits)), key=suits.count)
-        choice = next(a for a in plays if a["card"] == choice["card"] and a["suit"] == best_suit)
+    # A wild card is one whose plays name a suit or wish a rank: keep it for last.
+    wild = {a["card"] for a in plays if a["suit"] is not None or a.get("rank") is not None}
+    pool = [a for a in plays if a["card"] not in wild and not set(a.get("more", [])) & wild] or plays
+    best = max(points(a) for a in pool)
+    choice = rng.choice([a for a in pool if points(a) == best])
+    same = [a for a in plays if a["card"] == choice["card"] and a.get("more", []) == choice.get("more", [])]
+    if any(a["suit"] is not None for a in same):  # a wild card naming a suit: our longest one
+        suit = longest_suit(view["hand"], [choice["card"], *choice.get("more", [])])
+        choice = next((a for a in same if a["suit"] == suit), choice)
+    elif any(a.get("rank") is not None for a in same):  # a wish for a rank: the one we hold most of
+        held = [rank(card) for card in view["hand"]]
+        choice = max(same, key=lambda a: (held.count(a["rank"]), a["rank"]))
     return choice
 
 

@@ -1,6 +1,6 @@
 """maumau: the public surface for bot writers and plugin authors."""
 
-from .game.actions import Action, Challenge, Draw, NameSuit, Pass, Play
+from .game.actions import Action, Challenge, Draw, Give, NameSuit, Pass, Play, Swap
 from .game.bot import Bot, Option
 from .game.cards import RANKS, SUITS, Card, parse_card
 from .game.engine import Game, Outcome, Round
@@ -11,6 +11,6 @@ from .plugins.hookspecs import hookimpl, hookspec
 __version__ = "0.1.0"
 
 __all__ = [
-    "Action", "Bot", "Card", "Challenge", "Draw", "Event", "Game", "NameSuit", "Option", "Outcome", "Pass", "Play",
-    "RANKS", "Round", "Ruleset", "SUITS", "View", "hookimpl", "hookspec", "parse_card",
+    "Action", "Bot", "Card", "Challenge", "Draw", "Event", "Game", "Give", "NameSuit", "Option", "Outcome", "Pass",
+    "Play", "RANKS", "Round", "Ruleset", "SUITS", "Swap", "View", "hookimpl", "hookspec", "parse_card",
 ]

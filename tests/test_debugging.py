@@ -73,7 +73,7 @@ def test_play_prints_the_traceback_under_the_fault(capsys, monkeypatch):
 def test_check_bot_reports_the_traceback_of_each_kind_of_violation(capsys, monkeypatch):
     code, out, _ = maumau(capsys, monkeypatch, "check-bot", "t-crash", "--matches", "1", "--in-process")
     lines = out.splitlines()
-    first = "  - exception: ZeroDivisionError: on purpose [first in "
+    first = "  - exception (phase play): ZeroDivisionError: on purpose [first in "
     at = next(i for i, line in enumerate(lines) if line.startswith(first))
     assert code == 1 and lines[at + 1] == "      Traceback (most recent call last):"
     crash_traceback_is_the_bots("\n".join(line[6:] for line in lines[at + 1:at + 8]))

@@ -201,7 +201,7 @@ def test_check_bot_passes_the_example_and_reports_a_broken_bot(tmp_path):
         ],
     )
     assert broken.exit_code == 1
-    assert "illegal: malformed action: unknown action type 'fly'" in broken.output
+    assert "illegal (phase play): malformed action: unknown action type 'fly'" in broken.output
 
 
 def test_check_bot_catches_a_bot_that_is_not_reproducible(tmp_path):
@@ -211,7 +211,7 @@ def test_check_bot_catches_a_bot_that_is_not_reproducible(tmp_path):
         'import random; answer(type="action", action=random.choice(legal))'))
     result = CliRunner().invoke(app, ["check-bot", unseeded, "--matches", "1"])
     assert result.exit_code == 1 and "reproducibility: the same seed gave a different match" in result.output
-    assert "\n  1 violation:\n" in result.output and "played 4 matches, " in result.output
+    assert "\n  1 violation:\n" in result.output and "played 6 matches, " in result.output  # one per ruleset checked
 
 
 def test_check_bot_reports_a_missing_or_wrong_id(tmp_path):
@@ -219,7 +219,8 @@ def test_check_bot_reports_a_missing_or_wrong_id(tmp_path):
                              ('send({"type": "action", "id": 0, "action": legal[0]}); continue',
                               "with the id of no request sent, where a reply to act was due")]:
         result = CliRunner().invoke(app, ["check-bot", bot(tmp_path, misbehave), "--matches", "1"])
-        assert result.exit_code == 1 and "illegal: protocol: a line of type 'action'" in result.output, result.output
+        assert result.exit_code == 1 and "illegal (phase play): protocol: a line of type 'action'" in result.output, \
+            result.output
         assert words in result.output
 
 

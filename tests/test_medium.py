@@ -25,7 +25,7 @@ def played(rnd) -> str:
 def test_keeps_a_jack_back_while_another_card_can_be_played():
     rnd = deal("standard", ["JD 5H 2S", "3D 4D 6D", "8C 9C 10C"], "9H", STOCK)
     view = rnd.view()
-    wild = {"J"}
+    wild = medium.powers(view)[0]
     assert medium.keep_jack_back(view, cards("JD")[0], wild) < 0
     assert medium.keep_jack_back(view, cards("5H")[0], wild) == 0
     assert played(rnd) == "5H"
@@ -33,7 +33,7 @@ def test_keeps_a_jack_back_while_another_card_can_be_played():
 
 def test_plays_the_jack_when_it_is_the_only_escape():
     rnd = deal("standard", ["JD 5C 2S", "3D 4D 6D", "8C 9C 10C"], "9H", STOCK)
-    assert medium.keep_jack_back(rnd.view(), cards("JD")[0], {"J"}) == 0
+    assert medium.keep_jack_back(rnd.view(), cards("JD")[0], medium.powers(rnd.view())[0]) == 0
     assert played(rnd) == "JD"
 
 
@@ -55,7 +55,7 @@ def test_takes_the_penalty_without_a_seven():
 def test_times_an_eight_against_the_next_player_about_to_go_out():
     rnd = table("standard", ["8H 4H 3D KC", "6C", "2D 3S 5D", "4C 5S 10D"], "9H")  # seat 1 holds one card
     view = rnd.view()
-    assert medium.time_eight(view, cards("8H")[0], {"8"}) > 0
+    assert medium.time_eight(view, cards("8H")[0], medium.powers(view)[2]) > 0
     assert played(rnd) == "8H"
 
 
@@ -63,7 +63,7 @@ def test_holds_an_eight_that_would_bring_a_threat_on_sooner():
     # The seat after next is about to go out; skipping seat 1 would bring its turn on sooner.
     rnd = table("standard", ["8H 4H 3D KC", "5D 6C 2C 3C", "2D", "4C 5S 10D"], "9H")
     view = rnd.view()
-    assert medium.time_eight(view, cards("8H")[0], {"8"}) < 0
+    assert medium.time_eight(view, cards("8H")[0], medium.powers(view)[2]) < 0
     assert played(rnd) == "4H"
 
 
@@ -72,7 +72,7 @@ def test_times_a_seven_surely_when_no_seven_is_left_hidden():
     rnd = table("standard", ["7H 4H 3D 7C 7D", "6C", "2D 3S 4C"], "7S 5H")
     view = rnd.view()
     assert medium.unseen_count(view, "7") == 0
-    assert medium.time_seven(view, cards("7H")[0], {"7"}) == medium.TIMING
+    assert medium.time_seven(view, cards("7H")[0], medium.powers(view)[1]) == medium.TIMING
     assert played(rnd) == "7H"
 
 

@@ -2,14 +2,18 @@
 
 A compliance test for bot writers: matches against `random` bots under rulesets that between
 them reach every phase (a turned-up Jack, a drawn card, draw penalties, challenges, reversals,
-play-again cards), with the `autoplay` policy so that one fault does not hide the next. It
-also replays a match in a fresh process to check that the bot is reproducible from its seed.
+play-again cards; and the house rules' plays of several cards, rank wishes, skips to answer,
+swaps, gives and jump-ins: runner/botkit/every-phase.yaml), with the `autoplay` policy so that one
+fault does not hide the next. It counts the decisions of each phase the bot was asked and
+names the phase of each fault. It also replays a match in a fresh process to check that the bot
+is reproducible from its seed.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field, replace
+from pathlib import Path
 
 from runner.game import events as ev
 from runner.seats.botmaker import BotMaker
@@ -19,7 +23,12 @@ from runner.table.match import Match
 from runner.table.referee import Fault, Referee
 from runner.words import counted
 
-CHECK_RULESETS = ("standard", "standard-challenge", "strafpunten", "elimination")
+# The house rules of every new kind of decision (several cards, rank wishes, skips to answer, swaps, gives,
+# shows, hands passed, jump-ins), and Makao's (playing on for places, waits that add up, a rank wish that
+# follows suit).
+EVERY_PHASE = str(Path(__file__).with_name("every-phase.yaml"))
+MAKAO = str(Path(__file__).parents[2] / "rulesets" / "gallery" / "makao.yaml")
+CHECK_RULESETS = ("standard", "standard-challenge", "strafpunten", "elimination", EVERY_PHASE, MAKAO)
 
 
 @dataclass
@@ -29,6 +38,7 @@ class Violation:
     kind: str  # a fault kind, or "reproducibility"
     detail: str
     traceback: str = ""  # of an exception: where in the bot's code
+    phase: str | None = None  # the phase the bot was asked in (None: not a decision's fault)
 
 
 @dataclass(kw_only=True)
@@ -42,6 +52,7 @@ class CheckReport:
     seconds: float = 0.0
     slowest: float = 0.0
     penalties: int = 0  # missed announcements: a penalty, not a fault
+    phases: Counter = field(default_factory=Counter)  # decisions asked of the bot, by phase
     violations: list[Violation] = field(default_factory=list)
 
     @property
@@ -73,20 +84,20 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
                 seat = index % size
                 players = ["random"] * size
                 players[seat] = player
-                match_seed = f"{seed}:{name}:{index}"
-                match_id = f"{name}-{index}"
+                match_seed = f"{seed}:{ruleset.name}:{index}"
+                match_id = f"{ruleset.name}-{index}"
                 log, found = _play(make_bot, report, ruleset, players, seat, match_seed, match_id, faults)
-                if not any(f.seat == seat for f in found):
+                if not any(f.seat == seat for f, _ in found):
                     sample = (ruleset, players, seat, match_seed, match_id, log)
                 report.matches += 1
-                report.violations += [_violation(match_id, f) for f in found if f.seat == seat]
+                report.violations += [_violation(match_id, f, phase) for f, phase in found if f.seat == seat]
                 report.penalties += sum(1 for e in log if e["type"] == ev.DRAW and e["seat"] == seat
                                         and e["reason"] == ev.PENALTY)
     if sample is not None:  # the last clean match, replayed by a fresh process: kept state or hash order shows
         ruleset, players, seat, match_seed, match_id, log = sample
         with BotMaker(reg, isolate, memory) as make_bot:
             again, found = _play(make_bot, None, ruleset, players, seat, match_seed, match_id, faults)
-        if again != log and not any(f.seat == seat for f in found):
+        if again != log and not any(f.seat == seat for f, _ in found):
             report.violations.append(Violation(
                 match_id, 0, "reproducibility",
                 "the same seed gave a different match: draw all randomness from the seed (self.rng, or "
@@ -98,7 +109,7 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
 def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat, match_seed, match_id,
           faults: FaultSettings):
     log: list[dict] = []
-    referee = Referee(faults, seed=match_seed)
+    referee = PhaseReferee(faults, seed=match_seed)
     match = Match(ruleset, players, match_seed, make_bot, match_id=match_id, referee=referee, log=log)
     bot = match.bots[seat]
     try:
@@ -116,11 +127,32 @@ def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat
         report.decisions += decisions
         report.seconds += seconds
         report.slowest = max(report.slowest, slowest)
-    return log, result.faults
+        report.phases.update(referee.asked.get(seat, {}))
+    return log, [(fault, referee.phase_of.get(id(fault))) for fault in result.faults]
 
 
-def _violation(match_id: str, fault: Fault) -> Violation:
-    return Violation(match_id, fault.round, fault.kind, fault.detail, fault.traceback)
+class PhaseReferee(Referee):
+    """The referee, counting the decisions each seat is asked by phase and noting the phase of each fault."""
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.asked: dict[int, Counter] = {}
+        self.phase_of: dict[int, str] = {}  # id(fault): the phase it was committed in
+
+    def decide(self, rnd, seat, player):
+        phase = "pending skip" if rnd.phase == "play" and rnd.skip_pending else rnd.phase
+        if rnd.current not in self.given_up:
+            self.asked.setdefault(rnd.current, Counter())[phase] += 1
+        before = len(self.faults)
+        try:
+            return super().decide(rnd, seat, player)
+        finally:
+            for fault in self.faults[before:]:
+                self.phase_of[id(fault)] = phase
+
+
+def _violation(match_id: str, fault: Fault, phase: str | None) -> Violation:
+    return Violation(match_id, fault.round, fault.kind, fault.detail, fault.traceback, phase)
 
 
 def report_lines(report: CheckReport) -> list[str]:
@@ -131,20 +163,24 @@ def report_lines(report: CheckReport) -> list[str]:
     mean = report.seconds / report.decisions if report.decisions else 0.0
     lines.append(f"  played {counted(report.matches, 'match')}, {counted(report.decisions, 'decision')} answered; "
                  f"mean {mean * 1000:.2f} ms, slowest {report.slowest * 1000:.1f} ms per decision")
+    if report.phases:
+        lines.append("  decisions by phase: " + ", ".join(f"{phase} {count}" for phase, count in sorted(
+            report.phases.items(), key=lambda item: (-item[1], item[0]))))
     if report.penalties:
         missed = counted(report.penalties, "missed announcement")
         lines.append(f"  note: {missed} (drawn as penalties; allowed, but costly)")
     if report.passed:
         lines.append("  no violations")
         return lines
-    grouped = Counter((v.kind, v.detail) for v in report.violations)
+    grouped = Counter((v.kind, v.phase, v.detail) for v in report.violations)
     first = {}
     for v in report.violations:
-        first.setdefault((v.kind, v.detail), v)
+        first.setdefault((v.kind, v.phase, v.detail), v)
     lines.append(f"  {counted(len(report.violations), 'violation')}:")
-    for (kind, detail), count in grouped.most_common():
-        where = first[(kind, detail)]
+    for (kind, phase, detail), count in grouped.most_common():
+        where = first[(kind, phase, detail)]
         times = f" ({count} times)" if count > 1 else ""
-        lines.append(f"  - {kind}: {detail} [first in {where.match}, round {where.round}]{times}")
+        asked = f" (phase {phase})" if phase else ""
+        lines.append(f"  - {kind}{asked}: {detail} [first in {where.match}, round {where.round}]{times}")
         lines += [f"      {line}" for line in where.traceback.splitlines()]  # where in the bot's code, the first time
     return lines

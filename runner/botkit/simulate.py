@@ -20,7 +20,18 @@ from typing import Callable
 
 from runner.game.actions import CHALLENGE, PASS, Action, Play
 from runner.game.cards import SUITS, Card
-from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Game, Round, hidden_cards, unseen_cards
+from runner.game.engine import (
+    CHALLENGING,
+    DRAWN,
+    GIVING,
+    NAME_SUIT,
+    SWAPPING,
+    Game,
+    Round,
+    hidden_cards,
+    unseen_cards,
+)
+from runner.game.general import known_hands
 from runner.game.ruleset import Ruleset
 from runner.game.view import View
 
@@ -47,14 +58,20 @@ class Sampler:
     not a fact: a random player breaks it): a seat that took a draw penalty it could have passed
     on holds no card that passes it; one that played a wild card had no other card to play; the
     suit it named with its last play, a wild card, is the suit it holds most of (deals that break
-    this are redealt, up to TRIES times). Everything else comes from the view (`Round.from_view`);
-    reshuffles in the sampled round are driven by the rng.
+    this are redealt, up to TRIES times). Cards a seat showed (`view.shown`, a `show_next` power) and
+    has kept stay with it. Everything else comes from the view (`Round.from_view`: wishes, waits,
+    pending skips, a play being carried out); reshuffles in the sampled round are driven by the rng.
     """
 
     def __init__(self, view: View, infer: bool = True, sensible: bool = False):
         self.view = view
         self.hidden = hidden_cards(view)
-        self.rules = rules = Game.of(view.ruleset)
+        self.known = _known(view, self.hidden) if view.shown else {}
+        if self.known:  # cards a seat showed (and has kept) stay with it; the rest is dealt
+            left = Counter(self.hidden)
+            left.subtract(card for cards in self.known.values() for card in cards)
+            self.hidden = sorted(left.elements())
+        self.rules = rules = Game.of(view.ruleset, len(view.active))
         self.voids = known_voids(view, rules, sensible) if infer else {}
         self.named = named_suits(view, rules) if infer and sensible else {}
 
@@ -71,7 +88,7 @@ class Sampler:
         view = self.view
         pool = list(self.hidden)
         rng.shuffle(pool)
-        hands: list[list[Card]] = [[] for _ in view.hand_sizes]
+        hands: list[list[Card]] = [list(self.known.get(seat, ())) for seat in range(len(view.hand_sizes))]
         for seat, layers in self.voids.items():
             for count, excluded in layers:
                 # The pool is shuffled, so its first eligible cards are a uniform draw of them.
@@ -94,6 +111,32 @@ class Sampler:
         return hands, pool[at:]
 
 
+def _known(view: View, hidden: list[Card]) -> dict[int, list[Card]]:
+    """The cards each other seat is known to hold (runner/game/general.py: known_hands), at most its hand size."""
+    left = Counter(hidden)
+    known = {}
+    for seat, cards in known_hands(view).items():
+        kept = []
+        for card in cards[:view.hand_sizes[seat]]:
+            if left[card] > 0:
+                left[card] -= 1
+                kept.append(card)
+        known[seat] = kept
+    return known
+
+
+def since_hands_moved(view: View) -> int:
+    """The index in the history after its last event that moved cards between hands (a swap, hands passed on, a
+    card given): what a seat did before it tells nothing of the hand it holds now."""
+    for index in range(len(view.history) - 1, -1, -1):
+        if view.history[index].kind in MOVES_HANDS:
+            return index + 1
+    return 0
+
+
+MOVES_HANDS = frozenset(("swap", "pass_hands", "give"))
+
+
 def _most_held(hand: list[Card], suit: str) -> bool:
     """Whether no suit is held more often than `suit` in `hand`."""
     counts = Counter(card.suit for card in hand)
@@ -114,11 +157,12 @@ def named_suits(view: View, rules: Game | Ruleset | None = None) -> dict[int, st
     """
     rules = compiled(view, rules)
     named, done = {}, {view.seat}
-    for event in reversed(view.history):
+    for event in reversed(view.history[since_hands_moved(view):]):
         if event.seat in done or event.kind not in ("play", "draw"):
             continue
         done.add(event.seat)
-        if event.kind == "play" and event.card in rules.wild and event.suit and view.hand_sizes[event.seat]:
+        last = event.more[-1] if event.more else event.card
+        if event.kind == "play" and last in rules.wild and event.suit and view.hand_sizes[event.seat]:
             named[event.seat] = event.suit
     return named
 
@@ -138,8 +182,14 @@ def known_voids(view: View, rules: Game | Ruleset | None = None,
     a penalty taken though it could be passed on, and a wild card played, count the same way:
     the seat held none of the cards that would have passed it on, or that it could have played.
     Returns, per seat, layers of (count, cards excluded), most excluded first, the counts not overlapping.
+
+    Only under the classic rules (the engine's fast path): under house rules a seat may draw for
+    other reasons (a wish, a limit on the next rank, drawing by choice and going on, a skip taken)
+    and cards move between hands, so nothing is inferred there.
     """
     rules = compiled(view, rules)
+    if rules.general:
+        return {}
     history = view.history
     plays = sum(1 for event in history if event.kind == "play")
     reshuffled = any(event.kind == "reshuffle" for event in history)
@@ -221,7 +271,10 @@ def quick_policy(rnd: Round, rng: random.Random) -> Action:
     if wilds and rnd.phase != DRAWN:  # a drawn wild card is kept for later
         hand = [card for card in rnd.hands[rnd.current] if card is not wilds[0].card]
         suit = most_held_suit(hand)
-        return next(a for a in wilds if a.suit == suit)
+        # a wild card that wishes a rank or names nothing: its first play
+        return next((a for a in wilds if a.suit == suit), wilds[0])
+    if rnd.phase in (SWAPPING, GIVING):  # every action is a choice of seat or card: any one
+        return legal[int(rng.random() * len(legal))]
     return PASS if PASS in legal else legal[int(rng.random() * len(legal))]
 
 
@@ -241,5 +294,5 @@ def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Ro
 
 __all__ = [
     "Policy", "Sampler", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits", "playout",
-    "quick_policy", "unseen_cards",
+    "quick_policy", "since_hands_moved", "unseen_cards",
 ]

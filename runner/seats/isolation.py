@@ -14,8 +14,6 @@ import random
 import sys
 
 from runner.errors import MaumauError, exception_text
-from runner.game.actions import Challenge, Draw, NameSuit, Pass, Play
-from runner.game.cards import Card
 from runner.plugins.discovery import adopt_parent_path
 from runner.rules import ruleset_of
 
@@ -28,9 +26,8 @@ from .protocol import (
     encode,
     exception_traceback,
     parse_view,
+    well_typed,
 )
-
-ACTION_TYPES = (Play, Draw, Pass, NameSuit, Challenge)
 
 
 def worker_command(bot_name: str, where: str, options: dict | None = None) -> list[str]:
@@ -48,14 +45,8 @@ def worker_command(bot_name: str, where: str, options: dict | None = None) -> li
 
 def answer_data(answer: object) -> dict:
     """An Action as protocol JSON; anything else (checked by exact type) as an `invalid` marker."""
-    kind = type(answer)
-    if kind in ACTION_TYPES:
-        fields_ok = kind is not Play or (
-            type(answer.card) is Card and all(type(x) in (str, type(None)) for x in (answer.suit, answer.announce)))
-        if kind is NameSuit:
-            fields_ok = type(answer.suit) is str
-        if fields_ok:
-            return action_data(answer)
+    if well_typed(answer):
+        return action_data(answer)  # type: ignore[arg-type]  # well_typed: one of the Action types
     return {"type": "invalid", "what": describe_answer(answer)}
 
 

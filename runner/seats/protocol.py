@@ -13,9 +13,25 @@ import sys
 import traceback
 from typing import NamedTuple
 
-from runner.game.actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, NameSuit, Pass, Play, name_suit, play
-from runner.game.cards import RANKS, SUITS, Card
-from runner.game.view import Event, View
+from runner.game.actions import (
+    CHALLENGE,
+    DRAW,
+    PASS,
+    Action,
+    Challenge,
+    Draw,
+    Give,
+    NameSuit,
+    Pass,
+    Play,
+    Swap,
+    give,
+    name_suit,
+    play,
+    swap,
+)
+from runner.game.cards import JOKER, JOKER_COLOURS, RANKS, SUITS, Card
+from runner.game.view import Event, Resume, View
 
 PROTOCOL_VERSION = 2  # 2: every request carries an id its reply echoes; match_start and match_end want `ready`
 MAX_LINE_BYTES = 1 << 20  # one message; a longer line is a protocol violation, not a memory hazard
@@ -38,11 +54,17 @@ def describe_answer(answer: object) -> str:
     """A short text for any answer, without running the answer's own code (no user __repr__)."""
     kind = type(answer)
     if kind is Play:
-        if type(answer.card) is Card and all(type(x) in (str, type(None)) for x in (answer.suit, answer.announce)):
-            return f"Play({answer.card}, suit={answer.suit!r:.12}, announce={answer.announce!r:.12})"
-        return "a Play whose fields are not a Card and strings"
+        if well_typed(answer):
+            more = f", more=({' '.join(card.text for card in answer.more)})" if answer.more else ""
+            rank = f", rank={answer.rank!r:.4}" if answer.rank is not None else ""
+            return f"Play({answer.card}, suit={answer.suit!r:.12}, announce={answer.announce!r:.12}{more}{rank})"
+        return "a Play whose fields are not a Card, strings and a tuple of Cards"
     if kind is NameSuit:
         return f"NameSuit({answer.suit!r:.12})" if type(answer.suit) is str else "a NameSuit without a suit letter"
+    if kind is Swap:
+        return f"Swap({answer.seat})" if type(answer.seat) is int else "a Swap without a seat number"
+    if kind is Give:
+        return f"Give({answer.card})" if type(answer.card) is Card else "a Give without a Card"
     if kind in (Draw, Pass, Challenge):
         return f"{kind.__name__}()"
     if kind in (str, bytes, int, float, bool, type(None)):
@@ -51,6 +73,24 @@ def describe_answer(answer: object) -> str:
     if kind in (list, tuple, dict, set):
         return f"a {kind.__name__} of {len(answer)} items"
     return f"a {type.__getattribute__(kind, '__name__')!s:.60} object"
+
+
+def well_typed(action: object) -> bool:
+    """Whether an answer is an action whose fields have exactly their types (checked by exact type, never
+    running the answer's own code), so that it can be written as protocol JSON."""
+    kind = type(action)
+    if kind is Play:
+        more = action.more
+        return (type(action.card) is Card and all(type(x) in (str, type(None)) for x in (
+            action.suit, action.announce, action.rank)) and type(more) is tuple and len(more) <= MAX_MORE
+            and all(type(card) is Card for card in more))
+    if kind is NameSuit:
+        return type(action.suit) is str
+    if kind is Swap:
+        return type(action.seat) is int
+    if kind is Give:
+        return type(action.card) is Card
+    return kind in (Draw, Pass, Challenge)
 
 
 def exception_traceback(exc: BaseException, skip: int = 1) -> str:
@@ -120,47 +160,97 @@ def _excerpt(line: bytes) -> str:
 
 # ---------------------------------------------------------------- actions
 
+MAX_MORE = 200  # cards in one play: more than any deck holds is malformed, not a long loop
+# The fields each action type may carry (besides "type"); any other field is malformed.
+ACTION_FIELDS = {
+    "play": frozenset(("card", "suit", "announce", "more", "rank")), "name_suit": frozenset(("suit",)),
+    "swap": frozenset(("seat",)), "give": frozenset(("card",)),
+    "draw": frozenset(), "pass": frozenset(), "challenge": frozenset(),
+}
+
 
 def action_data(action: Action) -> dict:
-    """An action as JSON: {"type": "play", "card": "10H", "suit": null, "announce": null}, {"type": "draw"}, ..."""
+    """An action as JSON: {"type": "play", "card": "10H", "suit": null, "announce": null}, {"type": "draw"}, ...
+
+    A play of several cards adds "more" (the further cards, in play order), a rank wish "rank":
+    only where they are used, so the actions of rulesets without them read as before.
+    """
     kind = type(action)
     if kind is Play:
-        return {"type": "play", "card": action.card.text, "suit": action.suit, "announce": action.announce}
+        data = {"type": "play", "card": action.card.text, "suit": action.suit, "announce": action.announce}
+        if action.more:
+            data["more"] = _texts(action.more)
+        if action.rank is not None:
+            data["rank"] = action.rank
+        return data
     if kind is NameSuit:
         return {"type": "name_suit", "suit": action.suit}
+    if kind is Swap:
+        return {"type": "swap", "seat": action.seat}
+    if kind is Give:
+        return {"type": "give", "card": action.card.text}
     return {"type": {Draw: "draw", Pass: "pass", Challenge: "challenge"}[kind]}
 
 
 def parse_action(data: object) -> Action:
-    """The action a bot sent, or ProtocolViolation naming what is malformed (legality is checked later)."""
+    """The action a bot sent, or ProtocolViolation naming what is malformed (legality is checked later).
+
+    Checked exactly: the type is known, every field is one its type has, and each field has its
+    type (a card's notation, a suit letter, a rank, a seat number, a list of cards).
+    """
     if not isinstance(data, dict):
         raise ProtocolViolation(f"an action must be an object, got {type(data).__name__}")
     kind = data.get("type")
+    fields = ACTION_FIELDS.get(kind) if isinstance(kind, str) else None
+    if fields is None:
+        raise ProtocolViolation(f"unknown action type {kind!r:.40}; use {', '.join(ACTION_FIELDS)}")
+    unknown = sorted(str(key)[:20] for key in data if key != "type" and key not in fields)
+    if unknown:
+        raise ProtocolViolation(f"{kind}: unknown field {unknown[0]!r}; a {kind} has "
+                                f"{', '.join(sorted(fields)) or 'no other fields'}")
     if kind == "play":
-        card = _card(data.get("card"))
-        suit = data.get("suit")
-        if suit is not None and suit not in SUITS:
-            raise ProtocolViolation(f"play: suit must be null or one of {' '.join(SUITS)}, got {suit!r:.40}")
-        announce = data.get("announce")
-        if announce is not None and not isinstance(announce, str):
-            raise ProtocolViolation(f'play: announce must be null, "mau" or "maumau", got {announce!r:.40}')
-        # as in-process: a wrong announcement is a missed one (a penalty), not a fault
-        return play(card, suit, announce if announce in ANNOUNCEMENTS else None)
+        return _parse_play(data)
     if kind == "name_suit":
         suit = data.get("suit")
         if suit not in SUITS:
             raise ProtocolViolation(f"name_suit: suit must be one of {' '.join(SUITS)}, got {suit!r:.40}")
         return name_suit(suit)
-    singletons = {"draw": DRAW, "pass": PASS, "challenge": CHALLENGE}
-    if isinstance(kind, str) and kind in singletons:
-        return singletons[kind]
-    raise ProtocolViolation(f"unknown action type {kind!r:.40}; use play, draw, pass, name_suit or challenge")
+    if kind == "swap":
+        seat = data.get("seat")
+        if type(seat) is not int or not 0 <= seat < 1000:
+            raise ProtocolViolation(f"swap: seat must be a seat number (an integer from 0), got {seat!r:.40}")
+        return swap(seat)
+    if kind == "give":
+        return give(_card(data.get("card")))
+    return {"draw": DRAW, "pass": PASS, "challenge": CHALLENGE}[kind]
+
+
+def _parse_play(data: dict) -> Play:
+    card = _card(data.get("card"))
+    suit = data.get("suit")
+    if suit is not None and suit not in SUITS:
+        raise ProtocolViolation(f"play: suit must be null or one of {' '.join(SUITS)}, got {suit!r:.40}")
+    announce = data.get("announce")
+    if announce is not None and not isinstance(announce, str):
+        raise ProtocolViolation(f'play: announce must be null, "mau" or "maumau", got {announce!r:.40}')
+    more = data.get("more", [])
+    if not isinstance(more, list) or len(more) > MAX_MORE:
+        raise ProtocolViolation(f"play: more must be a list of cards (the cards after card, in play order), got "
+                                f"{type(more).__name__ if not isinstance(more, list) else f'{len(more)} items'}")
+    rank = data.get("rank")
+    if rank is not None and (not isinstance(rank, str) or rank not in RANKS):
+        raise ProtocolViolation(f"play: rank must be null or a rank ({' '.join(RANKS)}), got {rank!r:.40}")
+    # as in-process: a wrong announcement is a missed one (a penalty), not a fault
+    return play(card, suit, announce if announce in ANNOUNCEMENTS else None, tuple(_card(c) for c in more), rank)
 
 
 def _card(text: object) -> Card:
-    if not isinstance(text, str) or len(text) not in (2, 3) or text[:-1] not in RANKS or text[-1] not in SUITS:
-        raise ProtocolViolation(f"not a card: {text!r:.40} (rank 2-10 J Q K A, then suit C D H S, e.g. 10H)")
-    return Card(text[:-1], text[-1])
+    if isinstance(text, str) and len(text) in (2, 3):
+        rank, suit = text[:-1], text[-1]
+        if rank in RANKS and suit in SUITS or rank == JOKER and suit in JOKER_COLOURS:
+            return Card(rank, suit)
+    raise ProtocolViolation(f"not a card: {text!r:.40} (rank 2-10 J Q K A, then suit C D H S, e.g. 10H; "
+                            "jokers XR, XB)")
 
 
 # ---------------------------------------------------------------- views
@@ -173,6 +263,7 @@ def view_data(view: View, history_start: int = 0) -> dict:
     in this seat's previous views of the round, so a long round does not cost O(n²) to send.
     """
     cards = _texts
+    resume = view.resume
     return {
         "seat": view.seat, "hand": cards(view.hand), "top": view.top.text, "suit": view.suit, "phase": view.phase,
         "pending": view.pending, "direction": view.direction, "hand_sizes": list(view.hand_sizes),
@@ -183,6 +274,15 @@ def view_data(view: View, history_start: int = 0) -> dict:
         "time_bank": view.time_bank, "history_start": history_start,
         "history": [_event_data(event) for event in view.history[history_start:]],
         "legal": [action_data(action) for action in view.legal],
+        # the state of the house rules (docs/house-rules.md), each at its default where its rule is not used
+        "wish": view.wish, "wish_left": view.wish_left, "pending_skip": view.pending_skip, "free": view.free,
+        "next_rank": list(view.next_rank) if view.next_rank else None, "waits": list(view.waits),
+        "shown": [[seat, cards(shown)] for seat, shown in view.shown], "out_order": list(view.out_order),
+        "pending_card": _text(view.pending_card), "pending_from": view.pending_from,
+        "skip_card": _text(view.skip_card), "deferred": view.deferred,
+        "resume": None if resume is None else {
+            **resume._asdict(), "cards": cards(resume.cards), "skip_card": _text(resume.skip_card),
+            "again": _text(resume.again)},
     }
 
 
@@ -190,11 +290,23 @@ def _texts(cards) -> list[str]:
     return [card.text for card in cards]
 
 
+def _text(card: Card | None) -> str | None:
+    return card.text if card is not None else None
+
+
 def _event_data(event: Event) -> dict:
-    return {
-        "kind": event.kind, "seat": event.seat, "card": event.card.text if event.card else None,
-        "suit": event.suit, "count": event.count, "reason": event.reason,
+    data = {
+        "kind": event.kind, "seat": event.seat, "card": _text(event.card), "suit": event.suit, "count": event.count,
+        "reason": event.reason,
     }
+    # the fields of the house rules, only where they are used (a play of several cards, a wish, a swap, a give)
+    if event.more:
+        data["more"] = _texts(event.more)
+    if event.rank is not None:
+        data["rank"] = event.rank
+    if event.to != -1:
+        data["to"] = event.to
+    return data
 
 
 def parse_view(data: dict, ruleset, history: list[Event]) -> View:
@@ -207,14 +319,28 @@ def parse_view(data: dict, ruleset, history: list[Event]) -> View:
         if data["history_start"] != 0:
             raise ProtocolViolation(f"history_start {data['history_start']} but {len(history)} events known")
         history.clear()
-    history.extend(Event(e["kind"], e["seat"], card(e["card"]) if e["card"] else None, e["suit"], e["count"],
-                         e["reason"]) for e in data["history"])
+    history.extend(Event(e["kind"], e["seat"], _maybe_card(e["card"]), e["suit"], e["count"], e["reason"],
+                         tuple(card(c) for c in e.get("more", ())), e.get("rank"), e.get("to", -1))
+                   for e in data["history"])
+    resume = data.get("resume")
     return View(
         data["seat"], tuple(card(c) for c in data["hand"]), card(data["top"]), data["suit"], data["phase"],
         data["pending"], data["direction"], tuple(data["hand_sizes"]), data["stock_size"],
         tuple(card(c) for c in data["discard"]), tuple(data["totals"]), tuple(data["rounds_won"]), data["round"],
         tuple(data["active"]), ruleset, tuple(history), tuple(parse_action(a) for a in data["legal"]), data["again"],
         data.get("chain", 0), tuple(missed) if (missed := data.get("missed")) else None, data.get("turns", 0),
-        data.get("idle", 0), tuple(data.get("out", ())), move_time=data.get("move_time"),
-        time_bank=data.get("time_bank"),
+        data.get("idle", 0), tuple(data.get("out", ())),
+        data.get("wish"), data.get("wish_left", 0), data.get("pending_skip", 0), data.get("free", False),
+        tuple(bound) if (bound := data.get("next_rank")) else None, tuple(data.get("waits", ())),
+        tuple((seat, tuple(card(c) for c in shown)) for seat, shown in data.get("shown", ())),
+        tuple(data.get("out_order", ())), _maybe_card(data.get("pending_card")), data.get("pending_from", -1),
+        _maybe_card(data.get("skip_card")), data.get("deferred", 0),
+        None if resume is None else Resume(**{
+            **resume, "cards": tuple(card(c) for c in resume["cards"]), "skip_card": _maybe_card(resume["skip_card"]),
+            "again": _maybe_card(resume["again"])}),
+        move_time=data.get("move_time"), time_bank=data.get("time_bank"),
     )
+
+
+def _maybe_card(text: str | None) -> Card | None:
+    return _card(text) if text is not None else None
