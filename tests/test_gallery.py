@@ -58,8 +58,9 @@ def test_a_gallery_ruleset_plays_and_verifies_at_every_table_size(path, tmp_path
 @pytest.mark.parametrize("path", EVERY_FILE, ids=lambda path: path.stem)
 def test_every_ruleset_file_checks_cleanly_and_a_tournament_of_random_bots_verifies(path, tmp_path):
     checked = CliRunner().invoke(app, ["rulesets", "check", str(path)])
-    assert checked.exit_code == 0 and checked.stdout.splitlines() == [f"ok: {path} ({path.stem})"], checked.output
     ruleset = registry().load_ruleset(str(path))
+    ok = f"ok: {path} ({path.stem}; a match ends after at most {ruleset.match.max_rounds} rounds)"
+    assert checked.exit_code == 0 and checked.stdout.splitlines() == [ok], checked.output
     players = min(max(3, ruleset.players.min), ruleset.players.max)
     out = tmp_path / "t"
     bots = [arg for _ in range(players) for arg in ("-b", "random")]

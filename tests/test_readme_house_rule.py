@@ -27,7 +27,8 @@ def test_the_readme_house_rule_checks_plays_and_verifies(house, tmp_path):
     assert yaml.safe_load(EXAMPLE)["name"] == "my-house-rules"
     runner, log = CliRunner(), tmp_path / "match.jsonl"
     checked = runner.invoke(app, ["rulesets", "check", str(house)])
-    assert checked.exit_code == 0 and checked.stdout.startswith(f"ok: {house} (my-house-rules)"), checked.output
+    ok = f"ok: {house} (my-house-rules; a match ends after at most 1000 rounds)"
+    assert checked.exit_code == 0 and checked.stdout.splitlines()[0] == ok, checked.output
     played = runner.invoke(app, ["play", "-r", str(house), "-b", "random", "-b", "random", "-b", "random",
                                  "--seed", "3", "--log", str(log)])
     assert played.exit_code == 0, played.output
