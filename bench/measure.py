@@ -101,6 +101,15 @@ def machine() -> str:
     return f"{cpu}, {os.cpu_count()} cores, Python {sys.version.split()[0]}, load average {load}"
 
 
+def engine() -> str:
+    """Which engine the numbers are of: compiled (the accelerator) or pure Python (runner/accel.py)."""
+    try:
+        from runner import accel
+    except ImportError:  # a checkout from before the accelerator
+        return "pure Python (no accelerator in this checkout)"
+    return accel.summary()
+
+
 def version(distribution: str) -> str:
     try:
         return metadata.version(distribution)

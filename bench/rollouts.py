@@ -20,7 +20,7 @@ from typing import Callable
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from measure import CLOCK, Contender, machine, markdown, measure  # noqa: E402
+from measure import CLOCK, Contender, engine, machine, markdown, measure  # noqa: E402
 
 from runner.game.engine import Round  # noqa: E402
 from runner.plugins import registry  # noqa: E402
@@ -125,7 +125,8 @@ def main(argv: list[str] | None = None) -> int:
          for c in rows],
     )
     print(f"# Rollouts\n\nMachine: {started}. {args.runs} runs of {args.seconds:g} CPU-second per row, medians; "
-          f"{STATES} mid-game states per ruleset and table size, 8 decisions into a round.\n\n{table}")
+          f"{STATES} mid-game states per ruleset and table size, 8 decisions into a round. Engine: {engine()}.\n\n"
+          f"{table}")
     return 0
 
 

@@ -1,5 +1,6 @@
 """maumau: the public surface for bot writers and plugin authors."""
 
+from . import accel  # noqa: F401  first, before any engine module: MAUMAU_PURE=1 and stale builds load the .py
 from .game.actions import Action, Challenge, Draw, Give, NameSuit, Pass, Play, Swap
 from .game.bot import Bot, Option
 from .game.cards import RANKS, SUITS, Card, parse_card

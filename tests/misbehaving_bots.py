@@ -163,6 +163,7 @@ class Cheater(Honest):
     name = "t-cheat"
     rigged = 0
     scanned_round = None
+    found_round = None
 
     def act(self, view):
         rnd = self.find_round(view)
@@ -181,11 +182,15 @@ class Cheater(Honest):
                 if type(value).__name__ == "Round" and getattr(value, "current", None) == view.seat:
                     return value
             frame = frame.f_back
-        if self.scanned_round == view.round:  # a whole-heap search once a round is enough to show it fails
-            return None
-        self.scanned_round = view.round
+        # The compiled referee (runner/accel.py) leaves no Python frame to read: then the heap, once a round
+        # (enough to show that isolation leaves nothing to find), keeping the Round it finds for the round.
+        if self.scanned_round == view.round:
+            found = self.found_round
+            return found if found is not None and getattr(found, "current", None) == view.seat else None
+        self.scanned_round, self.found_round = view.round, None
         for obj in gc.get_objects():
             if type(obj).__name__ == "Round" and getattr(obj, "current", None) == view.seat:
+                self.found_round = obj
                 return obj
         return None
 

@@ -12,6 +12,7 @@ from runner.plugins import registry
 from runner.seats.botmaker import BotMaker
 from runner.seats.faults import FaultSettings
 from runner.seats.protocol import parse_view, view_data
+from runner.seats.seat import LocalSeat
 from runner.table import referee as referee_module
 from runner.table.match import Match
 from runner.table.referee import Referee
@@ -56,6 +57,7 @@ def test_the_bank_a_bot_sees_shrinks_by_each_overrun(monkeypatch):
     # each decision takes 0.3 s by this clock: 0.2 s over a move time of 0.1, taken from a bank of 1 s
     ticks = iter(range(10**6))
     monkeypatch.setattr(referee_module, "perf_counter", lambda: next(ticks) * 0.3)  # read at the start and the end
+    monkeypatch.setattr(LocalSeat, "cpu_used", lambda self, elapsed: elapsed)  # the CPU time: this clock's too
     seen = play(FaultSettings(move_time=0.1, time_bank=1.0, policy="autoplay"))
     banks = {}
     for seat, clock, bank in seen:
@@ -78,14 +80,18 @@ def test_the_protocol_sends_the_clock_and_the_worker_rebuilds_it():
 
 CLOCK_BOT = '''
 import json, sys
-sys.stdout.write(json.dumps({"type": "hello", "name": "clock", "protocol": 1}) + "\\n"); sys.stdout.flush()
+def send(message):
+    sys.stdout.write(json.dumps(message) + "\\n"); sys.stdout.flush()
+send({"type": "hello", "name": "clock", "protocol": 2})
 for line in sys.stdin:
     message = json.loads(line)
     if message["type"] == "act":
         view = message["view"]
         with open(sys.argv[1], "a") as out:
             out.write(json.dumps([view["move_time"], view["time_bank"]]) + "\\n")
-        sys.stdout.write(json.dumps({"type": "action", "action": view["legal"][0]}) + "\\n"); sys.stdout.flush()
+        send({"type": "action", "id": message["id"], "action": view["legal"][0]})
+    elif message["type"] in ("match_start", "match_end"):
+        send({"type": "ready", "id": message["id"]})
     elif message["type"] == "bye":
         break
 '''

@@ -23,6 +23,7 @@ LAYERS = ("errors", "game", "rules", "logs", "plugins", "seats", "table", "tourn
 UNLAYERED = {
     "runner": "the public surface for bot writers: re-exports of the game layer and plugins.hookimpl",
     "runner.simulate": "the public name of runner.botkit.simulate (and of bots/hard.py's heuristic_policy)",
+    "runner.accel": "the optional accelerator's import finder (standard library only), imported first by runner",
     "runner.words": "counted nouns for messages of every layer; imports nothing",
 }
 

@@ -150,6 +150,9 @@ def test_a_rank_wish_a_pending_skip_and_drawing_until_a_card_fits_are_named():
                           ["play 8S", "take the skip"])
     rnd = deal("standard", ["4S 2D 3D", "5C 5H 6S"], "10H", HOUSE_STOCK, overrides={"drawing.until_playable": True})
     assert asked(rnd) == (None, ["draw until a card fits"])
+    rnd = deal("standard", ["4S 2D 3D", "5C 5H 6S"], "10H", "9H 2C", overrides={"drawing.drawn_card": "must_play"})
+    do(rnd, "draw")
+    assert asked(rnd) == ("the card you drew, 9H, can be played: it must be", ["play 9H"])
 
 
 def test_a_seat_declining_to_jump_in_is_told_to_nobody_else():

@@ -10,6 +10,7 @@ from typing import Annotated, Optional
 
 import typer
 
+from runner import accel
 from runner.errors import MaumauError, note_user_interrupt, raised_by_user
 from runner.game import events as ev
 from runner.logs import codec
@@ -45,6 +46,35 @@ app = typer.Typer(
 )
 rulesets_app = typer.Typer(help="Registered rulesets; `show`, `check` and `schema` below.", rich_markup_mode=None)
 app.add_typer(rulesets_app, name="rulesets")
+
+
+def _version_line() -> str:
+    import runner
+
+    return f"maumau {runner.__version__}, engine: {accel.summary()}"
+
+
+def _print_version(value: bool) -> None:
+    if value:
+        typer.echo(_version_line())
+        raise typer.Exit()
+
+
+@app.callback()
+def _options(
+    version: Annotated[bool, typer.Option("--version", is_eager=True, callback=_print_version,
+                                          help="The version, and whether the compiled engine is in use.")] = False,
+) -> None:
+    pass
+
+
+@app.command("info")
+def info_cmd(fmt: FormatOpt = "table") -> None:
+    """The version, the Python, and which engine modules run compiled (the accelerator) or as pure Python."""
+    if fmt == "table":  # json and csv: the rows alone
+        typer.echo(_version_line() + f"; Python {sys.version.split()[0]}")
+    output.emit([{"module": name, "runs": state} for name, state in accel.status().items()], fmt)
+
 
 @app.command("bots")
 def bots_cmd(fmt: FormatOpt = "table") -> None:

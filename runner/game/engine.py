@@ -60,7 +60,7 @@ from .general import (
 )
 from .ruleset import Ruleset
 from .state import Outcome, RoundState
-from .view import Event, Resume, View
+from .view import Event, Prefix, Resume, View
 
 __all__ = [
     "BLOCKED", "CHALLENGING", "DRAWN", "FORFEITED", "GIVING", "HAND_LIMIT", "JUMP_IN", "NAME_SUIT", "OVER", "PLAY",
@@ -534,8 +534,9 @@ class Round(General):
         hands = self.hands
         return _new(View, (
             seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
-            tuple(map(len, hands)), len(self.stock), tuple(self.discard), self.totals,
-            self.rounds_won, self.number, tuple(self.active), self.rules.ruleset, tuple(self.history),
+            tuple(map(len, hands)), len(self.stock), Prefix(self.discard, len(self.discard)), self.totals,
+            self.rounds_won, self.number, tuple(self.active), self.rules.ruleset,
+            Prefix(self.history, len(self.history)),  # shared, not copied: runner/game/view.py
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),
             None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume, move_time, time_bank,
@@ -754,8 +755,8 @@ class Round(General):
         return total
 
     def _reshuffle(self) -> None:
-        top = self.discard.pop()
-        stock = self.discard
+        stock = self.discard[:-1]  # a new list: the Views made so far share the old one (runner/game/view.py)
+        top = self.discard[-1]
         shuffle(self.rng, stock)
         self.stock, self.discard = stock, [top]
         self.history.append(_new(Event, ("reshuffle", -1, None, None, len(stock), None, (), None, -1)))

@@ -21,7 +21,7 @@ from .compiled import RANK_INDEX
 from .events import ACE, AGAIN, CHOICE, FALSE_CALL, OTHERS, PENALTY, SELF, SEVEN, STUCK
 from .multiple import sequences
 from .state import RoundState
-from .view import Event, Resume, View
+from .view import Event, Prefix, Resume, View
 
 if TYPE_CHECKING:
     pass
@@ -787,13 +787,13 @@ class General(RoundState):
     def _gview(self, seat: int, legal: tuple[Action, ...], move_time: float | None = None,
                time_bank: float | None = None) -> View:
         hands, rules = self.hands, self.rules
-        history = tuple(self.history)
+        history: Sequence[Event] = Prefix(self.history, len(self.history))  # shared: runner/game/view.py
         if rules.give:  # a card given is seen by the giver and the receiver only
             history = tuple(event if event.kind != "give" or seat in (event.seat, event.to)
-                            else event._replace(card=None) for event in history)
+                            else event._replace(card=None) for event in self.history)
         return _new(View, (
             seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
-            tuple(map(len, hands)), len(self.stock), tuple(self.discard), self.totals,
+            tuple(map(len, hands)), len(self.stock), Prefix(self.discard, len(self.discard)), self.totals,
             self.rounds_won, self.number, tuple(self.active), rules.ruleset, history,
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),

@@ -2,13 +2,75 @@
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, NamedTuple
+from collections.abc import Sequence
+from itertools import islice
+from typing import TYPE_CHECKING, Any, NamedTuple
 
 from .actions import Action
 from .cards import Card
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
+
+
+class Prefix(Sequence):
+    """The first `length` items of a list that only grows (a round's history, its discard pile), read like a tuple.
+
+    Every View of a round shares the round's own list instead of a copy per decision: a Prefix
+    is what the list held when the View was made, and stays so (the engine only appends to
+    these lists, and starts new ones on a reshuffle). It reads as the tuple of its items does:
+    index, slice (a tuple), iterate, reverse, `len`, `in`, `count`, `index`, `+`, and it equals,
+    hashes and pickles as that tuple.
+    """
+
+    __slots__ = ("_items", "_length")
+
+    def __init__(self, items: list, length: int):
+        self._items, self._length = items, length
+
+    def __len__(self) -> int:
+        return self._length
+
+    def __getitem__(self, index):
+        if type(index) is slice:
+            start, stop, step = index.indices(self._length)
+            if step == 1:
+                return tuple(self._items[start:stop])
+            return tuple(self._items[:self._length][index])
+        length = self._length
+        if index < 0:
+            index += length
+        if not 0 <= index < length:
+            raise IndexError("tuple index out of range")
+        return self._items[index]
+
+    def __iter__(self):
+        return islice(self._items, self._length)
+
+    def __reversed__(self):
+        return reversed(self._items[:self._length])
+
+    def __eq__(self, other: object) -> bool:
+        if type(other) is Prefix:
+            return self._length == other._length and self._items[:self._length] == other._items[:other._length]
+        if isinstance(other, tuple):
+            return tuple(self) == other
+        return NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(tuple(self))
+
+    def __add__(self, other: Any) -> tuple:
+        return tuple(self) + tuple(other)
+
+    def __radd__(self, other: Any) -> tuple:
+        return tuple(other) + tuple(self)
+
+    def __repr__(self) -> str:
+        return repr(tuple(self))
+
+    def __reduce__(self):
+        return tuple, (tuple(self),)
 
 
 class Event(NamedTuple):
@@ -66,13 +128,13 @@ class View(NamedTuple):
     direction: int
     hand_sizes: tuple[int, ...]
     stock_size: int
-    discard: tuple[Card, ...]
+    discard: Sequence[Card]  # bottom card first; a tuple's reading (Prefix: shared by the round's Views)
     totals: tuple[int, ...]
     rounds_won: tuple[int, ...]
     round: int
     active: tuple[int, ...]  # seats in this round, in seat order
     ruleset: "Ruleset"
-    history: tuple[Event, ...]
+    history: Sequence[Event]  # this round's public events, oldest first; a tuple's reading (Prefix)
     legal: tuple[Action, ...]
     again: bool = False  # this is an extra turn after a play-again card
     # The engine's public counters, so that a state can be rebuilt from a view (Round.from_view):

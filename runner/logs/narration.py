@@ -74,6 +74,8 @@ def phase_text(view: View, who: Who | None = None) -> str | None:
     if view.phase == "drawn":
         if view.ruleset.drawing.drawn_card == "go_on":
             return f"you drew {view.hand[-1]}: play on, or end the turn"
+        if view.ruleset.drawing.drawn_card == "must_play":
+            return f"the card you drew, {view.hand[-1]}, can be played: it must be"
         return f"the card you drew, {view.hand[-1]}, can be played: play it or keep it"
     if view.phase == "name_suit":
         return f"a wild card, {view.top}, was turned up: as the dealer, name the suit to follow"

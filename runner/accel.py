@@ -1,0 +1,132 @@
+"""The optional accelerator: the engine's hot modules compiled by Cython from their own .py source, or not.
+
+setup.py compiles the modules of `MODULES` (each from the same .py file the pure path runs, typed
+by the .pxd file beside it where there is one) when a C compiler is at hand, and writes beside
+each compiled module the SHA-256 of the source it was built from (`MANIFEST`, one per package
+folder). Importing this module (runner/__init__.py and bots/__init__.py do it first)
+puts a finder in front of the import system that loads the pure .py file of a module instead of
+its compiled one when `MAUMAU_PURE=1` is set, or when the .py file no longer matches the hash
+it was compiled from (an edited checkout runs what it reads, never a stale build).
+`status()` says which path each module runs.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.abc
+import importlib.machinery
+import importlib.util
+import json
+import os
+import sys
+
+# The modules compiled, in import order: the engine, its tables, the simulator and the match loop.
+# (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
+MODULES = (
+    "runner.game.compiled",
+    "runner.game.general",
+    "runner.game.engine",
+    "runner.botkit.simulate",
+    "runner.table.referee",
+    "runner.table.match",
+)
+MANIFEST = "_accelerated.json"  # {module's file name: SHA-256 of the .py it was compiled from}
+PURE_VARIABLE = "MAUMAU_PURE"
+
+
+def source_digest(path: str) -> str:
+    """The SHA-256 of a module's source, its .py file and the .pxd beside it if any (a build records it, an import
+    compares)."""
+    digest = hashlib.sha256()
+    for name in (path, path[:-3] + ".pxd"):
+        if os.path.isfile(name):
+            with open(name, "rb") as handle:
+                digest.update(handle.read())
+    return digest.hexdigest()
+
+
+def forced_pure() -> bool:
+    """Whether the environment asks for the pure-Python path (`MAUMAU_PURE` set to anything but empty or 0)."""
+    return os.environ.get(PURE_VARIABLE, "") not in ("", "0")
+
+
+# Why each module of MODULES runs as pure Python when it does (`status()` reports it).
+_reasons: dict[str, str] = {}
+
+
+def _compiled_file(folder: str, base: str) -> str | None:
+    """The compiled extension of module `base` in `folder`, if one was built there."""
+    for suffix in importlib.machinery.EXTENSION_SUFFIXES:
+        candidate = os.path.join(folder, base + suffix)
+        if os.path.isfile(candidate):
+            return candidate
+    return None
+
+
+def _built_from(folder: str) -> dict[str, str]:
+    try:
+        with open(os.path.join(folder, MANIFEST), encoding="utf-8") as handle:
+            found = json.load(handle)
+    except (OSError, ValueError):
+        return {}
+    return found if isinstance(found, dict) else {}
+
+
+class PureWhenAsked(importlib.abc.MetaPathFinder):
+    """Finds the pure .py of an accelerated module when the compiled one must not run; else leaves it to the rest."""
+
+    def find_spec(self, name, path, target=None):
+        if name not in MODULES:
+            return None
+        base = name.rpartition(".")[2]
+        for folder in path or sys.path:
+            source = os.path.join(folder, base + ".py")
+            if not os.path.isfile(source):
+                continue
+            compiled = _compiled_file(folder, base)
+            if compiled is None:
+                _reasons[name] = "not built"
+                return None  # only the .py is there: the usual finders load it
+            if forced_pure():
+                _reasons[name] = f"{PURE_VARIABLE}=1"
+            elif _built_from(folder).get(base + ".py") != source_digest(source):
+                _reasons[name] = f"{base}.py changed since it was compiled (pip install -e . rebuilds it)"
+            else:
+                _reasons.pop(name, None)
+                return None  # the usual finders load the extension, which comes first in their order
+            return importlib.util.spec_from_file_location(name, source)
+        return None
+
+
+def install() -> None:
+    """Put the finder first in `sys.meta_path`, once."""
+    if not any(isinstance(finder, PureWhenAsked) for finder in sys.meta_path):
+        sys.meta_path.insert(0, PureWhenAsked())
+
+
+def status() -> dict[str, str]:
+    """For each module of MODULES: `compiled`, or why it runs as pure Python (imports them all)."""
+    found = {}
+    for name in MODULES:
+        module = importlib.import_module(name)
+        if isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader):
+            found[name] = "compiled"
+        else:
+            found[name] = "pure: " + _reasons.get(name, "not built")
+    return found
+
+
+def summary() -> str:
+    """One line: whether the accelerator is in use, and if not why."""
+    states = status()
+    compiled = [name for name, state in states.items() if state == "compiled"]
+    if len(compiled) == len(states):
+        return f"compiled (Cython): all {len(states)} accelerated modules"
+    if compiled:
+        pure = ", ".join(f"{name} ({state[6:]})" for name, state in states.items() if state != "compiled")
+        return f"partly compiled: {len(compiled)} of {len(states)} modules; pure Python: {pure}"
+    reasons = sorted({state[6:] for state in states.values()})
+    return "pure Python (" + "; ".join(reasons) + ")"
+
+
+install()

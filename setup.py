@@ -1,0 +1,96 @@
+"""The optional accelerator's build (pyproject.toml holds everything else): runner/accel.py says what it is.
+
+Cython compiles the modules of `runner.accel.MODULES` from their own .py files (typed by a .pxd
+beside one, where there is one). Without a C compiler, or when Cython or the compiler fails,
+the install goes on without them and the pure-Python engine runs: the build warns and never fails.
+`MAUMAU_PURE=1` at install time skips the compilation altogether.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+from setuptools import setup
+from setuptools.command.build_ext import build_ext
+
+ROOT = Path(__file__).resolve().parent
+
+
+def _accel():
+    """runner/accel.py alone (standard library only), without the package, whose dependencies may not be installed."""
+    spec = importlib.util.spec_from_file_location("maumau_accel", ROOT / "runner" / "accel.py")
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+accel = _accel()
+
+
+def warn(message: str) -> None:
+    print(f"maumau: {message}; the pure-Python engine will be used (correct, slower: see the README)",
+          file=sys.stderr)
+
+
+def extensions() -> list:
+    if accel.forced_pure():
+        return []
+    try:
+        from Cython.Build import cythonize
+    except ImportError:
+        warn("Cython is not installed, the accelerator is not built")
+        return []
+    from setuptools import Extension
+
+    modules = [Extension(name, [name.replace(".", "/") + ".py"]) for name in accel.MODULES]
+    try:
+        return cythonize(
+            modules,
+            build_dir="build/cython",  # the generated C stays out of the source tree
+            quiet=True,
+            compiler_directives={
+                "language_level": 3,
+                "annotation_typing": False,  # the annotations are for mypy; types for C come from the .pxd files
+                "binding": True,  # functions keep their Python introspection (pluggy reads a hook's signature)
+            },
+        )
+    except Exception as exc:  # noqa: BLE001  any failure of Cython leaves the pure engine, never a failed install
+        warn(f"Cython failed ({exc})")
+        return []
+
+
+class OptionalBuildExt(build_ext):
+    """build_ext that warns instead of failing, and records the source hash of each module it compiled."""
+
+    def run(self) -> None:
+        # setuptools builds in build/ with inplace off, then copies in place (also for editable installs)
+        self.in_tree = self.inplace or getattr(self, "editable_mode", False)
+        try:
+            super().run()
+        except Exception as exc:  # noqa: BLE001  e.g. no C compiler at all
+            warn(f"the accelerator could not be built ({exc})")
+
+    def build_extension(self, ext) -> None:
+        try:
+            super().build_extension(ext)
+        except Exception as exc:  # noqa: BLE001
+            warn(f"{ext.name} could not be compiled ({exc})")
+            return
+        source = ROOT / (ext.name.replace(".", "/") + ".py")
+        folders = {Path(self.get_ext_fullpath(ext.name)).parent}
+        if getattr(self, "in_tree", False):
+            folders.add(source.parent)
+        for folder in folders:
+            manifest = folder / accel.MANIFEST
+            try:
+                recorded = json.loads(manifest.read_text(encoding="utf-8"))
+            except (OSError, ValueError):
+                recorded = {}
+            recorded[source.name] = accel.source_digest(str(source))
+            manifest.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+
+
+setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -1,0 +1,159 @@
+"""The optional accelerator (runner/accel.py, setup.py): both paths give the same logs, byte for byte.
+
+The pure path runs in a subprocess with MAUMAU_PURE=1. The comparison needs the accelerator
+built (`pip install -e .` with a C compiler); without it the tests comparing paths skip, unless
+MAUMAU_REQUIRE_ACCEL=1 (as in .ci/run) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from golden.corpus import DIGESTS, LINEUPS, SEEDS, log_digest
+from runner import accel
+
+ROOT = Path(__file__).resolve().parent.parent
+GALLERY = sorted((ROOT / "rulesets" / "gallery").glob("*.yaml"))
+
+
+def gallery_cases():
+    """(key, ruleset file, players, seed): every gallery ruleset at its smallest table and at 4, every lineup."""
+    from runner.plugins import registry
+
+    reg = registry()
+    for path in GALLERY:
+        ruleset = reg.load_ruleset(str(path))
+        sizes = sorted({ruleset.players.min, max(ruleset.players.min, min(4, ruleset.players.max))})
+        for size in sizes:
+            for lineup in LINEUPS:
+                players = [lineup[i % len(lineup)] for i in range(size)]
+                for seed in SEEDS:
+                    yield f"{path.stem}/{size}/{'-'.join(lineup)}/{seed}", str(path), players, seed
+
+
+def hard_choices(count: int = 12, rollouts: int = 60) -> list[str]:
+    """`hard`'s choice, at a fixed seed and playout count, in searched decisions of seeded rounds of standard."""
+    from bots.hard import HardBot, candidates
+    from runner.game.engine import Round
+    from runner.plugins import registry
+
+    ruleset, chosen, seed = registry().load_ruleset("standard"), [], 0
+    while len(chosen) < count:
+        seed += 1
+        rng, rnd = random.Random(seed), Round.deal(ruleset, random.Random(-seed), 4)
+        while not rnd.over and len(chosen) < count:
+            view = rnd.view()
+            if len(candidates(view)) > 1 and rng.random() < 0.3:
+                chosen.append(str(HardBot(rng=random.Random(seed), rollouts=rollouts).act(view)))
+            legal = rnd.legal()
+            rnd.apply(legal[int(rng.random() * len(legal))])
+    return chosen
+
+
+def gallery_digests() -> dict[str, str]:
+    return {key: log_digest(name, players, seed) for key, name, players, seed in gallery_cases()}
+
+
+def pure_digests() -> dict:
+    """The corpus's and the gallery's digests, and hard's choices, by the pure-Python engine in a fresh process."""
+    script = (
+        "import json, sys; sys.path.insert(0, 'tests'); "
+        "from golden.corpus import compute; from test_accelerator import gallery_digests, hard_choices; "
+        "from runner import accel; "
+        "assert all(s.startswith('pure') for s in accel.status().values()), accel.status(); "
+        "print(json.dumps({'corpus': compute(), 'gallery': gallery_digests(), 'hard': hard_choices()}))"
+    )
+    env = {**os.environ, accel.PURE_VARIABLE: "1"}
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, env=env, capture_output=True, text=True,
+                          timeout=3600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    return json.loads(done.stdout)
+
+
+def compiled_or_skip() -> None:
+    states = accel.status()
+    if all(state == "compiled" for state in states.values()):
+        return
+    if os.environ.get("MAUMAU_REQUIRE_ACCEL"):
+        pytest.fail(f"the accelerator is required (MAUMAU_REQUIRE_ACCEL) but not in use: {states}")
+    pytest.skip(f"the accelerator is not built here: {accel.summary()}")
+
+
+def test_both_paths_give_the_same_logs_over_the_corpus_and_the_gallery():
+    compiled_or_skip()
+    pure = pure_digests()
+    stored = json.loads(DIGESTS.read_text())
+    changed = sorted(key for key in stored if pure["corpus"].get(key) != stored[key])
+    assert not changed, f"pure path: {len(changed)} of {len(stored)} corpus logs differ, e.g. {changed[:5]}"
+    compiled = gallery_digests()  # the corpus on this path: tests/test_golden.py
+    assert len(compiled) >= 8 * 3 * 2
+    differ = sorted(key for key in compiled if pure["gallery"][key] != compiled[key])
+    assert not differ, f"{len(differ)} of {len(compiled)} gallery logs differ between the paths, e.g. {differ[:5]}"
+    assert pure["hard"] == hard_choices(), "hard chooses differently on the two paths at the same seed and playouts"
+    assert len(set(pure["hard"])) > 3  # decisions of several kinds, not one answer repeated
+
+
+def test_the_cli_says_which_path_runs():
+    compiled_or_skip()
+    command = [sys.executable, "-m", "runner.cli", "--version"]
+    fast = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120)
+    slow = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=120,
+                          env={**os.environ, accel.PURE_VARIABLE: "1"})
+    assert "engine: compiled (Cython)" in fast.stdout
+    assert "engine: pure Python (MAUMAU_PURE=1)" in slow.stdout
+
+
+# ---------------------------------------------------------------- the finder, on a package of its own
+
+
+@pytest.fixture
+def package(tmp_path, monkeypatch):
+    """A package `accel_probe` whose module `mod` has a .py file and a 'compiled' file beside it that cannot load."""
+    folder = tmp_path / "accel_probe"
+    folder.mkdir()
+    (folder / "__init__.py").write_text("")
+    (folder / "mod.py").write_text("WHERE = 'source'\n")
+    (folder / ("mod" + accel.importlib.machinery.EXTENSION_SUFFIXES[0])).write_bytes(b"not a shared object")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    monkeypatch.setattr(accel, "MODULES", (*accel.MODULES, "accel_probe.mod"))
+    monkeypatch.delenv(accel.PURE_VARIABLE, raising=False)
+    yield folder
+    for name in ("accel_probe.mod", "accel_probe"):
+        sys.modules.pop(name, None)
+
+
+def record(folder: Path, digest: str) -> None:
+    (folder / accel.MANIFEST).write_text(json.dumps({"mod.py": digest}))
+
+
+def test_a_build_of_the_current_source_is_loaded(package):
+    record(package, accel.source_digest(str(package / "mod.py")))
+    with pytest.raises(ImportError):  # the finder left it to the usual ones, which load the extension first
+        __import__("accel_probe.mod")
+
+
+def test_a_source_changed_since_the_build_runs_as_pure_python(package):
+    record(package, "0" * 64)
+    module = __import__("accel_probe.mod", fromlist=["WHERE"])
+    assert module.WHERE == "source"
+    assert "changed since it was compiled" in accel._reasons["accel_probe.mod"]
+
+
+def test_maumau_pure_runs_the_source_even_of_a_current_build(package, monkeypatch):
+    record(package, accel.source_digest(str(package / "mod.py")))
+    monkeypatch.setenv(accel.PURE_VARIABLE, "1")
+    module = __import__("accel_probe.mod", fromlist=["WHERE"])
+    assert module.WHERE == "source"
+
+
+def test_a_pxd_beside_the_source_counts_in_its_digest(package):
+    before = accel.source_digest(str(package / "mod.py"))
+    (package / "mod.pxd").write_text("cdef int x\n")
+    assert accel.source_digest(str(package / "mod.py")) != before

@@ -1,0 +1,83 @@
+"""Views share the round's history and discard pile (runner/game/view.py: Prefix) and read as the tuples they were."""
+
+from __future__ import annotations
+
+import pickle
+import random
+from pathlib import Path
+
+import pytest
+
+from runner.game.engine import Round
+from runner.game.view import Event, Prefix
+from runner.plugins import registry
+
+GALLERY = Path(__file__).resolve().parent.parent / "rulesets" / "gallery"
+
+
+def reading(view) -> dict:
+    """Everything a bot can read of a view's shared fields, as plain tuples and numbers."""
+    out = {}
+    for name in ("history", "discard"):
+        seq = getattr(view, name)
+        n = len(seq)
+        out[name] = (tuple(seq), tuple(reversed(seq)), tuple(seq[i] for i in range(n)), seq[1:-1], seq[::-2],
+                     seq[-1] if n else None, n)
+    return out
+
+
+def expected(rnd) -> dict:
+    """The same reading of the tuples the View held before it shared the round's lists."""
+    out = {}
+    for name, items in (("history", rnd.history), ("discard", rnd.discard)):
+        seq = tuple(items)
+        n = len(seq)
+        out[name] = (seq, tuple(reversed(seq)), seq, seq[1:-1], seq[::-2], seq[-1] if n else None, n)
+    return out
+
+
+@pytest.mark.parametrize("source", ["strafpunten", "elimination", str(GALLERY / "switch.yaml"),
+                                    str(GALLERY / "makao.yaml"), str(GALLERY / "pesten.yaml")])
+def test_every_view_of_a_round_reads_as_the_copies_did_at_its_decision_and_after(source):
+    ruleset = registry().load_ruleset(source)
+    rng = random.Random(7)
+    reshuffles = 0
+    for seed in range(12):
+        rnd = Round.deal(ruleset, random.Random(seed), 4 if ruleset.players.max >= 4 else ruleset.players.max)
+        kept = []
+        while not rnd.over:
+            view = rnd.view()
+            then = expected(rnd)
+            assert reading(view) == then
+            kept.append((view, then))
+            legal = rnd.legal()
+            rnd.apply(legal[int(rng.random() * len(legal))])
+        reshuffles += sum(event.kind == "reshuffle" for event in rnd.history)
+        for view, then in kept:  # the round went on, reshuffles included: each view still reads as at its decision
+            assert reading(view) == then
+    if source == "elimination":
+        assert reshuffles, "no reshuffle was played: the test would not cover one"
+
+
+def test_a_prefix_reads_equals_hashes_and_pickles_as_its_tuple():
+    events = [Event("play", 0), Event("draw", 1, count=2), Event("pass", 2)]
+    prefix = Prefix(events, 2)
+    events.append(Event("skip", 3))  # the list grows; the prefix does not
+    as_tuple = (Event("play", 0), Event("draw", 1, count=2))
+    assert prefix == as_tuple and as_tuple == prefix and not prefix != as_tuple
+    assert prefix != as_tuple[:1] and prefix == Prefix(list(as_tuple), 2)
+    assert hash(prefix) == hash(as_tuple)
+    assert len(prefix) == 2 and prefix[-1] == as_tuple[-1] and prefix[0] == as_tuple[0]
+    with pytest.raises(IndexError):
+        prefix[2]
+    with pytest.raises(IndexError):
+        prefix[-3]
+    assert prefix[:] == as_tuple and type(prefix[:]) is tuple and prefix[5:] == ()
+    assert list(prefix) == list(as_tuple) and list(reversed(prefix)) == list(reversed(as_tuple))
+    assert Event("pass", 2) not in prefix and Event("play", 0) in prefix
+    assert prefix.index(Event("draw", 1, count=2)) == 1 and prefix.count(Event("play", 0)) == 1
+    assert prefix + (Event("pass", 2),) == (*as_tuple, Event("pass", 2))
+    assert (Event("pass", 2),) + prefix == (Event("pass", 2), *as_tuple)
+    assert repr(prefix) == repr(as_tuple)
+    copy = pickle.loads(pickle.dumps(prefix))
+    assert copy == as_tuple and type(copy) is tuple
