@@ -13,6 +13,7 @@ from midround import table
 from runner.cli import main
 from runner.game.actions import DRAW
 from runner.game.cards import parse_card
+from runner.logs.narration import DRAW_REASONS
 from runner.seats.human import HumanQuit, HumanSeat
 from runner.table.play import play_match
 from scenario import deal, do, load
@@ -243,8 +244,8 @@ def test_in_a_real_terminal_a_whole_match_is_told_as_the_log_has_it(tmp_path):
     for event in log:
         kind, seat = event["type"], event.get("seat")
         if kind == "draw" and seat == 0:
-            why = " (penalty)" if event["reason"] == "seven" else ""
-            if why:  # the move was offered as what it is
+            why = DRAW_REASONS.get(event["reason"], "")  # why, where the draw was not the plain one
+            if event["reason"] == "seven":  # the move was offered as what it is
                 assert tells(lambda line, n=len(event["cards"]): re.fullmatch(rf" +\d+\) draw {n} \(penalty\)", line))
             assert tells(lambda line: line == f"  you drew {' '.join(event['cards'])}{why}"), event
         elif kind == "draw":
