@@ -170,12 +170,12 @@ def direction_after(log: list[dict], start: dict) -> int:
 
 
 def test_the_direction_goes_back_to_the_initial_direction_each_round():
-    starts, log = round_starts("strafpunten-nine-reverses", 3, 2)
+    starts, log = round_starts("strafpunten-nine-reverses", 3, 6)
     assert any(direction_after(log, start) == -1 for start in starts[:-1])  # a round ended reversed ...
     assert all(start["direction"] == 1 for start in starts)  # ... and the next began clockwise again
 
 
 def test_without_reset_the_direction_carries_into_the_next_round():
-    starts, log = round_starts("strafpunten-nine-reverses", 3, 2, {"deal.reset_direction": False})
+    starts, log = round_starts("strafpunten-nine-reverses", 3, 6, {"deal.reset_direction": False})
     carried = [direction_after(log, start) for start in starts[:-1]]
     assert [start["direction"] for start in starts[1:]] == carried and -1 in carried
