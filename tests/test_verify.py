@@ -13,6 +13,7 @@ from typer.testing import CliRunner
 
 from games import VARIANTS, play, player_counts
 from runner.cli import app
+from runner.logs.follow import LogTable
 from runner.logs.verify import LogError, verify
 from runner.table.match import TableChange
 from scenario import load
@@ -176,16 +177,11 @@ def test_a_missing_announcement_without_its_penalty_is_rejected(sample):
 
 def due_mau(log: list[dict]) -> int:
     """The first "mau" said when it was due: the play left one card (a sloppy bot also calls one that is not)."""
-    sizes: list[int] = []
+    table = LogTable()
     for i, event in enumerate(log):
-        if event["type"] == "round_start":
-            sizes = [len(hand) for hand in event["hands"]]
-        elif event["type"] == "draw":
-            sizes[event["seat"]] += len(event["cards"])
-        elif event["type"] == "play":
-            sizes[event["seat"]] -= 1 + len(event.get("more") or ())
-            if event["announce"] == "mau" and sizes[event["seat"]] == 1:
-                return i
+        table.apply(event)
+        if event["type"] == "play" and event["announce"] == "mau" and len(table.hand(event["seat"])) == 1:
+            return i
     raise AssertionError("no mau said when due")
 
 
