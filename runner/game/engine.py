@@ -60,7 +60,7 @@ from .general import (
 )
 from .ruleset import Ruleset
 from .state import Outcome, RoundState
-from .view import Event, Prefix, Resume, View
+from .view import SHARED_FROM, Event, Prefix, Resume, View
 
 __all__ = [
     "BLOCKED", "CHALLENGING", "DRAWN", "FORFEITED", "GIVING", "HAND_LIMIT", "JUMP_IN", "NAME_SUIT", "OVER", "PLAY",
@@ -531,12 +531,13 @@ class Round(General):
             legal = ()
         if self.general:
             return self._gview(seat, legal, move_time, time_bank)
-        hands = self.hands
+        hands, discard, history = self.hands, self.discard, self.history
         return _new(View, (
-            seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
-            tuple(map(len, hands)), len(self.stock), Prefix(self.discard, len(self.discard)), self.totals,
-            self.rounds_won, self.number, tuple(self.active), self.rules.ruleset,
-            Prefix(self.history, len(self.history)),  # shared, not copied: runner/game/view.py
+            seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
+            tuple(map(len, hands)), len(self.stock),
+            tuple(discard) if len(discard) < SHARED_FROM else Prefix(discard, len(discard)),  # runner/game/view.py
+            self.totals, self.rounds_won, self.number, tuple(self.active), self.rules.ruleset,
+            tuple(history) if len(history) < SHARED_FROM else Prefix(history, len(history)),
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),
             None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume, move_time, time_bank,
