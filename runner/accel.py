@@ -24,12 +24,17 @@ import sys
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
     "runner.game.compiled",
+    "runner.game.state",
     "runner.game.general",
     "runner.game.engine",
     "runner.botkit.simulate",
     "runner.table.referee",
     "runner.table.match",
 )
+# The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
+# methods, the compiled rules): a compiled one cannot run on the pure-Python class of another, so they
+# run compiled only all together (all in one package folder).
+LINKED = ("runner.game.compiled", "runner.game.state", "runner.game.general", "runner.game.engine")
 MANIFEST = "_accelerated.json"  # {module's file name: SHA-256 of the .py it was compiled from}
 PURE_VARIABLE = "MAUMAU_PURE"
 
@@ -72,6 +77,17 @@ def _built_from(folder: str) -> dict[str, str]:
     return found if isinstance(found, dict) else {}
 
 
+def _pure_reason(folder: str, base: str) -> str | None:
+    """Why module `base` of `folder` must run as pure Python (None: its compiled form may run)."""
+    if _compiled_file(folder, base) is None:
+        return "not built"
+    if forced_pure():
+        return f"{PURE_VARIABLE}=1"
+    if _built_from(folder).get(base + ".py") != source_digest(os.path.join(folder, base + ".py")):
+        return f"{base}.py changed since it was compiled (pip install -e . rebuilds it)"
+    return None
+
+
 class PureWhenAsked(importlib.abc.MetaPathFinder):
     """Finds the pure .py of an accelerated module when the compiled one must not run; else leaves it to the rest."""
 
@@ -83,17 +99,19 @@ class PureWhenAsked(importlib.abc.MetaPathFinder):
             source = os.path.join(folder, base + ".py")
             if not os.path.isfile(source):
                 continue
-            compiled = _compiled_file(folder, base)
-            if compiled is None:
-                _reasons[name] = "not built"
-                return None  # only the .py is there: the usual finders load it
-            if forced_pure():
-                _reasons[name] = f"{PURE_VARIABLE}=1"
-            elif _built_from(folder).get(base + ".py") != source_digest(source):
-                _reasons[name] = f"{base}.py changed since it was compiled (pip install -e . rebuilds it)"
-            else:
+            reason = _pure_reason(folder, base)
+            if reason is None and name in LINKED:  # compiled only together with the modules it shares types with
+                for other in LINKED:
+                    other_reason = _pure_reason(folder, other.rpartition(".")[2])
+                    if other_reason is not None:
+                        reason = f"{other} runs as pure Python ({other_reason}), and they share typed classes"
+                        break
+            if reason is None:
                 _reasons.pop(name, None)
                 return None  # the usual finders load the extension, which comes first in their order
+            _reasons[name] = reason
+            if reason == "not built":
+                return None  # only the .py is there: the usual finders load it
             return importlib.util.spec_from_file_location(name, source)
         return None
 

@@ -157,3 +157,18 @@ def test_a_pxd_beside_the_source_counts_in_its_digest(package):
     before = accel.source_digest(str(package / "mod.py"))
     (package / "mod.pxd").write_text("cdef int x\n")
     assert accel.source_digest(str(package / "mod.py")) != before
+
+
+def test_a_module_sharing_typed_classes_runs_as_pure_python_when_its_partner_does(package, monkeypatch):
+    # `mod` is current, but `other`, whose typed classes it shares (accel.LINKED), changed since its build:
+    # the compiled `mod` could not run on the pure `other`, so both run their .py files
+    (package / "other.py").write_text("WHERE = 'source'\n")
+    (package / ("other" + accel.importlib.machinery.EXTENSION_SUFFIXES[0])).write_bytes(b"not a shared object")
+    (package / accel.MANIFEST).write_text(json.dumps({"mod.py": accel.source_digest(str(package / "mod.py")),
+                                                      "other.py": "0" * 64}))
+    monkeypatch.setattr(accel, "MODULES", (*accel.MODULES, "accel_probe.other"))
+    monkeypatch.setattr(accel, "LINKED", ("accel_probe.mod", "accel_probe.other"))
+    module = __import__("accel_probe.mod", fromlist=["WHERE"])
+    assert module.WHERE == "source"
+    assert "accel_probe.other runs as pure Python" in accel._reasons["accel_probe.mod"]
+    sys.modules.pop("accel_probe.other", None)

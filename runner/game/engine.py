@@ -125,6 +125,11 @@ def _seat_after(order: list[int], seat: int, direction: int) -> int:
     return order[0] if direction > 0 else order[-1]
 
 
+def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
+    """{direction: the seat of `order` after each seat of the match}, as Round._step looks it up."""
+    return {direction: tuple([_seat_after(order, s, direction) for s in range(n_seats)]) for direction in (1, -1)}
+
+
 class Round(General):
     """The state of one round. Seats are numbered across the match; `active` lists those dealt in."""
 
@@ -427,13 +432,15 @@ class Round(General):
                     for card in dict.fromkeys(hand):
                         if card.rank == rank:  # only the same rank passes a penalty on
                             if card in wild:  # a wild draw card still names a suit
-                                actions.extend(play(card, suit, due) for suit in SUITS)
+                                actions.extend([play(card, suit, due) for suit in SUITS])
                             else:
                                 actions.append(play(card, None, due))
             else:
                 rules = self.rules
                 top, suit = self.discard[-1], self.suit
-                table = rules.play_tables.get((due, top, suit)) or rules.plays_on(due, top, suit)
+                table = rules.play_tables.get((due, top, suit))
+                if table is None:  # not `or`: a table of no playable card is empty, and built already
+                    table = rules.plays_on(due, top, suit)
                 for card in hand if self.single_deck else dict.fromkeys(hand):
                     found = table.get(card)
                     if found is not None:
@@ -447,7 +454,7 @@ class Round(General):
             plays = self.rules.plays_on(due, self.discard[-1], self.suit)
             return plays.get(self.drawn, ()) + (PASS,)  # type: ignore[arg-type]  # drawn: a Card in phase drawn
         if phase == NAME_SUIT:
-            return tuple(name_suit(suit) for suit in SUITS)
+            return tuple([name_suit(suit) for suit in SUITS])
         if phase == CHALLENGING:
             return (CHALLENGE, PASS)
         return ()
@@ -705,11 +712,7 @@ class Round(General):
         """The next seat in play after `seat` in the current direction."""
         after = self._after
         if after is None:
-            order = self.in_play()
-            after = self._after = {
-                direction: tuple(_seat_after(order, s, direction) for s in range(self.n_seats))
-                for direction in (1, -1)
-            }
+            after = self._after = _seats_after(self.in_play(), self.n_seats)
         return after[self.direction][seat]
 
     def _end_turn(self, seat: int, gained: int) -> None:
