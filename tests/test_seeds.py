@@ -1,4 +1,4 @@
-"""Seeds: what a bot's generator is made from tells nothing about the deal.
+"""Seeds: a bot's generator tells nothing about the deal, and the default seed is random, printed and stored.
 
 The attack: an isolated bot is sent its generator's full state. Python's Mersenne Twister seeding
 (`init_by_array`) can be run backwards, so the state gives back the seed it was made from; if that
@@ -8,7 +8,9 @@ seed names the match seed, the bot can shuffle every round of the match itself.
 import random
 import re
 
+from console import maumau
 from runner.table.match import bot_rng
+from runner.tournament.store import Store
 
 MASK = 0xFFFFFFFF
 
@@ -49,3 +51,31 @@ def test_a_bots_generator_state_names_no_match_seed():
     deal = random.Random(f"{match_seed}:deal").getstate()
     assert all(random.Random(f"{guess}:deal").getstate() != deal for guess in re.findall(r"\d+", behind))
 
+
+SEED_LINE = re.compile(r"seed (\d+) \(chosen at random; --seed \1 plays the same (match|tournament) again\)")
+
+
+def test_play_without_a_seed_takes_a_random_one_and_says_which(capsys, monkeypatch):
+    runs = [maumau(capsys, monkeypatch, "play", "-r", "strafpunten", "-b", "random", "-b", "random", "--format",
+                   "json") for _ in range(2)]
+    seeds = [int(SEED_LINE.search(err).group(1)) for code, _, err in runs if code == 0]
+    assert len(set(seeds)) == 2
+    code, again, _ = maumau(capsys, monkeypatch, "play", "-r", "strafpunten", "-b", "random", "-b", "random",
+                            "--format", "json", "--seed", seeds[0])
+    assert code == 0 and again == runs[0][1]
+
+
+def test_a_tournament_stores_its_random_seed_and_resumes_without_it(capsys, monkeypatch, tmp_path):
+    options = ["tournament", "-r", "strafpunten", "-b", "random", "-b", "random", "--deals", "2", "--workers", "1",
+               "-q", "--format", "json", "--out", tmp_path / "t"]
+    code, standings, err = maumau(capsys, monkeypatch, *options)
+    seed = int(SEED_LINE.search(err).group(1))
+    store = Store.open(tmp_path / "t")
+    try:
+        assert code == 0 and store.config()["seed"] == seed
+    finally:
+        store.close()
+    code, resumed, err = maumau(capsys, monkeypatch, *options, "--resume")
+    assert (code, resumed) == (0, standings) and not SEED_LINE.search(err)
+    code, _, err = maumau(capsys, monkeypatch, *options, "--resume", "--seed", seed + 1)
+    assert code == 1 and "holds another tournament" in err

@@ -35,6 +35,7 @@ from .options import (
     fault_settings,
     option_names,
     overrides_of,
+    seed_or_random,
 )
 
 app = typer.Typer(
@@ -157,7 +158,7 @@ def rulesets_schema() -> None:
 def play_cmd(
     ruleset: RulesetOpt,
     bots: Annotated[list[str], typer.Option("-b", "--bot", help="A bot per seat, in seat order (repeat).")],
-    seed: SeedOpt = 1,
+    seed: SeedOpt = None,
     set_: SetOpt = None,
     log: Annotated[Optional[Path], typer.Option("--log", help="Write the game log (JSON lines; gzip if .gz).")] = None,
     join: Annotated[
@@ -186,6 +187,7 @@ def play_cmd(
     if human and human_seat is None:
         human_seat = 0
     faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
+    seed = seed_or_random(seed, "match")
     try:
         with bots_print_to_stderr() as own:
             result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],

@@ -27,6 +27,7 @@ from .options import (
     fault_settings,
     option_names,
     overrides_of,
+    seed_or_random,
 )
 from .standings import render_standings
 
@@ -117,7 +118,7 @@ def tournament_cmd(
         typer.Option("--extend", help="Add the -b entrants to the tournament in DIR: only their tables are played."),
     ] = None,
     logs: LogsOpt = True,
-    seed: SeedOpt = 1,
+    seed: SeedOpt = None,
     set_: SetOpt = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress (bar or lines), notes or standings reports.")
@@ -196,7 +197,7 @@ def tournament_cmd(
                 bots,
                 deals,
                 table_size,
-                seed,
+                run_seed(seed, resume, out, "tournament"),
                 overrides_of(set_),
                 logs=logs,
                 until_confident=until_confident,
@@ -220,6 +221,15 @@ def tournament_cmd(
                 report=report_standings,
             )
     typer.echo(render_standings(standings, fmt))
+
+
+def run_seed(seed: int | None, resume: bool, out: Path | None, what: str) -> int:
+    """`--seed`; else, resuming, the stored run's own seed; else a random one (said on stderr)."""
+    from runner.tournament.driver import stored_seed
+
+    if seed is None and resume and out is not None:
+        seed = stored_seed(out)
+    return seed_or_random(seed, what)
 
 
 def refuse_settings(
@@ -301,7 +311,7 @@ def sprt_cmd(
         ),
     ] = False,
     logs: LogsOpt = True,
-    seed: SeedOpt = 1,
+    seed: SeedOpt = None,
     set_: SetOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress (bar or lines) or notes.")] = False,
     fmt: Annotated[str, typer.Option("--format", help="Output: table or json.")] = "table",
@@ -346,7 +356,7 @@ def sprt_cmd(
                 opponents or [],
                 Hypotheses(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),
                 max_deals=cap,
-                seed=seed,
+                seed=run_seed(seed, resume, out, "test"),
                 overrides=overrides_of(set_),
                 logs=logs,
                 faults=faults,

@@ -17,11 +17,12 @@ from runner.words import counted, plural
 from .abtest import Verdict, run_test
 from .backends import Backend, make_backend
 from .deals import Deal, deal_book
+from .integrity import ResultsCorrupt
 from .progress import Progress, progress_for
 from .schedule import Slot, schedule, unit_of
 from .settings import Settings, extended, stored_settings
 from .standings import Standings, tally
-from .store import Store
+from .store import DB_NAME, Store
 from .work import MatchOutcome, WorkUnit
 
 
@@ -249,6 +250,16 @@ def stored_config(directory: Path) -> dict:
         return store.config()
     finally:
         store.close()
+
+
+def stored_seed(directory: Path) -> int | None:
+    """The seed of the run stored in `directory`, None if it holds none (resuming nothing is refused later)."""
+    if not (directory / DB_NAME).exists():
+        return None
+    seed = stored_config(directory).get("seed")
+    if type(seed) is not int:
+        raise ResultsCorrupt(f"{directory}: the stored config has no seed")
+    return seed
 
 
 def extend(directory: Path, bots: list[str]) -> Settings:
