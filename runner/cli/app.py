@@ -187,12 +187,12 @@ def play_cmd(
     if human and human_seat is None:
         human_seat = 0
     faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
-    seed = seed_or_random(seed, "match")
+    seed, notes = seed_or_random(seed, "match")
     try:
         with bots_print_to_stderr() as own:
             result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
                                         with_log=log is not None, faults=faults, human_seat=human_seat,
-                                        human_io=(None, own))
+                                        human_io=(None, own), on_start=lambda: say(notes))
     except HumanQuit as exc:
         if exc.input_ended:
             raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
@@ -352,6 +352,12 @@ def check_bot_cmd(
         typer.echo(line)
     if not report.passed:
         raise typer.Exit(1)
+
+
+def say(notes: tuple[str, ...]) -> None:
+    """Notes for the user, on stderr (a random seed's)."""
+    for note in notes:
+        typer.echo(note, err=True)
 
 
 def script() -> None:

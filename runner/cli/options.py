@@ -79,10 +79,9 @@ def overrides_of(pairs: list[str] | None) -> dict:
     return dict(parse_override(pair) for pair in pairs or [])
 
 
-def seed_or_random(seed: int | None, what: str) -> int:
-    """`--seed`, or a random seed, said on stderr: a bot must not know the deal from a seed everyone uses."""
+def seed_or_random(seed: int | None, what: str) -> tuple[int, tuple[str, ...]]:
+    """`--seed`, or a random one (a bot must not know the deal from a seed everyone uses) and the note that says it."""
     if seed is not None:
-        return seed
+        return seed, ()
     seed = secrets.randbits(63)
-    typer.echo(f"seed: {seed} (chosen at random; --seed {seed} plays the same {what} again)", err=True)
-    return seed
+    return seed, (f"seed: {seed} (chosen at random; --seed {seed} plays the same {what} again)",)

@@ -176,6 +176,7 @@ def tournament_cmd(
         if directory is not None and out is not None and directory != out:
             raise MaumauError(f"--resume {directory} and --out {out} name two directories; give one")
         out = directory if directory is not None else out
+        notes: tuple[str, ...] = ()  # a random seed's
         if extend is not None:
             refuse_settings(ctx, "--extend DIR", ruleset, resume=False)
             settings = extend_tournament(extend, bots or [])
@@ -192,12 +193,13 @@ def tournament_cmd(
                     "`--resume DIR` continues a stored one"
                 )
             faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
+            seed, notes = run_seed(seed, resume, out, "tournament")
             settings = plan(
                 ruleset,
                 bots,
                 deals,
                 table_size,
-                run_seed(seed, resume, out, "tournament"),
+                seed,
                 overrides_of(set_),
                 logs=logs,
                 until_confident=until_confident,
@@ -219,12 +221,13 @@ def tournament_cmd(
                 scheduler,
                 report_every=report_every,
                 report=report_standings,
+                notes=notes,
             )
     typer.echo(render_standings(standings, fmt))
 
 
-def run_seed(seed: int | None, resume: bool, out: Path | None, what: str) -> int:
-    """`--seed`; else, resuming, the stored run's own seed; else a random one (said on stderr)."""
+def run_seed(seed: int | None, resume: bool, out: Path | None, what: str) -> tuple[int, tuple[str, ...]]:
+    """`--seed`; else, resuming, the stored run's own seed; else a random one, and the note that says it."""
     from runner.tournament.driver import stored_seed
 
     if seed is None and resume and out is not None:
@@ -336,6 +339,7 @@ def sprt_cmd(
     if fmt not in ("table", "json"):
         raise MaumauError(f"unknown --format {fmt!r}; use table or json")
     names = names or []
+    notes: tuple[str, ...] = ()  # a random seed's
     with option_names():
         if resume and ruleset is None and len(names) == 1 and out is None:
             refuse_settings(ctx, "--resume DIR", None, resume=True, options=SPRT_SETTING_OPTIONS)
@@ -348,6 +352,7 @@ def sprt_cmd(
                     "NEW BASE [-b OPPONENT ...]`); `--resume DIR` continues a stored test"
                 )
             faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
+            seed, notes = run_seed(seed, resume, out, "test")
             cap = max_deals if max_deals is not None or deals_file is not None else DEFAULT_MAX_DEALS
             settings = plan_test(
                 ruleset,
@@ -356,14 +361,14 @@ def sprt_cmd(
                 opponents or [],
                 Hypotheses(elo0=elo0, elo1=elo1, alpha=alpha, beta=beta),
                 max_deals=cap,
-                seed=run_seed(seed, resume, out, "test"),
+                seed=seed,
                 overrides=overrides_of(set_),
                 logs=logs,
                 faults=faults,
                 seatings=seatings,
                 deals_file=deals_file,
             )
-        verdict, out = conduct_test(settings, out, resume, backend, workers, quiet, scheduler)
+        verdict, out = conduct_test(settings, out, resume, backend, workers, quiet, scheduler, notes)
     typer.echo(render_verdict(settings, verdict, out, fmt))
 
 
