@@ -1,8 +1,9 @@
 """The optional accelerator's build (pyproject.toml holds everything else): runner/accel.py says what it is.
 
 Cython compiles the modules of `runner.accel.MODULES` from their own .py files (typed by a .pxd
-beside one, where there is one), and the typed kernels of `runner.accel.KERNELS` from their .pyx. Without a C compiler, or when Cython or the compiler fails,
-the install goes on without them and the pure-Python engine runs: the build warns and never fails.
+beside one, where there is one), and the typed kernels of `runner.accel.KERNELS` from their .pyx.
+Without a C compiler, or when Cython or the compiler fails, the install goes on without them and
+the pure-Python engine runs: the build warns and never fails.
 `MAUMAU_PURE=1` at install time skips the compilation altogether.
 """
 

@@ -310,15 +310,15 @@ def covers(game) -> bool:
             and all(card.suit in SUITS for card in game.deck_cards))
 
 
-_tables = {}
+_tables = {}  # id(game) -> (game, its Table or None): the game kept, so that its id stays its own
 
 
 def table_of(game):
     """The kernel's Table of `game` (built once), or None where the kernel does not cover its rules."""
     found = _tables.get(id(game))
-    if found is None or found.game is not game:
-        found = _tables[id(game)] = Table(game) if covers(game) else False
-    return found or None
+    if found is None or found[0] is not game:
+        found = _tables[id(game)] = (game, Table(game) if covers(game) else None)
+    return found[1]
 
 
 # ---------------------------------------------------------------------------------------------- the state
@@ -1062,6 +1062,11 @@ cdef class Search:
 in_place = _layout_checks()
 
 
-def in_place_generator() -> bool:
-    """Whether the kernel works on a random.Random's state in place (its layout checked at import)."""
+def in_place_generator(use=None) -> bool:
+    """Whether the kernel works on a random.Random's state in place (its layout checked at import); `use=False`
+    makes it copy the state in and out instead (as where the layout does not check out), `use=True` goes back to
+    working in place where the layout allows."""
+    global in_place
+    if use is not None:
+        in_place = bool(use) and _layout_checks()
     return in_place
