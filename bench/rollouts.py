@@ -96,8 +96,8 @@ def contenders() -> list[Contender]:
     except ImportError:
         playout = None
     try:
-        from runner.simulate import rollout
         from bots.hard import heuristic_policy
+        from runner.simulate import rollout
     except ImportError:  # a checkout from before simulate.rollout
         rollout = None
     rows = []
