@@ -30,15 +30,23 @@ MODULES = (
     "runner.table.referee",
     "runner.table.match",
 )
+# Typed Cython sources (.pyx) with no .py of the same name: the code importing one falls back to Python of its own
+# when it cannot be imported (not built, MAUMAU_PURE=1, or stale: the finder then refuses it).
+KERNELS = ("runner.botkit._playout",)
 MANIFEST = "_accelerated.json"  # {module's file name: SHA-256 of the .py it was compiled from}
 PURE_VARIABLE = "MAUMAU_PURE"
 
 
+def source_file(name: str) -> str:
+    """The source a module of MODULES or KERNELS is compiled from, relative to the repository root."""
+    return name.replace(".", "/") + (".pyx" if name in KERNELS else ".py")
+
+
 def source_digest(path: str) -> str:
-    """The SHA-256 of a module's source, its .py file and the .pxd beside it if any (a build records it, an import
-    compares)."""
+    """The SHA-256 of a module's source, its .py (or .pyx) file and the .pxd beside it if any (a build records it, an
+    import compares)."""
     digest = hashlib.sha256()
-    for name in (path, path[:-3] + ".pxd"):
+    for name in (path, os.path.splitext(path)[0] + ".pxd"):
         if os.path.isfile(name):
             with open(name, "rb") as handle:
                 digest.update(handle.read())
@@ -76,24 +84,27 @@ class PureWhenAsked(importlib.abc.MetaPathFinder):
     """Finds the pure .py of an accelerated module when the compiled one must not run; else leaves it to the rest."""
 
     def find_spec(self, name, path, target=None):
-        if name not in MODULES:
+        if name not in MODULES and name not in KERNELS:
             return None
-        base = name.rpartition(".")[2]
+        base, kernel = name.rpartition(".")[2], name in KERNELS
+        file = base + (".pyx" if kernel else ".py")
         for folder in path or sys.path:
-            source = os.path.join(folder, base + ".py")
+            source = os.path.join(folder, file)
             if not os.path.isfile(source):
                 continue
             compiled = _compiled_file(folder, base)
             if compiled is None:
                 _reasons[name] = "not built"
-                return None  # only the .py is there: the usual finders load it
+                return None  # only the .py is there: the usual finders load it (a kernel: they find nothing)
             if forced_pure():
                 _reasons[name] = f"{PURE_VARIABLE}=1"
-            elif _built_from(folder).get(base + ".py") != source_digest(source):
-                _reasons[name] = f"{base}.py changed since it was compiled (pip install -e . rebuilds it)"
+            elif _built_from(folder).get(file) != source_digest(source):
+                _reasons[name] = f"{file} changed since it was compiled (pip install -e . rebuilds it)"
             else:
                 _reasons.pop(name, None)
                 return None  # the usual finders load the extension, which comes first in their order
+            if kernel:  # no Python of its own: its importer falls back
+                raise ModuleNotFoundError(f"{name} not used: {_reasons[name]}", name=name)
             return importlib.util.spec_from_file_location(name, source)
         return None
 
@@ -105,10 +116,14 @@ def install() -> None:
 
 
 def status() -> dict[str, str]:
-    """For each module of MODULES: `compiled`, or why it runs as pure Python (imports them all)."""
+    """For each module of MODULES and KERNELS: `compiled`, or why it runs as pure Python (imports them all)."""
     found = {}
-    for name in MODULES:
-        module = importlib.import_module(name)
+    for name in MODULES + KERNELS:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # a kernel not built or refused: its importer runs Python instead
+            found[name] = "pure: " + _reasons.get(name, "not built")
+            continue
         if isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader):
             found[name] = "compiled"
         else:

@@ -90,7 +90,7 @@ def test_a_worker_killed_mid_tournament_is_replaced_and_every_match_is_recorded_
     serial, _ = conduct(settings, tmp_path / "serial", False, "serial", quiet=True)
     assert render_standings(standings, "json") == render_standings(serial, "json")
     store.close()
-    cluster.wait_for_workers(2, timeout=60)  # the nanny restarts the killed worker for the next tests
+    cluster.wait_for_workers(2, timeout=300)  # the nanny restarts the killed worker for the next tests
 
 
 def test_a_match_delivered_twice_is_reported_once(cluster):

@@ -18,6 +18,7 @@ from typing import Iterator
 
 from runner.game import events as ev
 from runner.game.cards import SUITS, Card
+from runner.words import counted
 
 from .verify_moves import Moves
 from .verify_rules import LogRules, TableRules, names, rank_index
@@ -71,7 +72,7 @@ class RoundCheck(Moves):
         for seat, hand in enumerate(hands):
             want = table.hand_size if seat in self.active else 0
             if len(hand) != want:
-                self.fail(f"seat {seat} is dealt {len(hand)} cards, expected {want}")
+                self.fail(f"seat {seat} is dealt {counted(len(hand), 'card')}, expected {want}")
         upcards = [c.card(text) for text in start["upcards"]]
         self.stock = [c.card(text) for text in reversed(start["stock"])]  # top card last, popped first
         dealt = sum(self.hands, Counter()) + Counter(upcards) + Counter(self.stock)
@@ -668,7 +669,8 @@ class RoundCheck(Moves):
                 self.fail(f"draw reason {event['reason']!r}, expected {' or '.join(reasons)}")
             taken = [c.card(text) for text in event["cards"]]
             if len(taken) > remaining:
-                self.fail(f"seat {seat} draws {len(taken)} cards, {remaining} are due")
+                due = "is" if remaining == 1 else "are"
+                self.fail(f"seat {seat} draws {counted(len(taken), 'card')}, {remaining} {due} due")
             top = list(reversed(stock[len(stock) - len(taken):])) if taken else []
             if taken != top:
                 self.fail(f"drawn {_cards(Counter(taken))}, but the stock's top is "
