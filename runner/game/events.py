@@ -113,6 +113,11 @@ def give(seat: int, to: int, card: Card) -> dict:
     return {"type": GIVE, "seat": seat, "to": to, "card": card.text}
 
 
+def take(seat: int, to: int, card: Card) -> dict:
+    """A card taken unseen by `to` from `seat` (a power's `take`): a `give` that its receiver chose blindly."""
+    return {"type": GIVE, "seat": seat, "to": to, "card": card.text, "taken": True}
+
+
 def pass_hands(direction: int) -> dict:
     return {"type": PASS_HANDS, "direction": direction}
 

@@ -284,7 +284,10 @@ class Narrator:
             return f"{who(seat)} forfeited the match"
         if kind == ev.GIVE:  # the card given is known to the giver and the taker only
             known = self.seat in (seat, event["to"])
-            return f"{who(seat)} gave {event['card'] if known else 'a card'} to {who(event['to'])}"
+            card = event['card'] if known else 'a card'
+            if event.get("taken"):
+                return f"{who(event['to'])} took {card} unseen from {who(seat)}"
+            return f"{who(seat)} gave {card} to {who(event['to'])}"
         if kind == ev.SWAP:
             return f"{who(seat)} swapped hands with {who(event['with'])}"
         if kind == ev.PASS_HANDS:
@@ -343,6 +346,8 @@ def event_line(event: dict, players: list[str]) -> str:
         verb = "jumps in with" if event.get("jump_in") else "plays"
         return f"  {who(event['seat'])} {verb} {' '.join(played_cards(event))}{extra}"
     if kind == ev.GIVE:
+        if event.get("taken"):
+            return f"  {who(event['to'])} takes {event['card']} unseen from {who(event['seat'])}"
         return f"  {who(event['seat'])} gives {event['card']} to {who(event['to'])}"
     if kind == ev.SWAP:
         return f"  {who(event['seat'])} swaps hands with {who(event['with'])}"
