@@ -338,6 +338,7 @@ def check_bot_cmd(
     isolate: Annotated[
         bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
     ] = True,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
 ) -> None:
     """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""
@@ -345,7 +346,7 @@ def check_bot_cmd(
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
-    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory, wall_time)
+    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory, wall_time, sandbox)
     with bots_print_to_stderr():
         report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):

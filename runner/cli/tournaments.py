@@ -323,6 +323,7 @@ def sprt_cmd(
     wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
     seatings: SeatingsOpt = "rotations",
     deals_file: Annotated[
@@ -351,7 +352,7 @@ def sprt_cmd(
                     "sprt needs -r RULESET and two bots, NEW and BASE (`maumau sprt -r standard-single "
                     "NEW BASE [-b OPPONENT ...]`); `--resume DIR` continues a stored test"
                 )
-            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
+            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
             seed, notes = run_seed(seed, resume, out, "test")
             cap = max_deals if max_deals is not None or deals_file is not None else DEFAULT_MAX_DEALS
             settings = plan_test(
@@ -386,6 +387,7 @@ SPRT_SETTING_OPTIONS = (
     "move_time",
     "time_bank",
     "isolate",
+    "sandbox",
     "bot_memory",
     "seatings",
     "deals_file",
