@@ -30,7 +30,7 @@ def test_a_tournament_of_the_built_in_bots_plays_without_faults_and_its_logs_ver
     out = tmp_path / "results"
     result = CliRunner().invoke(app, [
         "tournament", "-r", str(path), "-b", "random", "-b", "medium", "-b", "hard:rollouts=12", "--deals", "1",
-        "--backend", "serial", "--move-time", "0", "--quiet", "--format", "json", "--out", str(out),
+        "--backend", "serial", "--move-time", "0", "--seed", "1", "--quiet", "--format", "json", "--out", str(out),
     ])
     assert result.exit_code == 0, result.output
     standings = json.loads(result.output)["standings"]

@@ -102,3 +102,38 @@ def test_without_bubblewrap_one_error_line_says_what_to_install(capsys, monkeypa
         sandbox.why_not.cache_clear()
     assert (code, out) == (1, "")
     assert err == "Error: --sandbox needs bwrap: apt-get install bubblewrap\n"
+
+
+def hostile(*args) -> str:
+    return f"exec:{shlex.quote(sys.executable)} {HOSTILE} {' '.join(map(shlex.quote, map(str, args)))}"
+
+
+@needs_sandbox
+def test_check_bot_sandboxes_the_bot_it_checks(capsys, monkeypatch):
+    check = ["check-bot", hostile("read", "/etc/passwd"), "--matches", "1"]
+    code, boxed, _ = maumau(capsys, monkeypatch, *check, "--sandbox")
+    assert code == 1 and "exception (phase play): refused: ENOENT" in boxed and "): read " not in boxed
+    code, plain, _ = maumau(capsys, monkeypatch, *check)
+    assert code == 1 and "exception (phase play): read " in plain  # outside the sandbox the file is there
+
+
+@needs_sandbox
+def test_an_ab_test_sandboxes_its_bots_and_stores_that_it_does(capsys, monkeypatch, tmp_path):
+    from runner.tournament.store import Store
+
+    def details(directory):
+        store = Store.open(directory)
+        try:
+            return {detail for detail, in store.db.execute("SELECT detail FROM faults")}
+        finally:
+            store.close()
+
+    sprt = ["sprt", "-r", "strafpunten", hostile("read", "/etc/passwd"), "random", "--max-deals", "1", "--backend",
+            "serial", "--seed", "1", "-q"]
+    code, _, err = maumau(capsys, monkeypatch, *sprt, "--sandbox", "--out", tmp_path / "boxed")
+    assert code == 0, err
+    assert details(tmp_path / "boxed") == {"refused: ENOENT"}
+    code, _, err = maumau(capsys, monkeypatch, *sprt, "--out", tmp_path / "plain")
+    assert code == 0 and all(d.startswith("read ") for d in details(tmp_path / "plain")), err
+    code, _, err = maumau(capsys, monkeypatch, "sprt", "--resume", tmp_path / "boxed", "--sandbox")
+    assert code == 1 and "--sandbox would change" in err  # the stored settings sandbox it already
