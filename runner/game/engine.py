@@ -218,7 +218,7 @@ class Round(General):
         return self
 
     def _upcards_to_dealer(self, upcards: list[Card], cards: list[Card]) -> list[Card]:
-        """upcard.effects to_dealer: while the upcard has a power the dealer (if dealt in) takes it; the next is turned."""
+        """upcard.effects to_dealer: while the upcard has a power, the dealer (if dealt in) takes it; then the next."""
         taken: list[Card] = []
         if self.dealer in self.active:
             while upcards[-1] in self.rules.action and cards:
