@@ -199,7 +199,7 @@ def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, 
     progress = progress_for(quiet)
     with make_backend(backend, workers, scheduler) as executor:
         # a cluster worker without a bot is refused before the directory is made
-        executor.prepare(settings.bots, settings.faults.isolate)
+        executor.prepare(settings.bots, settings.faults.isolate, settings.faults.sandbox)
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
             progress.note(f"{settings.summary()}; results in {out}")
