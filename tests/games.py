@@ -62,7 +62,7 @@ HOUSE_OPTION_KEYS = {
         "powers_by_players": ({}, {2: {"A": {"play_again": True}}}, {3: {"9": {"reverse": True, "skip": 1}}}),
         "scoring.alone": ({}, {"J": 20, "JS": 40}), "scoring.winner_scores": ({}, {"J": -20, "QS": 5}),
         "scoring.highest_only": (True, False), "scoring.blocked": ("hands", "difference"),
-        "match.exact_totals": ({}, {20: 0, 50: 25})},
+        "match.exact_totals": ({}, {20: 0, 50: 25}), "upcard.effects": ("none", "as_dealer_play", "to_dealer")},
     2: {"drawing.until_playable": (True, False), "drawing.drawn_card": ("play_or_keep", "keep", "must_play", "go_on"),
         "drawing.reshuffle": (True, False), "drawing.when": ("stuck", "any"),
         "announcements.mau.false_penalty": (0, 1, 2), "announcements.maumau.false_penalty": (0, 2),

@@ -50,6 +50,7 @@ players: {min: 2, max: 4}
 going_out: {last_only: [9]}
 going_out_by_players: {2: {forbidden: [2, 3], last_only: [9]}}
 powers: {QS: {take: 1}, KH: {take: 2}}
+upcard: {effects: to_dealer}
 scoring: {alone: {J: 20, JS: 40}, winner_scores: {J: -20}, blocked: difference}
 match: {format: limit, limit: 102, exact_totals: {100: 50, 101: 0}}
 """,

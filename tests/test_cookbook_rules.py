@@ -16,6 +16,7 @@ import yaml
 import scenario
 from games import play
 from runner.game.actions import DRAW, PASS
+from runner.game.cards import parse_card
 from runner.game.engine import Round
 from runner.plugins import registry
 from scenario import do, hand, plays
@@ -439,6 +440,22 @@ def wish_card_alone(path):  # 58: a Jack left alone scores 20, the Jack of Spade
     assert do(deal(path, ["JH", "KC", "QS"], "10H", STOCK), "JH>C").points() == [-20, 4, 3]
 
 
+def dealers_goodies(path):  # 59: an action upcard goes into the dealer's hand; the next is turned up
+    ruleset, taken = registry().load_ruleset(path), 0
+    for seed in range(200):
+        log: list[dict] = []
+        rnd = Round.deal(ruleset, random.Random(seed), 3, dealer=2, log=log)
+        cards = log[0].get("taken", [])
+        assert len(rnd.hands[2]) == 8 + len(cards) and all(len(rnd.hands[seat]) == 8 for seat in (0, 1))
+        assert {card.text for card in rnd.hands[2]} >= set(cards) and rnd.discard == rnd.discard[-1:]
+        assert all(ruleset.power_of(parse_card(card)).is_action for card in cards)
+        assert not ruleset.power_of(rnd.discard[-1]).is_action
+        taken += len(cards)
+        if taken >= 3:
+            return
+    raise AssertionError(f"only {taken} upcards taken in 200 deals")
+
+
 SCENARIOS = {
     1: king_of_hearts, 2: neuner, 3: ace_skips_only, 4: twos_and_threes, 5: same_suit_eight, 6: two_then_play,
     7: black_jacks, 8: tens_send_back, 9: back_at_you, 10: stand_on_ace, 11: fours_wait, 12: jack_demands,
@@ -450,7 +467,7 @@ SCENARIOS = {
     40: count_the_cards, 41: winner_collects, 42: play_on, 43: fifteen_cards, 44: five_rounds, 45: first_to_five,
     46: endless, 47: irish_deal, 48: deck_by_table, 49: ace_two_players, 50: right_hand_lead, 51: throw_in,
     52: two_player_finish, 53: nine_last, 54: blocked_difference, 55: lives, 56: queen_takes, 57: exactly_hundred,
-    58: wish_card_alone,
+    58: wish_card_alone, 59: dealers_goodies,
 }
 
 

@@ -186,8 +186,9 @@ class Upcard(Model):
     flip_while_action: bool = Field(
         False, description="While the upcard is an action card, turn up another on top of it."
     )
-    effects: Literal["none", "as_dealer_play"] = Field(
-        "none", description="none: an action upcard does nothing; as_dealer_play: it acts as if the dealer played it."
+    effects: Literal["none", "as_dealer_play", "to_dealer"] = Field(
+        "none", description="none: an action upcard does nothing; as_dealer_play: it acts as if the dealer played it; "
+        "to_dealer: the dealer takes it into the hand and turns up the next card, until one without a power."
     )
     dealer_names_suit: bool = Field(True, description="A wild upcard (Jack): the dealer names the suit to follow.")
 

@@ -243,6 +243,8 @@ class Narrator:
                 + (f"; between {', '.join(who(s) for s in seated)} only" if event.get("deciding") else ""))
         upcards = event["upcards"]
         turned = f" (turned up over {' '.join(upcards[:-1])})" if len(upcards) > 1 else ""
+        if event.get("taken"):  # upcard.effects to_dealer: face up, so every seat saw them go
+            turned += f"; {who(dealer)} {self._verb(dealer, 'takes', 'take')} {' '.join(event['taken'])} into the hand"
         return [line, f"upcard: {upcards[-1]}{turned}"]
 
     def _draw(self, event: dict) -> str:
@@ -338,7 +340,8 @@ def event_line(event: dict, players: list[str]) -> str:
         hands = "; ".join(f"{who(s)}: {cards_text(h)}" for s, h in enumerate(event["hands"]) if h)
         label = "deciding round" if event.get("deciding") else "round"
         return (f"{label} {event['round']}: {who(event['dealer'])} deals, {who(event['first'])} leads; "
-                f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {counted(len(event['stock']), 'card')}")
+                f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {counted(len(event['stock']), 'card')}"
+                + (f"; the dealer took {cards_text(event['taken'])}" if event.get("taken") else ""))
     if kind == ev.PLAY:
         extra = (f" naming {event['suit']}" if event.get("suit") else "") + (
             f" wishing {event['rank']}" if event.get("rank") else "") + (

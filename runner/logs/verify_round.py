@@ -69,8 +69,11 @@ class RoundCheck(Moves):
         if len(hands) != len(c.players):
             self.fail(f"hands for {len(hands)} seats, the table has {len(c.players)}")
         self.hands = [Counter(c.card(text) for text in hand) for hand in hands]
+        taken = self.taken_upcards(start)
         for seat, hand in enumerate(hands):
             want = table.hand_size if seat in self.active else 0
+            if seat == self.dealer:
+                want += len(taken)
             if len(hand) != want:
                 self.fail(f"seat {seat} is dealt {counted(len(hand), 'card')}, expected {want}")
         upcards = [c.card(text) for text in start["upcards"]]
@@ -83,14 +86,16 @@ class RoundCheck(Moves):
                       f"extra {_cards(extra) or 'none'}, missing {_cards(missing) or 'none'}")
         if not upcards:
             self.fail("no upcard")
+        takes = rules.upcard_to_dealer and self.dealer in self.active
         for index, card in enumerate(upcards):
             is_last = index == len(upcards) - 1
             acts = card in table.action
             if not is_last and not (rules.flip_while_action and acts):
                 self.fail(f"upcard {card} is covered by another, but only an action card is"
                           if rules.flip_while_action else "one card is turned up")
-            if is_last and rules.flip_while_action and acts and self.stock:
-                self.fail(f"upcard {card} is an action card: another is turned up on it")
+            if is_last and (rules.flip_while_action or takes) and acts and self.stock:
+                self.fail(f"upcard {card} is an action card: another is turned up on it"
+                          if rules.flip_while_action else f"upcard {card} is an action card: the dealer takes it")
         self.discard = upcards
         top = upcards[-1]
         self.suit = _suit(top)
@@ -100,6 +105,18 @@ class RoundCheck(Moves):
         self.current = self.lead
         self.flow = self.upcard_flow(top)
         self.resume()
+
+    def taken_upcards(self, start: dict) -> list[Card]:
+        """upcard.effects to_dealer: the action upcards the dealer took into its hand (round_start.taken)."""
+        taken = [self.c.card(text) for text in start.get("taken", ())]
+        if taken and not (self.rules.upcard_to_dealer and self.dealer in self.active):
+            self.fail("upcards taken into the dealer's hand, but the rules do not (upcard.effects to_dealer)")
+        for card in taken:
+            if card not in self.table.action:
+                self.fail(f"the dealer takes the upcard {card}, which has no power (only action cards are taken)")
+        if Counter(taken) - self.hands[self.dealer]:
+            self.fail(f"the dealer takes {names(taken)}, but its hand does not hold them")
+        return taken
 
     def upcard_flow(self, top: Card) -> Flow:
         """An action upcard acts as the dealer's play (upcard.effects); after a wild one the dealer names the suit."""

@@ -203,6 +203,7 @@ class LogRules:
         self.next_dealer = deal.get("next_dealer", "rotate")
         upcard = data["upcard"]
         self.flip_while_action, self.upcard_acts = upcard["flip_while_action"], upcard["effects"] == "as_dealer_play"
+        self.upcard_to_dealer = upcard["effects"] == "to_dealer"
         self.dealer_names_suit = upcard["dealer_names_suit"]
         drawing = data["drawing"]
         self.draw_by_choice = drawing["when"] == "any"
