@@ -1,8 +1,9 @@
 """The optional accelerator's build (pyproject.toml holds everything else): runner/accel.py says what it is.
 
 Cython compiles the modules of `runner.accel.MODULES` from their own .py files (typed by a .pxd
-beside one, where there is one). Without a C compiler, or when Cython or the compiler fails,
-the install goes on without them and the pure-Python engine runs: the build warns and never fails.
+beside one, where there is one), and the typed kernels of `runner.accel.KERNELS` from their .pyx.
+Without a C compiler, or when Cython or the compiler fails, the install goes on without them and
+the pure-Python engine runs: the build warns and never fails.
 `MAUMAU_PURE=1` at install time skips the compilation altogether.
 """
 
@@ -45,7 +46,10 @@ def extensions() -> list:
         return []
     from setuptools import Extension
 
-    modules = [Extension(name, [name.replace(".", "/") + ".py"]) for name in accel.MODULES]
+    modules = [Extension(name, [accel.source_file(name)]) for name in accel.MODULES]
+    # The kernels' float sums must round as Python's do: no fused multiply-add.
+    modules += [Extension(name, [accel.source_file(name)], extra_compile_args=["-ffp-contract=off"])
+                for name in accel.KERNELS]
     try:
         return cythonize(
             modules,
@@ -79,7 +83,7 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # noqa: BLE001
             warn(f"{ext.name} could not be compiled ({exc})")
             return
-        source = ROOT / (ext.name.replace(".", "/") + ".py")
+        source = ROOT / accel.source_file(ext.name)
         folders = {Path(self.get_ext_fullpath(ext.name)).parent}
         if getattr(self, "in_tree", False):
             folders.add(source.parent)

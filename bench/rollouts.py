@@ -6,7 +6,10 @@
 Mid-game states come from seeded rounds played at random for a few decisions. A playout is a
 clone played to the end of the round by uniform random choices, the loop a Monte Carlo bot
 runs (`legal`, `apply`, `over`, `points`). `runner.simulate` playouts with its `quick_policy`
-are timed too when that module is present.
+(and `hard`'s `heuristic_policy`) are timed too when that module is present: the Python loop
+(`clone + simulate.playout`) and `simulate.rollout`, which is the same playout in the compiled
+playout kernel where it is built (runner/botkit/_playout.pyx; else the same Python loop), with
+the ratio of the two from the same run.
 """
 
 from __future__ import annotations
@@ -92,6 +95,11 @@ def contenders() -> list[Contender]:
         from runner.simulate import playout, quick_policy
     except ImportError:
         playout = None
+    try:
+        from bots.hard import heuristic_policy
+        from runner.simulate import rollout
+    except ImportError:  # a checkout from before simulate.rollout
+        rollout = None
     rows = []
     for name, players in itertools.product(RULESETS, PLAYER_COUNTS):
         states = mid_game_states(reg.load_ruleset(name), players)
@@ -101,12 +109,37 @@ def contenders() -> list[Contender]:
         rows.append(Contender(f"{label}: clone + random playout", players,
                               timed(states, lambda s, rng: random_playout(s.clone(rng), rng))))
         if playout is not None:
-            def quick(s, rng):
-                rnd = playout(s.clone(rng), rng, quick_policy)
-                return rnd.turns - s.turns
-
-            rows.append(Contender(f"{label}: clone + simulate.playout(quick_policy)", players, timed(states, quick)))
+            policies = [quick_policy] + ([heuristic_policy] if rollout is not None else [])
+            for policy in policies:
+                rows.append(Contender(f"{label}: clone + simulate.playout({policy.__name__})", players,
+                                      timed(states, python_playout(playout, policy))))
+                if rollout is not None:
+                    rows.append(Contender(f"{label}: simulate.rollout({policy.__name__})", players,
+                                          timed(states, kernel_playout(rollout, policy))))
     return rows
+
+
+def python_playout(playout, policy) -> Callable[[Round, random.Random], int]:
+    def one(state, rng):
+        return playout(state.clone(rng), rng, policy).turns - state.turns
+
+    return one
+
+
+def kernel_playout(rollout, policy) -> Callable[[Round, random.Random], int]:
+    def one(state, rng):
+        return rollout(state, rng, policy).turns - state.turns
+
+    return one
+
+
+def ratio(row: Contender, rows: list[Contender]) -> str:
+    """A `simulate.rollout` row's rate ÷ that of the Python playout of the same states and policy."""
+    if ": simulate.rollout(" not in row.name:
+        return "–"
+    label, policy = row.name.split(": simulate.rollout(")
+    base = next(c for c in rows if c.name == f"{label}: clone + simulate.playout({policy}")
+    return f"{row.games_per_second / base.games_per_second:.1f}"
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -118,10 +151,10 @@ def main(argv: list[str] | None = None) -> int:
     rows = contenders()
     measure(rows, args.runs, args.seconds, progress=lambda text: print(text, file=sys.stderr))
     table = markdown(
-        ["row", "per second (median)", "decisions per playout", "playout decisions/s"],
+        ["row", "per second (median)", "decisions per playout", "playout decisions/s", "÷ Python playout"],
         [[c.name, f"{c.games_per_second:,.0f}",
           f"{c.decisions_per_game:.1f}" if c.decisions_per_game else "–",
-          f"{c.decisions_per_second:,.0f}" if c.decisions_per_game else "–"]
+          f"{c.decisions_per_second:,.0f}" if c.decisions_per_game else "–", ratio(c, rows)]
          for c in rows],
     )
     print(f"# Rollouts\n\nMachine: {started}. {args.runs} runs of {args.seconds:g} CPU-second per row, medians; "

@@ -186,6 +186,11 @@ def heuristic_policy(rnd: Round, rng: random.Random) -> runner.Action:
     return best
 
 
+# Its twin in the playout kernel (runner/botkit/_playout.pyx: `heuristic`), with these weights; the two must agree
+# move for move (tests/test_playout_kernel.py plays both).
+heuristic_policy.kernel = ("heuristic", (CLOSE, KEEP_WILD, SHED_CLOSE, SHED_CALM, SPREAD, FOLLOW))  # type: ignore
+
+
 def house_policy(rnd: Round, rng: random.Random) -> runner.Action:
     """heuristic_policy under house rules (the engine's general path): the same tips, for every kind of action.
 
@@ -318,7 +323,7 @@ class HardBot(runner.Bot):
         """Each option's value in each sampled deal; every option sees the same samples."""
         values: list[list[float]] = [[] for _ in options]
         deadline = None if self.budget is None else time.perf_counter() + self.budget
-        sample = self.sampler(view)
+        step = self.stepper(view, options)
         limit, moves = self.rollouts, None
         if limit is not None and Game.of(view.ruleset, len(view.active)).general:
             limit, moves = None, limit * HOUSE_MOVES
@@ -329,13 +334,35 @@ class HardBot(runner.Bot):
             and (moves is None or self.moves < moves)
             and (deadline is None or time.perf_counter() < deadline)
         ):
-            for i, value in enumerate(self.play_out(view, sample(self.rng), options)):
+            for i, value in enumerate(step()):
                 values[i].append(value)
             samples += 1
             played += len(options)
         self.searched += played
         self.decisions += 1
         return values
+
+    def stepper(self, view: runner.View, options: list[runner.Action]) -> Callable[[], list[float]]:
+        """One sample's value of each option: `Sampler.rollouts` (in the compiled playout kernel where it covers the
+        rules), unless a subclass changes how samples are dealt, played out or valued (then its own methods)."""
+        cls = type(self)
+        if not (cls.sampler is HardBot.sampler and cls.play_out is HardBot.play_out and cls.value is HardBot.value):
+            sample = self.sampler(view)
+            return lambda: self.play_out(view, sample(self.rng), options)
+        sampler, known = Sampler(view, sensible=self.sensible), {}
+
+        def step() -> list[float]:
+            values = []
+            for points, winner, turns in sampler.rollouts(self.rng, options, self.policy):
+                self.moves += turns - view.turns
+                key = (tuple(points), winner)  # many playouts end alike: match_value once for each end
+                value = known.get(key)
+                if value is None:
+                    value = known[key] = match_value(view, points, winner)
+                values.append(value)
+            return values
+
+        return step
 
     def sampler(self, view: runner.View) -> Callable[[random.Random], Round]:
         """How the search deals the hidden cards: consistently with the view (`runner.simulate.Sampler`)."""

@@ -31,6 +31,9 @@ MODULES = (
     "runner.table.referee",
     "runner.table.match",
 )
+# Typed Cython sources (.pyx) with no .py of the same name: the code importing one falls back to Python of its own
+# when it cannot be imported (not built, MAUMAU_PURE=1, or stale: the finder then refuses it).
+KERNELS = ("runner.botkit._playout",)
 # The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
 # methods, the compiled rules): a compiled one cannot run on the pure-Python class of another, so they
 # run compiled only all together (all in one package folder).
@@ -39,11 +42,16 @@ MANIFEST = "_accelerated.json"  # {module's file name: SHA-256 of the .py it was
 PURE_VARIABLE = "MAUMAU_PURE"
 
 
+def source_file(name: str) -> str:
+    """The source a module of MODULES or KERNELS is compiled from, relative to the repository root."""
+    return name.replace(".", "/") + (".pyx" if name in KERNELS else ".py")
+
+
 def source_digest(path: str) -> str:
-    """The SHA-256 of a module's source, its .py file and the .pxd beside it if any (a build records it, an import
-    compares)."""
+    """The SHA-256 of a module's source, its .py (or .pyx) file and the .pxd beside it if any (a build records it, an
+    import compares)."""
     digest = hashlib.sha256()
-    for name in (path, path[:-3] + ".pxd"):
+    for name in (path, os.path.splitext(path)[0] + ".pxd"):
         if os.path.isfile(name):
             with open(name, "rb") as handle:
                 digest.update(handle.read())
@@ -77,14 +85,14 @@ def _built_from(folder: str) -> dict[str, str]:
     return found if isinstance(found, dict) else {}
 
 
-def _pure_reason(folder: str, base: str) -> str | None:
-    """Why module `base` of `folder` must run as pure Python (None: its compiled form may run)."""
+def _pure_reason(folder: str, base: str, file: str) -> str | None:
+    """Why module `base` of `folder`, compiled from `file`, must run as pure Python (None: its compiled one may run)."""
     if _compiled_file(folder, base) is None:
         return "not built"
     if forced_pure():
         return f"{PURE_VARIABLE}=1"
-    if _built_from(folder).get(base + ".py") != source_digest(os.path.join(folder, base + ".py")):
-        return f"{base}.py changed since it was compiled (pip install -e . rebuilds it)"
+    if _built_from(folder).get(file) != source_digest(os.path.join(folder, file)):
+        return f"{file} changed since it was compiled (pip install -e . rebuilds it)"
     return None
 
 
@@ -92,17 +100,19 @@ class PureWhenAsked(importlib.abc.MetaPathFinder):
     """Finds the pure .py of an accelerated module when the compiled one must not run; else leaves it to the rest."""
 
     def find_spec(self, name, path, target=None):
-        if name not in MODULES:
+        if name not in MODULES and name not in KERNELS:
             return None
-        base = name.rpartition(".")[2]
+        base, kernel = name.rpartition(".")[2], name in KERNELS
+        file = base + (".pyx" if kernel else ".py")
         for folder in path or sys.path:
-            source = os.path.join(folder, base + ".py")
+            source = os.path.join(folder, file)
             if not os.path.isfile(source):
                 continue
-            reason = _pure_reason(folder, base)
+            reason = _pure_reason(folder, base, file)
             if reason is None and name in LINKED:  # compiled only together with the modules it shares types with
                 for other in LINKED:
-                    other_reason = _pure_reason(folder, other.rpartition(".")[2])
+                    other_base = other.rpartition(".")[2]
+                    other_reason = _pure_reason(folder, other_base, other_base + ".py")
                     if other_reason is not None:
                         reason = f"{other} runs as pure Python ({other_reason}), and they share typed classes"
                         break
@@ -111,7 +121,9 @@ class PureWhenAsked(importlib.abc.MetaPathFinder):
                 return None  # the usual finders load the extension, which comes first in their order
             _reasons[name] = reason
             if reason == "not built":
-                return None  # only the .py is there: the usual finders load it
+                return None  # only the .py is there: the usual finders load it (a kernel: they find nothing)
+            if kernel:  # no Python of its own: its importer falls back
+                raise ModuleNotFoundError(f"{name} not used: {reason}", name=name)
             return importlib.util.spec_from_file_location(name, source)
         return None
 
@@ -123,10 +135,14 @@ def install() -> None:
 
 
 def status() -> dict[str, str]:
-    """For each module of MODULES: `compiled`, or why it runs as pure Python (imports them all)."""
+    """For each module of MODULES and KERNELS: `compiled`, or why it runs as pure Python (imports them all)."""
     found = {}
-    for name in MODULES:
-        module = importlib.import_module(name)
+    for name in MODULES + KERNELS:
+        try:
+            module = importlib.import_module(name)
+        except ImportError:  # a kernel not built or refused: its importer runs Python instead
+            found[name] = "pure: " + _reasons.get(name, "not built")
+            continue
         if isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader):
             found[name] = "compiled"
         else:

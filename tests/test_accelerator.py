@@ -172,3 +172,29 @@ def test_a_module_sharing_typed_classes_runs_as_pure_python_when_its_partner_doe
     assert module.WHERE == "source"
     assert "accel_probe.other runs as pure Python" in accel._reasons["accel_probe.mod"]
     sys.modules.pop("accel_probe.other", None)
+
+
+@pytest.fixture
+def kernel_package(package, monkeypatch):
+    """`accel_probe.mod` as a kernel: a .pyx source (no .py) and a 'compiled' file beside it."""
+    (package / "mod.py").unlink()
+    (package / "mod.pyx").write_text("cdef int x = 1\n")
+    monkeypatch.setattr(accel, "MODULES", tuple(name for name in accel.MODULES if name != "accel_probe.mod"))
+    monkeypatch.setattr(accel, "KERNELS", (*accel.KERNELS, "accel_probe.mod"))
+    (package / accel.MANIFEST).write_text(json.dumps({"mod.pyx": accel.source_digest(str(package / "mod.pyx"))}))
+    return package
+
+
+def test_a_kernel_whose_pyx_changed_since_the_build_is_refused(kernel_package):
+    (kernel_package / "mod.pyx").write_text("cdef int x = 2\n")
+    with pytest.raises(ModuleNotFoundError, match="mod.pyx changed since it was compiled"):
+        __import__("accel_probe.mod")
+
+
+def test_a_kernel_under_maumau_pure_is_refused_and_a_current_one_loaded(kernel_package, monkeypatch):
+    with pytest.raises(ImportError) as loaded:  # the finder left it to the usual ones: the (bad) extension
+        __import__("accel_probe.mod")
+    assert "not used" not in str(loaded.value)
+    monkeypatch.setenv(accel.PURE_VARIABLE, "1")
+    with pytest.raises(ModuleNotFoundError, match="not used: MAUMAU_PURE=1"):
+        __import__("accel_probe.mod")

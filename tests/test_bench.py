@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -64,10 +65,27 @@ def test_rollout_states_are_mid_game_and_playouts_finish_them():
     assert copy.over and decisions == copy.turns - states[0].turns and not states[0].over
 
 
+def test_hard_cpu_compares_the_paths_and_checks_the_same_choices():
+    done = subprocess.run([sys.executable, str(BENCH / "hard_cpu.py"), "--matches", "1", "--rulesets",
+                           "standard-single", "--rollouts", "4", "--paths", "compiled,pure", "--runs", "2"],
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "pure ÷ compiled, median decision: " in done.stdout
+    assert "hard's choices: the same on every path and run." in done.stdout
+    assert "- pure (pure Python (MAUMAU_PURE=1))" in done.stdout
+
+
 def test_hard_cpu_reports_the_cpu_time_of_searched_decisions():
     import hard_cpu
 
     times = hard_cpu.searched_cpu_times(["standard-single"], 1)
     assert times == sorted(times) and all(t >= 0 for t in times)
-    assert re.fullmatch(r"(\d+ searched decisions of hard, CPU time: median \d+ ms, 99th percentile \d+ ms, "
+    assert re.fullmatch(r"(\d+ searched decisions of hard, CPU time: median [\d.]+ ms, 99th percentile \d+ ms, "
                         r"largest \d+ ms \(load average [\d.]+\)|no searched decisions)", hard_cpu.report(times))
+
+
+def test_rollouts_gives_the_kernel_rows_with_their_ratio_to_the_python_playout(capsys):
+    assert rollouts.main(["--runs", "1", "--seconds", "0.01"]) == 0
+    rows = [line for line in capsys.readouterr().out.splitlines() if "simulate.rollout(" in line]
+    assert len(rows) == 2 * 4  # both policies, every ruleset and table size
+    assert all(re.search(r"\| +\d+\.\d \|$", row) for row in rows)

@@ -20,8 +20,8 @@ from runner.tournament.settings import added_labels, extended, plan
 from runner.tournament.store import DB_NAME, Store
 from test_tournament import ROOT, alive, children, count
 
-SMALL = ["-r", "standard-single", "-b", "medium", "-b", "easy", "-b", "random", "--table-size", "2", "--deals", "5",
-         "--backend", "serial"]
+SMALL = ["-r", "standard-single", "--seed", "1", "-b", "medium", "-b", "easy", "-b", "random", "--table-size", "2",
+         "--deals", "5", "--backend", "serial"]
 
 
 class Clock:
@@ -204,7 +204,6 @@ def test_added_entrants_leave_the_stored_labels_alone():
 
 
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
-@pytest.mark.xfail(strict=False, reason="timed out once in a fresh-clone CI run; cause not found yet")
 def test_a_run_stopped_by_sigterm_says_how_to_resume_like_ctrl_c(tmp_path):
     # CI ends a job that runs out of time with SIGTERM: the run must say how to continue, as on Ctrl-C
     options = ["-r", "strafpunten", "-b", "random", "-b", "random", "-b", "random", "--deals", "30",

@@ -9,7 +9,7 @@ import pytest
 from console import maumau, run_cli
 
 SMALL = ["tournament", "-r", "strafpunten", "-b", "random", "-b", "random", "-b", "random", "--table-size", "2",
-         "--deals", "2", "--backend", "serial", "-q"]
+         "--deals", "2", "--backend", "serial", "-q", "--seed", "1"]
 
 
 @pytest.fixture(scope="module")
@@ -180,6 +180,11 @@ def test_play_and_tournament_json_spell_their_keys_alike(capsys, monkeypatch, pl
     assert all(re.fullmatch(r"[a-z]+(_[a-z]+)*", key) for key in keys), sorted(keys)
     code, table, _ = maumau(capsys, monkeypatch, "play", "-r", "strafpunten", "-b", "random", "-b", "random")
     assert "rounds won" in table.splitlines()[-4]  # a table's headers are words
+    winner_column = [line.split()[5:6] for line in table.splitlines()[-2:]]
+    assert sorted(winner_column) == [[], ["yes"]] and "True" not in table  # yes/no cells read as words too
+    played = maumau(capsys, monkeypatch, "play", "-r", "strafpunten", "-b", "random", "-b", "random", "--seed", "1",
+                    "--format", "json")[1]
+    assert sorted(row["winner"] for row in json.loads(played)) == [False, True]
 
 
 def test_a_tournament_says_where_it_played(capsys, monkeypatch, tmp_path):

@@ -33,7 +33,7 @@ def test_a_draw_until_playable_stops_at_the_first_card_that_fits_and_not_before(
     rejected(log.changed(draw, cards=["7C", "8D"]), draw, "stops drawing at 8D, which it cannot play")
     one_by_one = Log()
     one_by_one.events[1:] = log.events[1:]
-    rejected(one_by_one.events, draw, "draws 3 cards, 1 are due")
+    rejected(one_by_one.events, draw, "draws 3 cards, 1 is due")
 
 
 def test_a_draw_until_playable_takes_at_most_max_cards():

@@ -7,16 +7,23 @@ A supported API for third-party bots (see docs/bots.md), as `runner.simulate`:
     rnd.apply(action)                   # try one of view.legal
     playout(rnd, rng)                   # every seat plays `quick_policy` to the end of the round
     rnd.points()                        # each seat's points for the round
+    rollout(rnd, rng, first=action)     # the same on a copy, leaving `rnd` as it is: (points, winner, turns)
+    sampler.rollouts(rng, options)      # one sample, each option played out in it from one seed
 
 The engine rebuilds the state (`Round.from_view`: the view's counters, pile and history kept);
 what this module adds is belief: which hidden cards a seat can hold, given what it did.
+
+`rollout` and `Sampler.rollouts` run in the compiled playout kernel (runner/botkit/_playout.pyx)
+where it is built and covers the round (the classic rules, plain scoring, a `random.Random`, and
+a policy with a twin there: `quick_policy`, bots/hard.py's `heuristic_policy`), with the same
+results and generator state as the Python code here, which runs everywhere else.
 """
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import Callable
+from typing import Callable, NamedTuple
 
 from runner.game.actions import CHALLENGE, PASS, Action, Play
 from runner.game.cards import SUITS, Card
@@ -34,6 +41,11 @@ from runner.game.engine import (
 from runner.game.general import known_hands
 from runner.game.ruleset import Ruleset
 from runner.game.view import View
+
+try:
+    from runner.botkit import _playout as kernel
+except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py): the Python code below runs
+    kernel = None
 
 Policy = Callable[[Round, random.Random], Action]
 
@@ -82,6 +94,44 @@ class Sampler:
             if all(_most_held(hands[seat], suit) for seat, suit in self.named.items()):
                 break
         return Round.from_view(self.view, rng, hands, stock)
+
+    def rollouts(self, rng: random.Random, options: list[Action], policy: Policy | None = None) -> list[Rollout]:
+        """One sample, then a seed drawn from `rng`, and each of `options` played out in the sample from that seed
+        (the same luck for every option) with `policy` (default `quick_policy`): a Rollout per option, the same
+        with or without the kernel."""
+        policy = quick_policy if policy is None else policy
+        search = self._kernel_search(rng, options, policy)
+        if search is not None:
+            search.bind(rng)
+            try:
+                return [Rollout(*found) for found in search.sample()]
+            finally:
+                search.release()
+        world = self.sample(rng)
+        seed = rng.getrandbits(64)
+        return [rollout(world, random.Random(seed), policy, first=option) for option in options]
+
+    def _kernel_search(self, rng: random.Random, options: list[Action], policy: Policy):
+        """The kernel's Search of these options (built once per options and policy), or None where it does not
+        cover them."""
+        key = (tuple(options), policy)
+        cached = getattr(self, "_search", None)
+        if cached is not None and cached[0] == key:
+            return cached[1]
+        search = None
+        if (kernel is not None and type(rng) is random.Random and not self.known and kernel.has_twin(policy)
+                and kernel.table_of(self.rules) is not None):
+            view, at, hands = self.view, 0, []
+            for seat, size in enumerate(view.hand_sizes):  # the hidden cards anyhow: the kernel deals them anew
+                hands.append(self.hidden[at:at + size] if seat != view.seat else [])
+                at += size if seat != view.seat else 0
+            world = Round.from_view(view, rng, hands, self.hidden[at:])
+            try:
+                search = kernel.Search(world, self.hidden, self.voids, self.named, list(options), policy, TRIES)
+            except ValueError:  # beyond what the kernel holds: the Python code plays it
+                search = None
+        self._search = (key, search)
+        return search
 
     def _deal(self, rng: random.Random) -> tuple[list[list[Card]], list[Card]]:
         """Hidden hands and the stock, dealt at random within the known voids."""
@@ -284,6 +334,9 @@ def most_held_suit(cards) -> str:
     return max(SUITS, key=lambda suit: counts[suit])
 
 
+quick_policy.kernel = ("quick",)  # type: ignore[attr-defined]  # its twin in runner/botkit/_playout.pyx
+
+
 def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Round:
     """Play `rnd` to the end of the round with `policy` at every seat; returns `rnd`."""
     apply = rnd.apply
@@ -292,7 +345,30 @@ def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Ro
     return rnd
 
 
+class Rollout(NamedTuple):
+    """How a playout ended: each seat's points for the round, the winner (None: nobody), and the round's turns."""
+
+    points: list[int]
+    winner: int | None
+    turns: int
+
+
+def rollout(rnd: Round, rng: random.Random, policy: Policy = quick_policy, first: Action | None = None) -> Rollout:
+    """A copy of `rnd` (left as it is) played to the end, `first` (one of `rnd.legal()`) if given, then `policy` at
+    every seat, `rng` driving the choices and the reshuffles: `playout(rnd.clone(rng), rng, policy)`, in the
+    compiled kernel where it covers the round (the same result, and `rng` left in the same state)."""
+    if (kernel is not None and type(rng) is random.Random and kernel.has_twin(policy)
+            and kernel.table_of(rnd.rules) is not None):
+        points, winner, turns = kernel.rollout(rnd, rng, policy, first)
+        return Rollout(points, winner, turns)
+    copy = rnd.clone(rng)
+    if first is not None:
+        copy.apply(first)
+    playout(copy, rng, policy)
+    return Rollout(copy.points(), copy.winner, copy.turns)
+
+
 __all__ = [
-    "Policy", "Sampler", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits", "playout",
-    "quick_policy", "since_hands_moved", "unseen_cards",
+    "Policy", "Rollout", "Sampler", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits",
+    "playout", "quick_policy", "rollout", "since_hands_moved", "unseen_cards",
 ]

@@ -18,12 +18,13 @@ def render_rows(rows: list[dict], fmt: str) -> str:
     """`rows` (a list of flat dicts) as a table, JSON or CSV.
 
     Keys are snake_case, as JSON and CSV give them (`rounds_won`); a table's headers spell them
-    for people (`rounds won`).
+    for people (`rounds won`), and its yes/no cells read `yes` or stay empty (JSON keeps true/false).
     """
     if fmt == "table":
         if not rows:
             return "(none)"
-        return tabulate(rows, headers={key: key.replace("_", " ") for key in rows[0]})
+        cells = [{key: _for_people(value) for key, value in row.items()} for row in rows]
+        return tabulate(cells, headers={key: key.replace("_", " ") for key in rows[0]})
     if fmt == "json":
         return json.dumps(rows, indent=2, sort_keys=False)
     if fmt == "csv":
@@ -38,3 +39,9 @@ def render_rows(rows: list[dict], fmt: str) -> str:
 
 def emit(rows: list[dict], fmt: str) -> None:
     typer.echo(render_rows(rows, fmt))
+
+
+def _for_people(value: object) -> object:
+    if isinstance(value, bool):
+        return "yes" if value else ""
+    return value

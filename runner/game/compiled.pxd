@@ -12,9 +12,9 @@ cdef class Game:
     cdef public dict play_tables, _decks
     cdef public bint general, plain_scoring
     # the general path's tables
-    cdef public dict suit_of, wish, wish_ranks, wish_binds, self_draw, next_rank, swap_hands, give
+    cdef public dict suit_of, wish, wish_ranks, wish_binds, self_draw, next_rank, swap_hands, give, take
     cdef public frozenset free, wild_follows_suit, wild_last_resort, pass_hands, show_next, keeps_turn
-    cdef public frozenset target_previous, stack_match, suit_with, out_forbidden
+    cdef public frozenset target_previous, stack_match, suit_with, out_forbidden, last_only
     cdef public dict stack_with, cancels, returns, skip_stack, skip_with, false_penalty
     cdef public bint answers_penalty, power_each, multiple, going_out_rules, false_calls, upcard_acts
     cdef public object same_rank, runs, run_min, chain, out_only, out_follow_suit, drawn_card

@@ -126,8 +126,8 @@ def _check_complete(db, where: Path, count: int) -> None:
     """Every match the tournament stored is still there; a finished one holds every match of its schedule."""
     meta = dict(db.execute("SELECT key, value FROM meta"))
     if meta.get("matches") != str(count):
-        raise ResultsCorrupt(f"{where}: {count} matches stored, the tournament recorded {meta.get('matches')!r:.20}; "
-                             f"{_ADVICE}")
+        raise ResultsCorrupt(f"{where}: {counted(count, 'match')} stored, "
+                             f"the tournament recorded {meta.get('matches')!r:.20}; {_ADVICE}")
     if meta.get("finished") != "yes":
         return
     config = json.loads(meta["config"])

@@ -82,10 +82,28 @@ class ProcessBackend(Backend):
 
     def close(self) -> None:
         if self._pool is not None:
-            # interrupted: leave running batches behind (workers exit with this process) rather than wait
-            self._pool.shutdown(wait=not self._interrupted, cancel_futures=True)
+            if self._interrupted:
+                stop_workers(self._pool)
+            else:
+                self._pool.shutdown(wait=True)
             self._pool = None
             gc.unfreeze()
+
+
+def stop_workers(pool: ProcessPoolExecutor) -> None:
+    """An interrupted run: give up the running batches (their matches are not stored) and end the workers now.
+
+    Left to the pool's own shutdown, the workers would be stopped by its management thread, which the
+    console script's exit past leftover threads (runner/cli/app.py) does not wait for: multiprocessing's
+    exit handler then joins workers that never receive the pool's stop sentinel, and the run hangs after
+    saying how to resume.
+    """
+    workers = list(pool._processes.values())  # type: ignore[attr-defined]  # no public handle before Python 3.14
+    pool.shutdown(wait=False, cancel_futures=True)
+    for process in workers:
+        process.terminate()  # the workers keep SIGTERM's default action (init_worker)
+    for process in workers:
+        process.join()
 
 
 # ---------------------------------------------------------------- worker side

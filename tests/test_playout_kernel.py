@@ -1,0 +1,220 @@
+"""The playout kernel (runner/botkit/_playout.pyx) plays as the Python playout does: the same moves, points,
+winner, turns and generator state, over sampled mid-game states of every ruleset it covers.
+
+The Python code of runner/botkit/simulate.py is the reference; the kernel stands in for it where
+it is built (`pip install -e .` with a C compiler). Without it these tests skip, unless
+MAUMAU_REQUIRE_ACCEL=1 (as in .ci/run) makes that a failure.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import random
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from bots.hard import HardBot, heuristic_policy
+from runner.botkit import simulate
+from runner.game.actions import Play
+from runner.game.compiled import Game
+from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
+
+ROOT = Path(__file__).resolve().parent.parent
+GALLERY = sorted(str(path) for path in (ROOT / "rulesets" / "gallery").glob("*.yaml"))
+POLICIES = (simulate.quick_policy, heuristic_policy)
+
+
+@pytest.fixture(scope="module")
+def kernel():
+    if simulate.kernel is None:
+        if os.environ.get("MAUMAU_REQUIRE_ACCEL"):
+            pytest.fail("the playout kernel is required (MAUMAU_REQUIRE_ACCEL) but not built")
+        pytest.skip("the playout kernel is not built here")
+    return simulate.kernel
+
+
+def covered_rulesets(reg) -> list[tuple[str, int]]:
+    """(ruleset, players) for every built-in and gallery ruleset at each table size up to 5 the kernel covers."""
+    from runner.botkit import _playout
+
+    found = []
+    for name in sorted(reg.rulesets) + GALLERY:
+        ruleset = reg.load_ruleset(name)
+        for players in range(ruleset.players.min, min(ruleset.players.max, 5) + 1):
+            if _playout.table_of(Game.of(ruleset, players)) is not None:
+                found.append((name, players))
+    return found
+
+
+def walk(ruleset, players: int, seed: int, moves: int) -> list[Round]:
+    """The states of a seeded round played at random for up to `moves` decisions (an announcement now and then
+    left out, so that penalties and challenges come up)."""
+    rng, rnd = random.Random(seed), Round.deal(ruleset, random.Random(-seed), players)
+    states = []
+    while not rnd.over and len(states) < moves:
+        states.append(rnd.clone(random.Random(0)))
+        legal = rnd.legal()
+        action = legal[int(rng.random() * len(legal))]
+        if type(action) is Play and action.announce and rng.random() < 0.3:
+            action = dataclasses.replace(action, announce=None)
+        rnd.apply(action)
+    return states
+
+
+def corpus(reg, per_ruleset: int = 6) -> list[tuple[str, Round]]:
+    """Mid-game states over every covered ruleset and table size, a few rounds each, at several depths."""
+    states = []
+    for name, players in covered_rulesets(reg):
+        ruleset = reg.load_ruleset(name)
+        for seed in range(1, per_ruleset + 1):
+            found = walk(ruleset, players, seed * 101 + players, 60)
+            states += [(f"{name}/{players}/{seed}/{index}", state) for index, state in enumerate(found)
+                       if index % 7 == seed % 7 or state.phase != "play"]
+    return states
+
+
+def python_playout(rnd: Round, rng: random.Random, policy):
+    """The reference: a clone played by simulate.playout, every action it took, and how it ended."""
+    copy, taken = rnd.clone(rng), []
+    while not copy.over:
+        action = policy(copy, rng)
+        taken.append(action)
+        copy.apply(action)
+    return taken, simulate.Rollout(copy.points(), copy.winner, copy.turns)
+
+
+@pytest.fixture(scope="module")
+def states(reg):
+    return corpus(reg)
+
+
+def test_the_corpus_covers_the_classic_rulesets_and_every_phase(kernel, reg, states):
+    names = {key.split("/")[0] for key, _ in states}
+    assert {"standard", "strafpunten", "standard-challenge", "elimination", "standard-two-decks"} <= names
+    phases = {state.phase for _, state in states}
+    assert {"play", DRAWN, NAME_SUIT, CHALLENGING} <= phases
+    assert any(state.pending for _, state in states) and any(state.direction == -1 for _, state in states)
+    assert len(states) > 500
+
+
+def test_the_kernel_lists_the_engines_legal_actions(kernel, states):
+    differ = [key for key, state in states if kernel.legal(state) != state.legal()]
+    assert not differ, f"{len(differ)} of {len(states)} states differ, e.g. {differ[:5]}"
+
+
+@pytest.mark.parametrize("policy", POLICIES, ids=lambda p: p.__name__)
+def test_a_kernel_playout_is_the_python_playout_move_for_move(kernel, states, policy):
+    differ = []
+    for index, (key, state) in enumerate(states):
+        before = ([list(hand) for hand in state.hands], list(state.stock), list(state.discard), state.turns)
+        expected_rng, kernel_rng = random.Random(index), random.Random(index)
+        expected_moves, expected = python_playout(state, expected_rng, policy)
+        assert kernel.actions(state, kernel_rng, policy) == expected_moves, key
+        assert kernel_rng.getstate() == expected_rng.getstate(), key
+        kernel_rng = random.Random(index)
+        found = simulate.rollout(state, kernel_rng, policy)
+        if found != expected or kernel_rng.getstate() != expected_rng.getstate():
+            differ.append(key)
+        assert (state.hands, state.stock, state.discard, state.turns) == before  # played on a copy
+    assert not differ, f"{len(differ)} of {len(states)} playouts differ, e.g. {differ[:5]}"
+
+
+def test_a_first_action_is_applied_as_the_engine_does(kernel, states):
+    for index, (key, state) in enumerate(states[::3]):
+        for action in state.legal():
+            expected_rng, kernel_rng = random.Random(index), random.Random(index)
+            copy = state.clone(expected_rng)
+            copy.apply(action)
+            _, expected = python_playout(copy, expected_rng, heuristic_policy)
+            assert simulate.rollout(state, kernel_rng, heuristic_policy, first=action) == expected, (key, action)
+            assert kernel_rng.getstate() == expected_rng.getstate()
+
+
+def test_a_generator_copied_in_and_out_moves_as_one_worked_on_in_place(kernel, states):
+    if not kernel.in_place_generator():
+        pytest.skip("this Python's random.Random layout is not the one the kernel reads in place")
+    try:
+        kernel.in_place_generator(False)
+        for index, (key, state) in enumerate(states[::5]):
+            expected_rng, kernel_rng = random.Random(index), random.Random(index)
+            _, expected = python_playout(state, expected_rng, simulate.quick_policy)
+            assert simulate.rollout(state, kernel_rng, simulate.quick_policy) == expected, key
+            assert kernel_rng.getstate() == expected_rng.getstate(), key
+    finally:
+        assert kernel.in_place_generator(True)
+
+
+@pytest.mark.parametrize("sensible", [False, True])
+def test_sampled_rollouts_are_the_same_with_and_without_the_kernel(kernel, states, monkeypatch, sensible):
+    views = [(key, state.view()) for key, state in states[::2] if len(state.legal()) > 1]
+    assert len(views) > 100
+    found = {}
+    for path in ("kernel", "python"):
+        if path == "python":
+            monkeypatch.setattr(simulate, "kernel", None)
+        rng, results = random.Random(7), []
+        for key, view in views:
+            sampler = simulate.Sampler(view, sensible=sensible)
+            for _ in range(3):
+                results.append((key, sampler.rollouts(rng, list(view.legal), heuristic_policy)))
+        found[path] = results, rng.getstate()
+    differ = [a[0] for a, b in zip(found["kernel"][0], found["python"][0]) if a != b]
+    assert not differ, f"{len(differ)} of {len(views) * 3} samples differ, e.g. {differ[:5]}"
+    assert found["kernel"][1] == found["python"][1]
+    if sensible:  # the beliefs were exercised: known voids and named suits
+        assert any(simulate.Sampler(view, sensible=True).voids for _, view in views)
+        assert any(simulate.Sampler(view, sensible=True).named for _, view in views)
+
+
+@pytest.mark.parametrize("name", ["standard", "strafpunten"])
+def test_hard_makes_the_same_choices_with_and_without_the_kernel(kernel, reg, monkeypatch, name):
+    ruleset, decisions = reg.load_ruleset(name), []
+    for seed in range(1, 40):
+        rnd, rng = Round.deal(ruleset, random.Random(-seed), 4), random.Random(seed)
+        while not rnd.over:
+            view = rnd.view()
+            if len(view.legal) > 1 and rng.random() < 0.2:
+                decisions.append((seed, view))
+            legal = rnd.legal()
+            rnd.apply(legal[int(rng.random() * len(legal))])
+    found = {}
+    for path in ("kernel", "python"):
+        if path == "python":
+            monkeypatch.setattr(simulate, "kernel", None)
+        chosen = []
+        for seed, view in decisions:
+            bot = HardBot(rng=random.Random(seed), rollouts=60)
+            chosen.append((bot.act(view), bot.moves, bot.rng.getstate()))
+        found[path] = chosen
+    assert found["kernel"] == found["python"]
+    assert len({action for action, _, _ in found["kernel"]}) > 10
+
+
+def test_rules_beyond_the_kernel_play_out_in_python(kernel, reg):
+    ruleset = reg.load_ruleset(str(ROOT / "rulesets" / "gallery" / "switch.yaml"))
+    rnd = Round.deal(ruleset, random.Random(3), 3)
+    assert kernel.table_of(rnd.rules) is None
+    expected_rng, rng = random.Random(1), random.Random(1)
+    _, expected = python_playout(rnd, expected_rng, heuristic_policy)
+    assert simulate.rollout(rnd, rng, heuristic_policy) == expected
+
+
+def test_a_policy_without_a_twin_plays_in_python(kernel, states):
+    def first_legal(rnd, rng):
+        return rnd.legal()[0]
+
+    key, state = states[0]
+    _, expected = python_playout(state, random.Random(1), first_legal)
+    assert simulate.rollout(state, random.Random(1), first_legal) == expected
+
+
+def test_maumau_pure_leaves_the_kernel_out():
+    script = ("from runner.botkit import simulate; from runner import accel; "
+              "print(simulate.kernel is None, accel.status()['runner.botkit._playout'])")
+    done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
+                          env={**os.environ, "MAUMAU_PURE": "1"})
+    assert done.stdout.split(None, 1) == ["True", "pure: MAUMAU_PURE=1\n"], done.stderr[-2000:]
