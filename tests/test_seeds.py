@@ -137,8 +137,21 @@ def test_an_ab_test_without_a_seed_stores_its_random_seed_and_resumes_with_it(ca
     seed = printed_seed(err)
     assert code == 0 and stored_seed(tmp_path / "s") == seed and SEED_LINE.search(err).group(2) == "test"
     code, resumed, err = maumau(capsys, monkeypatch, "sprt", "--resume", tmp_path / "s", "--format", "json")
-    assert code == 0 and json.loads(resumed) == json.loads(verdict) and not SEED_LINE.search(err)
+    assert (code, resumed) == (0, verdict) and not SEED_LINE.search(err)
 
 
 def logs_of(directory: Path) -> dict[str, bytes]:
     return {path.name: gzip.decompress(path.read_bytes()) for path in (directory / "logs").iterdir()}
+
+
+def test_standings_and_replay_of_a_tournament_on_a_random_seed(capsys, monkeypatch, tmp_path):
+    code, standings, err = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "nologs", "--no-logs")
+    seed = printed_seed(err)
+    code, stored, _ = maumau(capsys, monkeypatch, "standings", tmp_path / "nologs", "--format", "json")
+    assert code == 0 and json.loads(stored) == json.loads(standings)
+    # without logs a match is re-played from the stored seed: the match that run with that seed logged
+    code, replayed, note = maumau(capsys, monkeypatch, "replay", tmp_path / "nologs", "--match", "t0-d1-r1")
+    assert code == 0 and "re-played from its seed" in note
+    maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "logged", "--seed", seed)
+    _, logged, _ = maumau(capsys, monkeypatch, "replay", tmp_path / "logged", "--match", "t0-d1-r1")
+    assert replayed == logged
