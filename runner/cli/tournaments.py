@@ -419,7 +419,7 @@ def render_verdict(settings, verdict, out: Path, fmt: str) -> str:
                 "elo": _finite(elo),
                 "elo_low": _finite(elo_low),
                 "elo_high": _finite(elo_high),
-                "hypotheses": h,
+                "hypotheses": {key: h[key] for key in ("elo0", "elo1", "alpha", "beta")},  # stored: sorted
                 "stored_deals": verdict.stored_deals,
                 "results": str(out),
             },
