@@ -17,7 +17,7 @@ cdef class Game:
     cdef public frozenset target_previous, stack_match, suit_with, out_forbidden, last_only
     cdef public dict stack_with, cancels, returns, skip_stack, skip_with, false_penalty
     cdef public bint answers_penalty, power_each, multiple, going_out_rules, false_calls, upcard_acts
-    cdef public object same_rank, runs, run_min, chain, out_only, out_follow_suit, drawn_card
+    cdef public object same_rank, runs, run_min, chain, chain_max, out_only, out_follow_suit, drawn_card
     cdef public object until_playable, draw_max, reshuffle, play_on, hand_limit, jump_in, dealer_names_suit
 
     cpdef bint playable(self, card, top, suit)
