@@ -65,6 +65,24 @@ def match_value(view: runner.View, points: list[int], winner: int | None) -> flo
     return total / len(others)
 
 
+def place_value(view: runner.View) -> Callable[[list[int], int | None], float]:
+    """`match_value` of `view` as a function of an ending (points, winner), remembering each ending's value; with its
+    twin in the playout kernel (runner/botkit/_playout.pyx: `place_value`) for the classic match formats."""
+    known: dict[tuple, float] = {}
+
+    def value(points: list[int], winner: int | None) -> float:
+        key = (tuple(points), winner)  # many playouts end alike: match_value once for each ending
+        found = known.get(key)
+        if found is None:
+            found = known[key] = match_value(view, points, winner)
+        return found
+
+    fmt = view.ruleset.match
+    value.kernel = ("place", (fmt.format, view.seat, tuple(view.active), tuple(view.totals), fmt.limit,  # type: ignore
+                              ROUND_POINTS, ROUND_SPREAD, LOGISTIC))
+    return value
+
+
 def _house_match_value(view: runner.View, totals: list[int], winner: int | None, others: list[int]) -> float:
     """match_value for the match formats of the house rules: `target` (the highest total wins), `rounds` (fewest
     points after N rounds), `wins` (the first to N round wins; then fewest points)."""
@@ -349,17 +367,13 @@ class HardBot(runner.Bot):
         if not (cls.sampler is HardBot.sampler and cls.play_out is HardBot.play_out and cls.value is HardBot.value):
             sample = self.sampler(view)
             return lambda: self.play_out(view, sample(self.rng), options)
-        sampler, known = Sampler(view, sensible=self.sensible), {}
+        sampler, value = Sampler(view, sensible=self.sensible), place_value(view)
 
         def step() -> list[float]:
             values = []
-            for points, winner, turns in sampler.rollouts(self.rng, options, self.policy):
+            for worth, turns in sampler.values(self.rng, options, value, self.policy):
                 self.moves += turns - view.turns
-                key = (tuple(points), winner)  # many playouts end alike: match_value once for each end
-                value = known.get(key)
-                if value is None:
-                    value = known[key] = match_value(view, points, winner)
-                values.append(value)
+                values.append(worth)
             return values
 
         return step

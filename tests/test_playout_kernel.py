@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.hard import HardBot, heuristic_policy
+from bots.hard import HardBot, heuristic_policy, place_value
 from runner.botkit import simulate
 from runner.game.actions import Play
 from runner.game.compiled import Game
@@ -170,18 +170,43 @@ def test_sampled_rollouts_are_the_same_with_and_without_the_kernel(kernel, state
         assert any(simulate.Sampler(view, sensible=True).named for _, view in views)
 
 
-@pytest.mark.parametrize("name", ["standard", "strafpunten"])
-def test_hard_makes_the_same_choices_with_and_without_the_kernel(kernel, reg, monkeypatch, name):
-    ruleset, decisions = reg.load_ruleset(name), []
-    for seed in range(1, 40):
-        rnd, rng = Round.deal(ruleset, random.Random(-seed), 4), random.Random(seed)
-        while not rnd.over:
+def match_views(ruleset, rounds: int = 20) -> list[tuple[int, object]]:
+    """(seed, view): three searched decisions of each of `rounds` seeded rounds at a table of 4, the totals before
+    them from a match's start to its last round (the value of an ending weighs the places then)."""
+    limit, views = ruleset.match.limit or 100, []
+    for seed in range(1, rounds + 1):
+        totals = [random.Random(seed * 4 + seat).randrange(0, limit * min(seed, 5) // 5) for seat in range(4)]
+        rnd, rng, taken = Round.deal(ruleset, random.Random(-seed), 4, totals=totals), random.Random(seed), 0
+        while not rnd.over and taken < 3:
             view = rnd.view()
             if len(view.legal) > 1 and rng.random() < 0.2:
-                decisions.append((seed, view))
+                views.append((seed, view))
+                taken += 1
             legal = rnd.legal()
             rnd.apply(legal[int(rng.random() * len(legal))])
-    found = {}
+    return views
+
+
+FORMATS = ["standard", "strafpunten", "elimination", "standard-single"]  # limit (two scorings), elimination, single
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_valued_rollouts_are_the_same_with_and_without_the_kernel(kernel, reg, monkeypatch, name):
+    views, found = match_views(reg.load_ruleset(name)), {}
+    for path in ("kernel", "python"):
+        if path == "python":
+            monkeypatch.setattr(simulate, "kernel", None)
+        rng = random.Random(5)
+        found[path] = [simulate.Sampler(view, sensible=True).values(rng, list(view.legal), place_value(view),
+                                                                   heuristic_policy) for _, view in views]
+    assert found["kernel"] == found["python"]
+    worths = {worth for values in found["kernel"] for worth, _ in values}
+    assert {0.0, 1.0} <= worths or len(worths) > 20  # endings that decide the match, and others weighed
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_hard_makes_the_same_choices_with_and_without_the_kernel(kernel, reg, monkeypatch, name):
+    decisions, found = match_views(reg.load_ruleset(name)), {}
     for path in ("kernel", "python"):
         if path == "python":
             monkeypatch.setattr(simulate, "kernel", None)
