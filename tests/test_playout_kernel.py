@@ -87,6 +87,13 @@ def python_playout(rnd: Round, rng: random.Random, policy):
     return taken, simulate.Rollout(copy.points(), copy.winner, copy.turns)
 
 
+def on_both_paths(monkeypatch, compute):
+    """`compute()` with the kernel, then again with simulate's Python code alone: (kernel's, Python's)."""
+    with_kernel = compute()
+    monkeypatch.setattr(simulate, "kernel", None)
+    return with_kernel, compute()
+
+
 @pytest.fixture(scope="module")
 def states(reg):
     return corpus(reg)
@@ -152,19 +159,19 @@ def test_a_generator_copied_in_and_out_moves_as_one_worked_on_in_place(kernel, s
 def test_sampled_rollouts_are_the_same_with_and_without_the_kernel(kernel, states, monkeypatch, sensible):
     views = [(key, state.view()) for key, state in states[::2] if len(state.legal()) > 1]
     assert len(views) > 100
-    found = {}
-    for path in ("kernel", "python"):
-        if path == "python":
-            monkeypatch.setattr(simulate, "kernel", None)
+
+    def sampled():
         rng, results = random.Random(7), []
         for key, view in views:
             sampler = simulate.Sampler(view, sensible=sensible)
             for _ in range(3):
                 results.append((key, sampler.rollouts(rng, list(view.legal), heuristic_policy)))
-        found[path] = results, rng.getstate()
-    differ = [a[0] for a, b in zip(found["kernel"][0], found["python"][0]) if a != b]
+        return results, rng.getstate()
+
+    (kernel_found, kernel_rng), (python_found, python_rng) = on_both_paths(monkeypatch, sampled)
+    differ = [a[0] for a, b in zip(kernel_found, python_found) if a != b]
     assert not differ, f"{len(differ)} of {len(views) * 3} samples differ, e.g. {differ[:5]}"
-    assert found["kernel"][1] == found["python"][1]
+    assert kernel_rng == python_rng
     if sensible:  # the beliefs were exercised: known voids and named suits
         assert any(simulate.Sampler(view, sensible=True).voids for _, view in views)
         assert any(simulate.Sampler(view, sensible=True).named for _, view in views)
@@ -192,31 +199,30 @@ FORMATS = ["standard", "strafpunten", "elimination", "standard-single"]  # limit
 
 @pytest.mark.parametrize("name", FORMATS)
 def test_valued_rollouts_are_the_same_with_and_without_the_kernel(kernel, reg, monkeypatch, name):
-    views, found = match_views(reg.load_ruleset(name)), {}
-    for path in ("kernel", "python"):
-        if path == "python":
-            monkeypatch.setattr(simulate, "kernel", None)
+    views = match_views(reg.load_ruleset(name))
+
+    def valued():
         rng = random.Random(5)
-        found[path] = [simulate.Sampler(view, sensible=True).values(rng, list(view.legal), place_value(view),
-                                                                   heuristic_policy) for _, view in views]
-    assert found["kernel"] == found["python"]
-    worths = {worth for values in found["kernel"] for worth, _ in values}
+        return [simulate.Sampler(view, sensible=True).values(rng, list(view.legal), place_value(view),
+                                                            heuristic_policy) for _, view in views]
+
+    with_kernel, without = on_both_paths(monkeypatch, valued)
+    assert with_kernel == without
+    worths = {worth for values in with_kernel for worth, _ in values}
     assert {0.0, 1.0} <= worths or len(worths) > 20  # endings that decide the match, and others weighed
 
 
 @pytest.mark.parametrize("name", FORMATS)
 def test_hard_makes_the_same_choices_with_and_without_the_kernel(kernel, reg, monkeypatch, name):
-    decisions, found = match_views(reg.load_ruleset(name)), {}
-    for path in ("kernel", "python"):
-        if path == "python":
-            monkeypatch.setattr(simulate, "kernel", None)
-        chosen = []
-        for seed, view in decisions:
-            bot = HardBot(rng=random.Random(seed), rollouts=60)
-            chosen.append((bot.act(view), bot.moves, bot.rng.getstate()))
-        found[path] = chosen
-    assert found["kernel"] == found["python"]
-    assert len({action for action, _, _ in found["kernel"]}) > 10
+    decisions = match_views(reg.load_ruleset(name))
+
+    def chosen():
+        bots = [(HardBot(rng=random.Random(seed), rollouts=60), view) for seed, view in decisions]
+        return [(bot.act(view), bot.moves, bot.rng.getstate()) for bot, view in bots]
+
+    with_kernel, without = on_both_paths(monkeypatch, chosen)
+    assert with_kernel == without
+    assert len({action for action, _, _ in with_kernel}) > 10
 
 
 def test_rules_beyond_the_kernel_play_out_in_python(kernel, reg):
