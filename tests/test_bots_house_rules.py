@@ -30,7 +30,7 @@ def test_a_tournament_of_the_built_in_bots_plays_without_faults_and_its_logs_ver
     out = tmp_path / "results"
     result = CliRunner().invoke(app, [
         "tournament", "-r", str(path), "-b", "random", "-b", "medium", "-b", "hard:rollouts=12", "--deals", "1",
-        "--backend", "serial", "--move-time", "0", "--quiet", "--format", "json", "--out", str(out),
+        "--backend", "serial", "--move-time", "0", "--seed", "1", "--quiet", "--format", "json", "--out", str(out),
     ])
     assert result.exit_code == 0, result.output
     standings = json.loads(result.output)["standings"]
@@ -40,6 +40,35 @@ def test_a_tournament_of_the_built_in_bots_plays_without_faults_and_its_logs_ver
     assert len(logs) == 3
     for log in logs:
         assert verify_file(log).rounds >= 1
+
+
+NEW_KEYS = {  # the going-out, scoring and match keys beyond the gallery's, and the power that takes a card
+    "take-and-score": """
+extends: standard
+name: take-and-score
+players: {min: 2, max: 4}
+going_out: {last_only: [9]}
+going_out_by_players: {2: {forbidden: [2, 3], last_only: [9]}}
+powers: {QS: {take: 1}, KH: {take: 2}}
+upcard: {effects: to_dealer}
+scoring: {alone: {J: 20, JS: 40}, winner_scores: {J: -20}, blocked: difference}
+match: {format: limit, limit: 102, exact_totals: {100: 50, 101: 0}}
+""",
+    "lives": """
+extends: standard
+name: lives
+players: {min: 2, max: 4}
+scoring: {count: flat, highest_only: true}
+match: {format: elimination, limit: 2}
+""",
+}
+
+
+@pytest.mark.parametrize("name", sorted(NEW_KEYS))
+def test_the_built_in_bots_play_the_later_keys_without_faults(name, tmp_path):
+    path = tmp_path / f"{name}.yaml"
+    path.write_text(NEW_KEYS[name])
+    test_a_tournament_of_the_built_in_bots_plays_without_faults_and_its_logs_verify(path, tmp_path)
 
 
 def places_ahead(path: Path, matches: int) -> float:

@@ -16,6 +16,7 @@ import yaml
 import scenario
 from games import play
 from runner.game.actions import DRAW, PASS
+from runner.game.cards import parse_card
 from runner.game.engine import Round
 from runner.plugins import registry
 from scenario import do, hand, plays
@@ -51,7 +52,7 @@ def points_of(path: str, *cards: str) -> list[int]:
 
 
 def match(path: str, players: int = 3, seed: int = 14):
-    log: list[dict] = []
+    log: list[dict] = []  # the seeded match of random bots, and its log
     return play(registry().load_ruleset(path), players, seed, log=log), log
 
 
@@ -383,6 +384,78 @@ def throw_in(path):  # 51: an identical card may be thrown in out of turn; play 
     assert rnd.current == 2 and rnd.discard[-1].text == "9H" and len(rnd.hands[1]) == 2
 
 
+# ---------------------------------------------------------------- more going out, scoring and powers
+
+
+def two_player_finish(path):  # 52: with two players the last card may not be a 2 or a 3; in a group it may
+    assert plays(deal(path, ["2H", "KC"], "10H", STOCK)) == set()
+    assert plays(deal(path, ["2H", "KC", "9S"], "10H", STOCK)) == {"2H"}
+
+
+def nine_last(path):  # 53: a 9 only as the last card
+    assert plays(deal(path, ["9H 4D 5D", *OTHERS], "9C", STOCK)) == set()
+    assert plays(deal(path, ["9H", "KC", "9S"], "10H", STOCK)) == {"9H"}
+    rnd = do(deal(path, ["4D 5D 6D", *OTHERS], "10H", "9H 2H 7C"), "draw")
+    assert rnd.phase == "play" and rnd.current == 1  # the drawn 9 cannot be played: the turn is over
+
+
+def blocked_difference(path):  # 54: a blocked round: the lowest hand collects the differences
+    rnd = do(deal(path, ["2C 3C", "4S KS"], "10H"), "draw", "draw")
+    assert rnd.outcome.reason == "blocked" and rnd.winner is None
+    assert rnd.points() == [(4 + 10) - (2 + 3), 0]
+
+
+def lives(path):  # 55: only the hand with the most points loses a life
+    rnd = do(deal(path, ["9H", "QC", "KS"], "10H", "7C 7D 7S"), "9H")
+    assert rnd.points() == [0, 1, 0]
+
+
+def queen_takes(path):  # 56: the Queen of Spades takes a card unseen from the previous player
+    rnd = do(deal(path, ["QS 4D 5D", "KC 8D 9D", "9S 10S QC"], "KS", STOCK), "QS")
+    assert len(rnd.hands[0]) == 3 and len(rnd.hands[2]) == 2 and rnd.current == 1
+    taken = set(rnd.hands[0]) - {card for card in rnd.hands[0] if card.text in ("4D", "5D")}
+    assert {card.text for card in taken} <= {"9S", "10S", "QC"} and len(taken) == 1
+    assert rnd.view(1).history[-1].card is None and rnd.view(2).history[-1].card in taken
+
+
+def exactly_hundred(path):  # 57: a total of exactly 100 becomes 50, exactly 101 becomes 0
+    changed = 0
+    for seed in range(60):
+        _, log = match(path, players=3, seed=seed)
+        before = [0, 0, 0]
+        for event in (event for event in log if event["type"] == "round_end"):
+            for seat, (total, points) in enumerate(zip(event["totals"], event["points"])):
+                summed = before[seat] + points
+                assert total == {100: 50, 101: 0}.get(summed, summed)
+                changed += summed in (100, 101)
+            before = event["totals"]
+        assert max(before) >= 102
+        if changed >= 2:
+            return
+    raise AssertionError(f"only {changed} exact totals in 60 matches")
+
+
+def wish_card_alone(path):  # 58: a Jack left alone scores 20, the Jack of Spades 40; going out on one, minus
+    assert do(deal(path, ["9H", "JS", "JH"], "10H", STOCK), "9H").points() == [0, 40, 20]
+    assert do(deal(path, ["JH", "KC", "QS"], "10H", STOCK), "JH>C").points() == [-20, 4, 3]
+
+
+def dealers_goodies(path):  # 59: an action upcard goes into the dealer's hand; the next is turned up
+    ruleset, taken = registry().load_ruleset(path), 0
+    for seed in range(200):
+        log: list[dict] = []
+        rnd = Round.deal(ruleset, random.Random(seed), 3, dealer=2, log=log)
+        cards = log[0].get("taken", [])
+        assert len(rnd.hands[2]) == 8 + len(cards) and all(len(rnd.hands[seat]) == 8 for seat in (0, 1))
+        assert {card.text for card in rnd.hands[2]} >= set(cards) and rnd.discard == rnd.discard[-1:]
+        assert all(ruleset.power_of(parse_card(card)).is_action for card in cards)
+        assert not ruleset.power_of(rnd.discard[-1]).is_action
+        taken += len(cards)
+        if taken >= 3:
+            return
+    raise AssertionError(f"only {taken} upcards taken in 200 deals")
+
+
 SCENARIOS = {
     1: king_of_hearts, 2: neuner, 3: ace_skips_only, 4: twos_and_threes, 5: same_suit_eight, 6: two_then_play,
     7: black_jacks, 8: tens_send_back, 9: back_at_you, 10: stand_on_ace, 11: fours_wait, 12: jack_demands,
@@ -393,6 +466,8 @@ SCENARIOS = {
     35: no_power_finish, 36: out_on_a_queen, 37: finish_in_suit, 38: nine_doubles, 39: club_scoring,
     40: count_the_cards, 41: winner_collects, 42: play_on, 43: fifteen_cards, 44: five_rounds, 45: first_to_five,
     46: endless, 47: irish_deal, 48: deck_by_table, 49: ace_two_players, 50: right_hand_lead, 51: throw_in,
+    52: two_player_finish, 53: nine_last, 54: blocked_difference, 55: lives, 56: queen_takes, 57: exactly_hundred,
+    58: wish_card_alone, 59: dealers_goodies,
 }
 
 

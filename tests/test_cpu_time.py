@@ -120,7 +120,7 @@ def tournament_in_a_new_process(args: list[str]) -> subprocess.CompletedProcess:
 def test_a_tournament_gives_the_same_standings_with_processes_spinning_beside_it(tmp_path):
     command = ["tournament", "-r", "strafpunten", "-b", "t-busy", "-b", "medium", "-b", "random", "--deals", "2",
                "--backend", "serial", "--move-time", "0.05", "--wall-time", str(GENEROUS_WALL), "--format", "json",
-               "-q"]
+               "-q", "--seed", "1"]
     quiet = tournament_in_a_new_process([*command, "--out", str(tmp_path / "quiet")])
     assert quiet.returncode == 0, quiet.stderr
     procs = spinning(3)

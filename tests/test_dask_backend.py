@@ -246,3 +246,14 @@ def test_bot_options_travel_in_the_work_unit_to_the_cluster(tmp_path, cluster):
     remote, _ = conduct(settings, tmp_path / "dask", False, "dask", quiet=True, scheduler=cluster.scheduler.address)
     assert render_standings(remote, "json") == render_standings(local, "json")
     assert {r.entrant for r in remote.rows} == {"hard:rollouts=12", "hard:rollouts=40", "medium"}
+
+
+def test_a_worker_that_cannot_sandbox_is_refused_under_sandbox(monkeypatch):
+    pytest.importorskip("distributed")
+    monkeypatch.setattr(dask_backend, "why_not_sandboxed", lambda: "--sandbox needs bwrap: apt-get install bubblewrap")
+    there = dask_backend.worker_report(["random"], sandbox=True)
+    assert there == {"version": runner.__version__, "sandbox": "--sandbox needs bwrap: apt-get install bubblewrap"}
+    here = {"version": runner.__version__, "bots": {"random": (True, "plugin builtin")}}
+    assert dask_backend.problem_of(there, here) == \
+        "--sandbox needs bwrap: apt-get install bubblewrap (on that worker's machine)"
+    assert "sandbox" not in dask_backend.worker_report(["random"])  # without --sandbox the worker need not make one

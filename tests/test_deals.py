@@ -16,7 +16,7 @@ from runner.tournament.deals import deck_of, read_deals
 
 def tournament(capsys, monkeypatch, out, *args):
     code, stdout, err = maumau(capsys, monkeypatch, "tournament", "--backend", "serial", "-q", "--format", "json",
-                               "--out", out, *args)
+                               "--seed", "1", "--out", out, *args)
     assert code == 0, err
     return json.loads(stdout)
 
@@ -35,7 +35,7 @@ def source(tmp_path_factory):
     """A two-entrant standard-single tournament of 4 deals, its JSON standings, and its deal file."""
     root = tmp_path_factory.mktemp("deals")
     standings = json.loads(run_cli("tournament", "-r", "standard-single", "-b", "medium", "-b", "easy", "--deals", "4",
-                                   "--backend", "serial", "-q", "--format", "json", "--out", root / "t"))
+                                   "--backend", "serial", "-q", "--format", "json", "--seed", "1", "--out", root / "t"))
     run_cli("deals", root / "t", "--out", root / "deals.jsonl")
     return root, standings
 

@@ -140,7 +140,7 @@ def test_play_command_reports_faults_under_each_policy(monkeypatch):
 
 def test_play_command_interrupts_a_hang_at_the_wall_clock_cap(monkeypatch):
     result = run_cli(["play", "-r", "strafpunten", "-b", "t-sleep", "-b", "random", "--move-time", "0.3",
-                      "--wall-time", "1"], monkeypatch)
+                      "--wall-time", "1", "--seed", "1"], monkeypatch)
     assert result.exit_code == 0, result.output
     assert "fault: t-sleep#0 timeout" in result.output
 

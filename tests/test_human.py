@@ -109,7 +109,7 @@ def test_the_cli_seats_a_person_against_the_hard_bot(monkeypatch, capsys):
     code, out = run_cli(
         monkeypatch,
         capsys,
-        ["play", "-r", "standard", "--set", "match.limit=30", "--human", "-b", "hard"],
+        ["play", "-r", "standard", "--set", "match.limit=30", "--human", "-b", "hard", "--seed", "1"],
         ALWAYS_FIRST,
     )
     assert code == 0

@@ -127,7 +127,8 @@ def test_a_third_party_bot_is_listed_by_maumau_bots_and_plays_random_on_each_bui
     assert any(line.split()[:2] == ["cautious", "cautious"] for line in listed.output.splitlines()), listed.output
     for ruleset in ("standard", "standard-single", "strafpunten", "elimination", "cautious-house"):
         log = tmp_path / f"{ruleset}.jsonl.gz"
-        played = CliRunner().invoke(app, ["play", "-r", ruleset, "-b", "cautious", "-b", "random", "--log", str(log)])
+        played = CliRunner().invoke(app, ["play", "-r", ruleset, "-b", "cautious", "-b", "random", "--log", str(log),
+                                          "--seed", "1"])
         assert played.exit_code == 0, played.output
         assert CliRunner().invoke(app, ["verify", str(log)]).output.startswith("ok: ")
 

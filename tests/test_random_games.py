@@ -56,9 +56,10 @@ def check_match(ruleset, players: int, seed: int, verified: bool = True, **optio
         sum(r.points[seat] for r in result.rounds if seat < len(r.points)) for seat in range(len(result.players))
     ]
     joined = [event["total"] for event in log if event["type"] == "join"]
-    assert sum(result.totals) == sum(round_sums) + sum(joined)
-    if not joined:
-        assert list(result.totals) == round_sums
+    if not ruleset.match.exact_totals:  # which changes totals at given values, apart from the round points
+        assert sum(result.totals) == sum(round_sums) + sum(joined)
+        if not joined:
+            assert list(result.totals) == round_sums
     if verified:
         verify(log)
     return result.decisions
@@ -104,10 +105,7 @@ def test_random_house_rules_with_sloppy_bots_keep_every_invariant(reg, checked):
 HOUSE_MATCHES = 150  # random combinations of the house rules' keys, per stream of seeds
 
 
-DISAGREES = "a round_end's points in 1 of 150 (play_on, count: cards, swap_hands, 5 seats, seed 940228, max_rounds 40)"
-
-
-@pytest.mark.parametrize("stream", [14, pytest.param(1414, marks=pytest.mark.xfail(reason=DISAGREES, strict=True))])
+@pytest.mark.parametrize("stream", [14, 1414])
 def test_random_house_rules_of_the_cookbook_keep_every_invariant_and_verify(checked, stream):
     """Random combinations of the keys of docs/house-rules.md on the three families, with sloppy bots."""
     rng, played, tried = random.Random(stream), 0, 0

@@ -62,6 +62,16 @@ def test_swap_hands_next_swaps_with_the_next_player():
     assert hand(rnd, 0) == ["4S", "5S", "6S"] and hand(rnd, 1) == ["2D", "3D"] and rnd.current == 1
 
 
+def test_a_last_card_that_swaps_hands_swaps_nothing_once_its_player_is_out():
+    """round.play_on: the seat gone out has no hand to swap (it would take cards back into the round it left)."""
+    for kind in ("next", "choose"):
+        rnd = deal("standard", ["QH", "4S", "7C"], "10H", STOCK,
+                   overrides={"round.play_on": True, "powers.Q.swap_hands": kind})
+        do(rnd, "QH@maumau")
+        assert rnd.finished == (0,) and rnd.current == 1 and rnd.phase == "play"
+        assert hand(rnd, 0) == [] and hand(rnd, 1) == ["4S"] and not any(e.kind == "swap" for e in rnd.history)
+
+
 def test_swap_hands_choose_asks_the_player_for_a_seat_to_swap_with():
     log: list[dict] = []
     rnd = deal("standard", ["QH 2D 3D", "4S 5S 6S", "7C 8C 9C"], "10H", STOCK,

@@ -6,6 +6,7 @@ unsandboxed.
 MAUMAU_REQUIRE_SANDBOX=1 (set by .ci/run) turns a machine without bubblewrap from a skip into a failure.
 """
 
+import json
 import os
 import shlex
 import socket
@@ -18,6 +19,7 @@ from console import maumau
 from runner.seats import sandbox
 from runner.seats.faults import FaultSettings
 from runner.table.play import play_match
+from test_plugin_containment import HONEST
 
 HOSTILE = Path(__file__).parent / "hostile_bot.py"
 WHY_NOT = sandbox.why_not()
@@ -102,3 +104,64 @@ def test_without_bubblewrap_one_error_line_says_what_to_install(capsys, monkeypa
         sandbox.why_not.cache_clear()
     assert (code, out) == (1, "")
     assert err == "Error: --sandbox needs bwrap: apt-get install bubblewrap\n"
+
+
+def hostile(*args) -> str:
+    return f"exec:{shlex.quote(sys.executable)} {HOSTILE} {' '.join(map(shlex.quote, map(str, args)))}"
+
+
+@needs_sandbox
+def test_check_bot_sandboxes_the_bot_it_checks(capsys, monkeypatch):
+    check = ["check-bot", hostile("read", "/etc/passwd"), "--matches", "1"]
+    code, boxed, _ = maumau(capsys, monkeypatch, *check, "--sandbox")
+    assert code == 1 and "exception (phase play): refused: ENOENT" in boxed and "): read " not in boxed
+    code, plain, _ = maumau(capsys, monkeypatch, *check)
+    assert code == 1 and "exception (phase play): read " in plain  # outside the sandbox the file is there
+
+
+@needs_sandbox
+def test_an_ab_test_sandboxes_its_bots_and_stores_that_it_does(capsys, monkeypatch, tmp_path):
+    from runner.tournament.store import Store
+
+    def details(directory):
+        store = Store.open(directory)
+        try:
+            return {detail for detail, in store.db.execute("SELECT detail FROM faults")}
+        finally:
+            store.close()
+
+    sprt = ["sprt", "-r", "strafpunten", hostile("read", "/etc/passwd"), "random", "--max-deals", "1", "--backend",
+            "serial", "--seed", "1", "-q"]
+    code, _, err = maumau(capsys, monkeypatch, *sprt, "--sandbox", "--out", tmp_path / "boxed")
+    assert code == 0, err
+    assert details(tmp_path / "boxed") == {"refused: ENOENT"}
+    code, _, err = maumau(capsys, monkeypatch, *sprt, "--out", tmp_path / "plain")
+    assert code == 0 and all(d.startswith("read ") for d in details(tmp_path / "plain")), err
+    code, _, err = maumau(capsys, monkeypatch, "sprt", "--resume", tmp_path / "boxed", "--sandbox")
+    assert code == 1 and "--sandbox would change" in err  # the stored settings sandbox it already
+
+
+# tests/test_plugin_containment.py's plugin, its bot named by whether the process importing it could read /etc/passwd
+SEER = HONEST.replace('"{name}"', '"seer-" + ("hidden" if not os.path.exists("/etc/passwd") else "seen")')
+
+
+@needs_sandbox
+def test_under_dask_each_worker_discovers_the_plugins_in_the_sandbox_too(tmp_path):
+    pytest.importorskip("distributed")
+    import subprocess
+    import textwrap
+
+    from test_plugins import install
+
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "seer_plugin", textwrap.dedent(SEER), "seer")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path])}
+    done = subprocess.run([sys.executable, "-m", "runner.cli", "tournament", "-r", "strafpunten", "-b", "seer-hidden",
+                           "-b", "random", "--deals", "1", "--seed", "1", "--sandbox", "--backend", "dask", "--workers",
+                           "1", "-q", "--format", "json", "--out", str(tmp_path / "t")],
+                          capture_output=True, text=True, env=env, timeout=600)
+    # the driver, the Dask worker's check and the bot's own process all imported the plugin in the sandbox
+    assert done.returncode == 0, done.stderr
+    rows = {row["entrant"]: row for row in json.loads(done.stdout)["standings"]}
+    assert rows["seer-hidden"]["matches"] == 2 and rows["seer-hidden"]["faults"] == 0

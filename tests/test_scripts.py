@@ -20,8 +20,8 @@ from runner.tournament.settings import added_labels, extended, plan
 from runner.tournament.store import DB_NAME, Store
 from test_tournament import ROOT, alive, children, count
 
-SMALL = ["-r", "standard-single", "-b", "medium", "-b", "easy", "-b", "random", "--table-size", "2", "--deals", "5",
-         "--backend", "serial"]
+SMALL = ["-r", "standard-single", "--seed", "1", "-b", "medium", "-b", "easy", "-b", "random", "--table-size", "2",
+         "--deals", "5", "--backend", "serial"]
 
 
 class Clock:

@@ -1,14 +1,21 @@
-"""Seeds: what a bot's generator is made from tells nothing about the deal.
+"""Seeds: a bot's generator tells nothing about the deal, and the default seed is random, printed and stored.
 
 The attack: an isolated bot is sent its generator's full state. Python's Mersenne Twister seeding
 (`init_by_array`) can be run backwards, so the state gives back the seed it was made from; if that
 seed names the match seed, the bot can shuffle every round of the match itself.
 """
 
+import gzip
+import json
 import random
 import re
+from pathlib import Path
 
+from console import maumau
 from runner.table.match import bot_rng
+from runner.tournament import driver
+from runner.tournament.driver import stored_seed
+from test_scripts import Interrupting
 
 MASK = 0xFFFFFFFF
 
@@ -49,3 +56,102 @@ def test_a_bots_generator_state_names_no_match_seed():
     deal = random.Random(f"{match_seed}:deal").getstate()
     assert all(random.Random(f"{guess}:deal").getstate() != deal for guess in re.findall(r"\d+", behind))
 
+
+SEED_LINE = re.compile(r"seed: (\d+) \(chosen at random; --seed \1 plays the same (match|tournament|test) again\)\n")
+PLAY = ["play", "-r", "strafpunten", "-b", "random", "-b", "random", "--format", "json"]
+TOURNAMENT = ["tournament", "-r", "strafpunten", "-b", "random", "-b", "random", "--deals", "2", "--backend", "serial",
+              "--format", "json"]
+
+
+def printed_seed(err: str) -> int:
+    found = SEED_LINE.findall(err)
+    assert len(found) == 1, err
+    return int(found[0][0])
+
+
+def deals_of(log: Path) -> list:
+    return [event["hands"] for event in map(json.loads, log.read_text().splitlines()) if event["type"] == "round_start"]
+
+
+def test_play_without_a_seed_deals_at_random_and_the_printed_seed_plays_it_again(capsys, monkeypatch, tmp_path):
+    runs = [maumau(capsys, monkeypatch, *PLAY, "--log", tmp_path / f"{n}.jsonl") for n in range(2)]
+    assert [code for code, _, _ in runs] == [0, 0]
+    seeds = [printed_seed(err) for _, _, err in runs]
+    assert seeds[0] != seeds[1] and deals_of(tmp_path / "0.jsonl") != deals_of(tmp_path / "1.jsonl")
+    code, again, err = maumau(capsys, monkeypatch, *PLAY, "--log", tmp_path / "again.jsonl", "--seed", seeds[0])
+    assert code == 0 and not SEED_LINE.search(err)
+    assert again == runs[0][1] and (tmp_path / "again.jsonl").read_bytes() == (tmp_path / "0.jsonl").read_bytes()
+
+
+def test_a_tournament_without_a_seed_deals_at_random_and_the_printed_seed_plays_it_again(capsys, monkeypatch,
+                                                                                          tmp_path):
+    runs = [maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / name) for name in ("a", "b")]
+    seeds = [printed_seed(err) for _, _, err in runs]
+    assert seeds[0] != seeds[1] and stored_seed(tmp_path / "a") == seeds[0] and stored_seed(tmp_path / "b") == seeds[1]
+    assert logs_of(tmp_path / "a") != logs_of(tmp_path / "b")
+    code, again, _ = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "again", "--seed", seeds[0])
+    assert (code, again) == (0, runs[0][1]) and logs_of(tmp_path / "again") == logs_of(tmp_path / "a")
+    # --quiet says nothing, the seed is stored all the same
+    code, quiet, err = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "quiet", "-q")
+    assert (code, err) == (0, "") and stored_seed(tmp_path / "quiet") not in (None, *seeds)
+
+
+def test_an_interrupted_tournament_resumes_with_its_stored_random_seed(capsys, monkeypatch, tmp_path):
+    monkeypatch.setattr(driver, "make_backend", lambda *args: Interrupting(3))
+    code, _, err = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "t")
+    seed = printed_seed(err)
+    monkeypatch.undo()
+    _, whole, _ = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "whole", "--seed", seed)
+    code, resumed, err = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "t", "--backend", "serial",
+                                "--format", "json")
+    assert (code, resumed) == (0, whole) and not SEED_LINE.search(err)
+    assert logs_of(tmp_path / "t") == logs_of(tmp_path / "whole")
+    # the whole command again, without --seed: the stored seed, not a new random one
+    code, again, err = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "t", "--resume")
+    assert (code, again) == (0, whole) and not SEED_LINE.search(err)
+    code, _, err = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "t", "--resume", "--seed", seed + 1)
+    assert code == 1 and "holds another tournament" in err
+
+
+def test_an_extended_tournament_keeps_its_stored_random_seed(capsys, monkeypatch, tmp_path):
+    code, _, err = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "t")
+    seed = printed_seed(err)
+    code, _, err = maumau(capsys, monkeypatch, "tournament", "--extend", tmp_path / "t", "-b", "easy", "--backend",
+                          "serial", "--format", "json")
+    assert code == 0 and not SEED_LINE.search(err) and stored_seed(tmp_path / "t") == seed
+    # the new entrant's matches are seeded, table by table and deal by deal, from the stored seed
+    three = [*TOURNAMENT[:5], "-b", "easy", *TOURNAMENT[5:], "--table-size", "2", "--seed", seed]
+    maumau(capsys, monkeypatch, *three, "--out", tmp_path / "three")
+    extended, fresh = match_seeds(tmp_path / "t"), match_seeds(tmp_path / "three")
+    assert len(extended) == 12 and extended == fresh
+
+
+def match_seeds(directory: Path) -> dict[str, int]:
+    return {name: json.loads(log.split(b"\n", 1)[0])["seed"] for name, log in logs_of(directory).items()}
+
+
+def test_an_ab_test_without_a_seed_stores_its_random_seed_and_resumes_with_it(capsys, monkeypatch, tmp_path):
+    sprt = ["sprt", "-r", "standard-single", "easy", "random", "--max-deals", "4", "--backend", "serial",
+            "--format", "json", "--out", tmp_path / "s"]
+    code, verdict, err = maumau(capsys, monkeypatch, *sprt)
+    seed = printed_seed(err)
+    assert code == 0 and stored_seed(tmp_path / "s") == seed and SEED_LINE.search(err).group(2) == "test"
+    code, resumed, err = maumau(capsys, monkeypatch, "sprt", "--resume", tmp_path / "s", "--format", "json")
+    assert (code, resumed) == (0, verdict) and not SEED_LINE.search(err)
+
+
+def logs_of(directory: Path) -> dict[str, bytes]:
+    return {path.name: gzip.decompress(path.read_bytes()) for path in (directory / "logs").iterdir()}
+
+
+def test_standings_and_replay_of_a_tournament_on_a_random_seed(capsys, monkeypatch, tmp_path):
+    code, standings, err = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "nologs", "--no-logs")
+    seed = printed_seed(err)
+    code, stored, _ = maumau(capsys, monkeypatch, "standings", tmp_path / "nologs", "--format", "json")
+    assert code == 0 and json.loads(stored) == json.loads(standings)
+    # without logs a match is re-played from the stored seed: the match that run with that seed logged
+    code, replayed, note = maumau(capsys, monkeypatch, "replay", tmp_path / "nologs", "--match", "t0-d1-r1")
+    assert code == 0 and "re-played from its seed" in note
+    maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "logged", "--seed", seed)
+    _, logged, _ = maumau(capsys, monkeypatch, "replay", tmp_path / "logged", "--match", "t0-d1-r1")
+    assert replayed == logged

@@ -65,16 +65,16 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
     """Play `matches` matches per ruleset with `player` against random bots; collect its violations.
 
     `faults` gives the move time and memory cap, and `isolate` runs `player` (never its random
-    opponents) in a process of its own; the policy is always `autoplay`, so one fault does not
-    hide the next. The default: 1 s per decision, isolated.
+    opponents) in a process of its own, `sandbox` every bot in a sandbox; the policy is always
+    `autoplay`, so one fault does not hide the next. The default: 1 s per decision, isolated.
     """
     faults = faults if faults is not None else FaultSettings(move_time=1.0, isolate=True)
     faults = replace(faults, policy="autoplay")
     report = CheckReport(player=player)
     isolate = frozenset([player]) if faults.isolate else False  # the random opponents stay in-process
-    memory = faults.bot_memory
-    reg = BotMaker(None, isolate).reg  # isolated: the bot's plugin is not imported here
-    with BotMaker(reg, isolate, memory) as make_bot:
+    memory, sandbox = faults.bot_memory, faults.sandbox
+    reg = BotMaker(None, isolate, sandbox=sandbox).reg  # isolated: the bot's plugin is not imported here
+    with BotMaker(reg, isolate, memory, sandbox) as make_bot:
         make_bot.check([player])
         sample: tuple | None = None
         for name in rulesets:
@@ -95,7 +95,7 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
                                         and e["reason"] == ev.PENALTY)
     if sample is not None:  # the last clean match, replayed by a fresh process: kept state or hash order shows
         ruleset, players, seat, match_seed, match_id, log = sample
-        with BotMaker(reg, isolate, memory) as make_bot:
+        with BotMaker(reg, isolate, memory, sandbox) as make_bot:
             again, found = _play(make_bot, None, ruleset, players, seat, match_seed, match_id, faults)
         if again != log and not any(f.seat == seat for f, _ in found):
             report.violations.append(Violation(

@@ -35,6 +35,7 @@ from .options import (
     fault_settings,
     option_names,
     overrides_of,
+    seed_or_random,
 )
 
 app = typer.Typer(
@@ -157,7 +158,7 @@ def rulesets_schema() -> None:
 def play_cmd(
     ruleset: RulesetOpt,
     bots: Annotated[list[str], typer.Option("-b", "--bot", help="A bot per seat, in seat order (repeat).")],
-    seed: SeedOpt = 1,
+    seed: SeedOpt = None,
     set_: SetOpt = None,
     log: Annotated[Optional[Path], typer.Option("--log", help="Write the game log (JSON lines; gzip if .gz).")] = None,
     join: Annotated[
@@ -186,11 +187,12 @@ def play_cmd(
     if human and human_seat is None:
         human_seat = 0
     faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
+    seed, notes = seed_or_random(seed, "match")
     try:
         with bots_print_to_stderr() as own:
             result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
                                         with_log=log is not None, faults=faults, human_seat=human_seat,
-                                        human_io=(None, own))
+                                        human_io=(None, own), on_start=lambda: say(notes))
     except HumanQuit as exc:
         if exc.input_ended:
             raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
@@ -336,6 +338,7 @@ def check_bot_cmd(
     isolate: Annotated[
         bool, typer.Option("--isolate/--in-process", help="Run a Python bot in its own process.")
     ] = True,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
 ) -> None:
     """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""
@@ -343,13 +346,19 @@ def check_bot_cmd(
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
-    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory, wall_time)
+    faults = fault_settings("autoplay", move_time, 0.0, isolate, bot_memory, wall_time, sandbox)
     with bots_print_to_stderr():
         report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)
     if not report.passed:
         raise typer.Exit(1)
+
+
+def say(notes: tuple[str, ...]) -> None:
+    """Notes for the user, on stderr (a random seed's)."""
+    for note in notes:
+        typer.echo(note, err=True)
 
 
 def script() -> None:

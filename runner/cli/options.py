@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import secrets
 from contextlib import contextmanager
 from typing import Annotated, Iterator, Optional
 
@@ -11,7 +12,8 @@ from runner.errors import InvalidSetting, MaumauError
 from runner.rules import parse_override
 from runner.seats.faults import FaultSettings
 
-SeedOpt = Annotated[int, typer.Option("--seed", help="Seed: the same seed gives the same match.")]
+SeedOpt = Annotated[Optional[int], typer.Option(
+    "--seed", help="Seed: the same seed gives the same match (default: a random one, printed and stored).")]
 SetOpt = Annotated[Optional[list[str]], typer.Option("--set", help="Ruleset override KEY=VALUE (dotted keys), "
                                                                    "repeatable.")]
 FormatOpt = Annotated[str, typer.Option("--format", help="Output: table, json or csv.")]
@@ -76,3 +78,10 @@ def overrides_of(pairs: list[str] | None) -> dict:
     """The `--set KEY=VALUE` options as a mapping of dotted keys to values."""
     return dict(parse_override(pair) for pair in pairs or [])
 
+
+def seed_or_random(seed: int | None, what: str) -> tuple[int, tuple[str, ...]]:
+    """`--seed`, or a random one (a bot must not know the deal from a seed everyone uses) and the note that says it."""
+    if seed is not None:
+        return seed, ()
+    seed = secrets.randbits(63)
+    return seed, (f"seed: {seed} (chosen at random; --seed {seed} plays the same {what} again)",)

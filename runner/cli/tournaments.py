@@ -27,6 +27,7 @@ from .options import (
     fault_settings,
     option_names,
     overrides_of,
+    seed_or_random,
 )
 from .standings import render_standings
 
@@ -117,7 +118,7 @@ def tournament_cmd(
         typer.Option("--extend", help="Add the -b entrants to the tournament in DIR: only their tables are played."),
     ] = None,
     logs: LogsOpt = True,
-    seed: SeedOpt = 1,
+    seed: SeedOpt = None,
     set_: SetOpt = None,
     quiet: Annotated[
         bool, typer.Option("--quiet", "-q", help="No progress (bar or lines), notes or standings reports.")
@@ -175,6 +176,7 @@ def tournament_cmd(
         if directory is not None and out is not None and directory != out:
             raise MaumauError(f"--resume {directory} and --out {out} name two directories; give one")
         out = directory if directory is not None else out
+        notes: tuple[str, ...] = ()  # a random seed's
         if extend is not None:
             refuse_settings(ctx, "--extend DIR", ruleset, resume=False)
             settings = extend_tournament(extend, bots or [])
@@ -191,6 +193,7 @@ def tournament_cmd(
                     "`--resume DIR` continues a stored one"
                 )
             faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
+            seed, notes = run_seed(seed, resume, out, "tournament")
             settings = plan(
                 ruleset,
                 bots,
@@ -218,8 +221,18 @@ def tournament_cmd(
                 scheduler,
                 report_every=report_every,
                 report=report_standings,
+                notes=notes,
             )
     typer.echo(render_standings(standings, fmt))
+
+
+def run_seed(seed: int | None, resume: bool, out: Path | None, what: str) -> tuple[int, tuple[str, ...]]:
+    """`--seed`; else, resuming, the stored run's own seed; else a random one, and the note that says it."""
+    from runner.tournament.driver import stored_seed
+
+    if seed is None and resume and out is not None:
+        seed = stored_seed(out)
+    return seed_or_random(seed, what)
 
 
 def refuse_settings(
@@ -301,7 +314,7 @@ def sprt_cmd(
         ),
     ] = False,
     logs: LogsOpt = True,
-    seed: SeedOpt = 1,
+    seed: SeedOpt = None,
     set_: SetOpt = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress (bar or lines) or notes.")] = False,
     fmt: Annotated[str, typer.Option("--format", help="Output: table or json.")] = "table",
@@ -310,6 +323,7 @@ def sprt_cmd(
     wall_time: WallTimeOpt = None,
     time_bank: TimeBankOpt = 0.0,
     isolate: IsolateOpt = False,
+    sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
     seatings: SeatingsOpt = "rotations",
     deals_file: Annotated[
@@ -326,6 +340,7 @@ def sprt_cmd(
     if fmt not in ("table", "json"):
         raise MaumauError(f"unknown --format {fmt!r}; use table or json")
     names = names or []
+    notes: tuple[str, ...] = ()  # a random seed's
     with option_names():
         if resume and ruleset is None and len(names) == 1 and out is None:
             refuse_settings(ctx, "--resume DIR", None, resume=True, options=SPRT_SETTING_OPTIONS)
@@ -337,7 +352,8 @@ def sprt_cmd(
                     "sprt needs -r RULESET and two bots, NEW and BASE (`maumau sprt -r standard-single "
                     "NEW BASE [-b OPPONENT ...]`); `--resume DIR` continues a stored test"
                 )
-            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time)
+            faults = fault_settings(on_fault, move_time, time_bank, isolate, bot_memory, wall_time, sandbox)
+            seed, notes = run_seed(seed, resume, out, "test")
             cap = max_deals if max_deals is not None or deals_file is not None else DEFAULT_MAX_DEALS
             settings = plan_test(
                 ruleset,
@@ -353,7 +369,7 @@ def sprt_cmd(
                 seatings=seatings,
                 deals_file=deals_file,
             )
-        verdict, out = conduct_test(settings, out, resume, backend, workers, quiet, scheduler)
+        verdict, out = conduct_test(settings, out, resume, backend, workers, quiet, scheduler, notes)
     typer.echo(render_verdict(settings, verdict, out, fmt))
 
 
@@ -371,6 +387,7 @@ SPRT_SETTING_OPTIONS = (
     "move_time",
     "time_bank",
     "isolate",
+    "sandbox",
     "bot_memory",
     "seatings",
     "deals_file",
@@ -402,7 +419,7 @@ def render_verdict(settings, verdict, out: Path, fmt: str) -> str:
                 "elo": _finite(elo),
                 "elo_low": _finite(elo_low),
                 "elo_high": _finite(elo_high),
-                "hypotheses": h,
+                "hypotheses": {key: h[key] for key in ("elo0", "elo1", "alpha", "beta")},  # stored: sorted
                 "stored_deals": verdict.stored_deals,
                 "results": str(out),
             },

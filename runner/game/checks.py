@@ -44,6 +44,7 @@ def check(rules: Ruleset) -> None:
                 f"make hand_limit at least {rules.hand_size_for(size)}",
             )
     _check_match(rules)
+    _check_scoring(rules)
     _check_power_sets(rules)
 
 
@@ -77,15 +78,21 @@ def _selector_uses(rules: Ruleset) -> Iterator[tuple[str, str]]:
                 if value is not True:
                     for item in value:
                         yield f"{prefix}.{key}.{field}", item
-    for key, value in (
-        ("multiple.suit_with", rules.multiple.suit_with),
-        ("going_out.forbidden", rules.going_out.forbidden),
-        ("going_out.only", rules.going_out.only),
-    ):
-        for item in value:
-            yield key, item
-    for key in rules.scoring.multiplier:
-        yield f"scoring.multiplier.{key}", key
+    for item in rules.multiple.suit_with:
+        yield "multiple.suit_with", item
+    for prefix, going in _going_out_rules(rules):
+        for field in ("forbidden", "only", "last_only"):
+            for item in getattr(going, field):
+                yield f"{prefix}.{field}", item
+    for field in ("multiplier", "alone", "winner_scores"):
+        for key in getattr(rules.scoring, field):
+            yield f"scoring.{field}.{key}", key
+
+
+def _going_out_rules(rules: Ruleset) -> Iterator[tuple[str, Any]]:
+    yield "going_out", rules.going_out
+    for size, going in rules.going_out_by_players.items():
+        yield f"going_out_by_players.{size}", going
 
 
 def _power_maps(rules: Ruleset) -> Iterator[tuple[str, Mapping[str, Power]]]:
@@ -162,6 +169,13 @@ def _check_match(rules: Ruleset) -> None:
                            "points against their holder", "use `format: target` under match (the highest total wins)")
 
 
+def _check_scoring(rules: Ruleset) -> None:
+    scoring = rules.scoring
+    if scoring.highest_only and scoring.blocked == "difference":
+        raise Inconsistent("scoring.blocked", "a blocked round scores the differences to the lowest hand, and "
+                           "highest_only scores the highest hand alone", "choose one of the two")
+
+
 def _check_power_sets(rules: Ruleset) -> None:
     """Lists of cards that must not overlap: a card that cancels and returns a penalty, or bars and allows going out."""
     for prefix, powers in _power_maps(rules):
@@ -171,10 +185,16 @@ def _check_power_sets(rules: Ruleset) -> None:
                 if both:
                     raise Inconsistent(f"{prefix}.{key}.returns", f"{min(both)} is in both cancels and returns",
                                        "a penalty is either cancelled or returned: name each card in one list")
-    going = rules.going_out
-    both = _named(going.only) & _named(going.forbidden)
-    if going.only and both:
-        raise Inconsistent("going_out.only", f"{min(both)} is also in going_out.forbidden", "name it in one list only")
+    for prefix, going in _going_out_rules(rules):
+        both = _named(going.only) & _named(going.forbidden)
+        if going.only and both:
+            raise Inconsistent(f"{prefix}.only", f"{min(both)} is also in {prefix}.forbidden",
+                               "name it in one list only")
+        both = _named(going.last_only) & _named(going.forbidden)
+        if both:
+            raise Inconsistent(f"{prefix}.last_only", f"{min(both)} may be played only as the last card, and "
+                               f"{prefix}.forbidden bars it there: it could never be played",
+                               "name it in one list only")
 
 
 def _named(items) -> frozenset[Card]:
@@ -201,6 +221,10 @@ def notes(rules: Ruleset) -> list[tuple[str, str]]:
             if key in changes:
                 found.append((f"powers_by_players.{size}.{key}", f"replaces the powers of {other} for "
                               f"{_cards_text(cards)} at {size} players ({PRECEDENCE})"))
+    for size in rules.going_out_by_players:
+        if size not in rules.table_sizes():
+            found.append((f"going_out_by_players.{size}", f"never used: the ruleset allows "
+                          f"{rules.players.min}-{rules.players.max} players"))
     bound = _bound_note(rules)
     if bound:
         found.append(("match.max_rounds", bound))

@@ -77,7 +77,9 @@ class Game:
         self.general = self._needs_general(ruleset, with_power)
         scoring = ruleset.scoring
         self.plain_scoring = (scoring.count == "points" and not scoring.minimum and scoring.round_to == 1
-                              and not scoring.multiplier and not scoring.winner_collects)
+                              and not scoring.multiplier and not scoring.winner_collects and not scoring.alone
+                              and not scoring.winner_scores and not scoring.highest_only
+                              and scoring.blocked == "hands")
 
     def _general(self, ruleset: Ruleset, with_power: list[tuple[Card, Power]]) -> None:
         """The tables only the general path reads."""
@@ -97,6 +99,7 @@ class Game:
         self.swap_hands = {card: p.swap_hands for card, p in with_power if p.swap_hands}
         self.show_next = frozenset(card for card, p in with_power if p.show_next)
         self.give = {card: p.give for card, p in with_power if p.give}
+        self.take = {card: p.take for card, p in with_power if p.take}
         self.keeps_turn = frozenset(card for card, p in with_power if p.draw and not p.ends_turn)
         self.target_previous = frozenset(card for card, p in with_power if p.draw and p.target == "previous")
         self.stack_with = {card: _cards_of(p.stack_with, every) for card, p in with_power if p.draw and p.stack_with}
@@ -111,11 +114,13 @@ class Game:
         self.chain, self.power_each = multiple.chain, multiple.power == "each"
         self.suit_with = _cards_of(multiple.suit_with, every)
         self.multiple = bool(self.same_rank or self.runs != "none" or self.chain or self.suit_with)
-        going = ruleset.going_out
+        going = ruleset.going_out_for(self.players)
         self.out_forbidden = _cards_of(going.forbidden, every)
         self.out_only = _cards_of(going.only, every) if going.only else None
         self.out_follow_suit = going.follow_suit
-        self.going_out_rules = bool(self.out_forbidden or self.out_only is not None or self.out_follow_suit)
+        self.last_only = _cards_of(going.last_only, every)
+        self.going_out_rules = bool(self.out_forbidden or self.out_only is not None or self.out_follow_suit
+                                    or self.last_only)
         drawing = ruleset.drawing
         self.drawn_card = drawing.drawn_card
         self.until_playable, self.draw_max, self.reshuffle = drawing.until_playable, drawing.max, drawing.reshuffle
@@ -137,7 +142,7 @@ class Game:
             if (p.stack_with or p.stack_match or not p.ends_turn or p.target != "next" or p.cancels or p.returns
                     or p.skip_stack != "none" or p.skip_with or p.wish != "suit" or p.wish_binds != 1
                     or p.wild_follows_suit or p.wild_last_resort or p.free or p.self_draw or p.next_rank
-                    or p.pass_hands or p.swap_hands or p.show_next or p.give):
+                    or p.pass_hands or p.swap_hands or p.show_next or p.give or p.take):
                 return True
         drawing = ruleset.drawing
         return (self.multiple or self.going_out_rules or self.false_calls or self.play_on
@@ -200,10 +205,12 @@ def _key(ruleset: Ruleset, players: int | None) -> tuple | None:
         return None
     deck = ruleset.deck
     powers = players if players in ruleset.powers_by_players else None
-    return (powers, deck.ranks_for(players), deck.jokers_for(players))
+    going = players if players in ruleset.going_out_by_players else None
+    return (powers, deck.ranks_for(players), deck.jokers_for(players), going)
 
 
 def _varies(ruleset: Ruleset) -> bool:
-    """Whether the compiled rules change with the table size (powers, ranks or jokers by players)."""
+    """Whether the compiled rules change with the table size (powers, going out, ranks or jokers by players)."""
     deck = ruleset.deck
-    return bool(ruleset.powers_by_players or deck.ranks_by_players or deck.jokers_by_players)
+    return bool(ruleset.powers_by_players or ruleset.going_out_by_players or deck.ranks_by_players
+                or deck.jokers_by_players)

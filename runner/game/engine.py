@@ -191,6 +191,7 @@ class Round(General):
             self.hands[seat] = dealt[k::len(order)]
         self.out = set()
         upcards = [cards.pop()]
+        taken = self._upcards_to_dealer(upcards, cards) if ruleset.upcard.effects == "to_dealer" else ()
         if ruleset.upcard.flip_while_action:
             while upcards[-1] in rules.action and cards:
                 upcards.append(cards.pop())
@@ -203,7 +204,7 @@ class Round(General):
         lead = self._lead_seat()
         if log is not None:
             log.append(events.round_start(number, dealer, lead, self.direction, deciding, self.hands,
-                                          reversed(self.stock), upcards))
+                                          reversed(self.stock), upcards, taken))
         self.current, self.phase = lead, PLAY
         if self.general:
             self._upcard(top)
@@ -215,6 +216,16 @@ class Round(General):
                 self.resume = Resume(dealer, played=False, nxt=self.current)
                 self.phase, self.current = NAME_SUIT, dealer
         return self
+
+    def _upcards_to_dealer(self, upcards: list[Card], cards: list[Card]) -> list[Card]:
+        """upcard.effects to_dealer: while the upcard has a power, the dealer (if dealt in) takes it; then the next."""
+        taken: list[Card] = []
+        if self.dealer in self.active:
+            while upcards[-1] in self.rules.action and cards:
+                taken.append(upcards.pop())
+                upcards.append(cards.pop())
+            self.hands[self.dealer] += taken
+        return taken
 
     def _clockwise_from(self, seat: int) -> list[int]:
         """Active seats in dealing order: clockwise, starting left of `seat`."""

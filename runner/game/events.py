@@ -52,11 +52,16 @@ def match_start(match: str, ruleset: str, overrides: dict, rules: dict, limit: i
 
 
 def round_start(number: int, dealer: int, first: int, direction: int, deciding: bool,
-                hands: Iterable[Iterable[Card]], stock: Iterable[Card], upcards: Iterable[Card]) -> dict:
-    """`stock` top card first; `upcards` in the order they were turned up, the top one last."""
-    return {"type": ROUND_START, "round": number, "dealer": dealer, "first": first, "direction": direction,
-            "deciding": deciding, "hands": [_texts(hand) for hand in hands], "stock": _texts(stock),
-            "upcards": _texts(upcards)}
+                hands: Iterable[Iterable[Card]], stock: Iterable[Card], upcards: Iterable[Card],
+                taken: Sequence[Card] = ()) -> dict:
+    """`stock` top card first; `upcards` in the order they were turned up, the top one last; `taken`, the upcards
+    the dealer took into its hand (upcard.effects to_dealer), in the order turned, written only if there are any."""
+    event = {"type": ROUND_START, "round": number, "dealer": dealer, "first": first, "direction": direction,
+             "deciding": deciding, "hands": [_texts(hand) for hand in hands], "stock": _texts(stock),
+             "upcards": _texts(upcards)}
+    if taken:
+        event["taken"] = _texts(taken)
+    return event
 
 
 def play(seat: int, card: Card, suit: str | None, announce: str | None) -> dict:
@@ -111,6 +116,11 @@ def swap(seat: int, other: int) -> dict:
 
 def give(seat: int, to: int, card: Card) -> dict:
     return {"type": GIVE, "seat": seat, "to": to, "card": card.text}
+
+
+def take(seat: int, to: int, card: Card) -> dict:
+    """A card taken unseen by `to` from `seat` (a power's `take`): a `give` that its receiver chose blindly."""
+    return {"type": GIVE, "seat": seat, "to": to, "card": card.text, "taken": True}
 
 
 def pass_hands(direction: int) -> dict:

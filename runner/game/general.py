@@ -5,7 +5,7 @@ played by these methods of Round (runner/game/engine.py), which this class is a 
 rules both paths know they give the same logs. A play is carried out in steps: the cards leave
 the hand, the active suit and any wish follow the last one, the announcements are judged, then
 the powers of the cards apply in order (`_effects`: self_draw, draw and its target, cancels or
-returns, reverse, others_draw, pass_hands, swap_hands, give, then show_next, next_rank, skip,
+returns, reverse, others_draw, pass_hands, swap_hands, give, take, then show_next, next_rank, skip,
 skip_others, play_again); where a seat must decide in the middle (a swap partner, a card to
 give, a chance to jump in), the state holds a `Resume` and the round waits in that phase.
 """
@@ -145,8 +145,11 @@ class General(RoundState):
         rules = self.rules
         left = len(hand) - len(cards)
         last = cards[-1]
-        if left == 0 and rules.going_out_rules and not self._may_go_out(last):
-            return []
+        if rules.going_out_rules:
+            if left == 0 and not self._may_go_out(last):
+                return []
+            if left and rules.last_only and not rules.last_only.isdisjoint(cards):
+                return []  # going_out.last_only: such a card only in the play that empties the hand
         due = rules.due_after[left] if left < 2 else None
         first, more = cards[0], cards[1:]
         if last in rules.wild:
@@ -232,9 +235,13 @@ class General(RoundState):
         return any(self._legal_alone(card, hand) for card in hand)
 
     def _legal_alone(self, card: Card, hand: list[Card]) -> bool:
-        """`_alone`, and, for the last card of the hand, the going_out rules."""
-        if len(hand) == 1 and self.rules.going_out_rules and not self._may_go_out(card):
-            return False
+        """`_alone`, and the going_out rules: for the last card of the hand, and for a card only the last may be."""
+        rules = self.rules
+        if rules.going_out_rules:
+            if len(hand) == 1 and not self._may_go_out(card):
+                return False
+            if len(hand) > 1 and card in rules.last_only:
+                return False
         return self._alone(card, hand)
 
     def _jump_plays(self, seat: int) -> list[Action]:
@@ -358,7 +365,7 @@ class General(RoundState):
             if not self.hands[offender]:
                 if self.pending and self.rules.last_card_draws:  # the final draw card still counts
                     self._draw(seat, self.pending, SEVEN)
-                if self._out(offender, self.discard[-1]):
+                if self._out(offender, self._last_played(offender, len(self.history)) or self.discard[-1]):
                     return
         if self.phase != OVER:
             self.phase = PLAY
@@ -510,7 +517,8 @@ class General(RoundState):
                     self._pass_hands()
                 stage = 1
             if stage == 1:
-                kind = rules.swap_hands.get(card)
+                # a seat gone out (round.play_on) has no hand to swap: it would take cards back into a round it left
+                kind = rules.swap_hands.get(card) if self.hands[seat] else None
                 if kind == "next":
                     partner = self._step(seat)
                     if partner != seat:
@@ -528,6 +536,11 @@ class General(RoundState):
                     self.resume = Resume(seat, cards, index, 2, skips, skip_card, again, victim, show, answer,
                                          fx.played, give_left)
                     self.current, self.phase = seat, GIVING
+                    return
+            count = rules.take.get(card, 0)
+            if count and self.hands[seat]:
+                self._take(seat, count)
+                if self.phase == OVER:
                     return
             if card in rules.show_next:
                 show = True
@@ -619,6 +632,20 @@ class General(RoundState):
             self.log.append(events.give(seat, to, card))
         limit = self.rules.hand_limit
         if limit is not None and len(self.hands[to]) > limit:
+            self._gfinish(None, HAND_LIMIT)
+
+    def _take(self, seat: int, count: int) -> None:
+        """`seat` takes `count` cards at random from the previous player (the others see that cards went, not which)."""
+        source = self._step_back(seat)
+        hand, theirs = self.hands[seat], self.hands[source]
+        for _ in range(min(count, len(theirs))):
+            card = theirs.pop(self.rng.randrange(len(theirs)))
+            hand.append(card)
+            self.history.append(_new(Event, ("give", source, card, None, 1, None, (), None, seat)))
+            if self.log is not None:
+                self.log.append(events.take(source, seat, card))
+        limit = self.rules.hand_limit
+        if limit is not None and len(hand) > limit:
             self._gfinish(None, HAND_LIMIT)
 
     def _show(self, seat: int) -> None:
@@ -743,7 +770,7 @@ class General(RoundState):
             hand.append(card)
             taken.append(card)
             total += 1
-            if self._alone(card, hand):
+            if self._alone(card, hand) and card not in rules.last_only:  # a drawn card is never the last one
                 break
         self._record_draw(seat, taken, reason)
         if rules.hand_limit is not None and len(hand) > rules.hand_limit:
@@ -762,33 +789,63 @@ class General(RoundState):
             factor = rules.ruleset.multiplier_of(self.out_card)
         scores = [0] * self.n_seats
         out, finished = self.out, self.finished
+        held: dict[int, int] = {}  # each hand left: its card points (scoring.highest_only)
         for seat in self.active:
             hand = self.hands[seat]
             if seat == self.winner or seat in out or seat in finished or not hand:
                 continue
-            if count == "points":
-                value = sum(values[card.rank] for card in hand)
+            held[seat] = sum(values[card.rank] for card in hand)
+            alone = rules.ruleset.alone_of(hand[0]) if len(hand) == 1 and scoring.alone else None
+            if alone is not None:
+                value = alone
+            elif count == "points":
+                value = held[seat]
             else:
                 value = len(hand) if count == "cards" else 1
             value = max(value, minimum)
             if step > 1:
                 value = (2 * value + step) // (2 * step) * step  # the nearest multiple, halves up
             scores[seat] = value * factor
+        if scoring.highest_only and held:
+            most = max(held.values())
+            for seat, value in held.items():
+                if value < most:
+                    scores[seat] = 0
+        if scoring.blocked == "difference" and self.outcome is not None and self.outcome.reason == BLOCKED and held:
+            lowest = min(scores[seat] for seat in held)
+            for seat in held:
+                scores[seat] -= lowest
         return scores
 
     def _gpoints(self) -> list[int]:
+        """The round's points: the hands' scores, the winner's score or collection (scoring)."""
         points = self.scores()
-        if self.rules.ruleset.scoring.winner_collects and self.winner is not None:
-            total = sum(points)
-            points = [0] * self.n_seats
-            points[self.winner] = total
+        scoring = self.rules.ruleset.scoring
+        if scoring.winner_collects:
+            collectors = [self.winner] if self.winner is not None else self._lowest_hands(points)
+            if collectors:
+                total = sum(points)
+                points = [0] * self.n_seats
+                for seat in collectors:
+                    points[seat] = total
+        if self.winner is not None and scoring.winner_scores and self.out_card is not None:
+            bonus = self.rules.ruleset.winner_score_of(self.out_card)
+            if bonus is not None:
+                points[self.winner] += bonus
         return points
+
+    def _lowest_hands(self, scores: list[int]) -> list[int]:
+        """scoring.blocked difference in a blocked round without a winner: the seats holding the lowest hand."""
+        if self.rules.ruleset.scoring.blocked != "difference" or self.outcome is None \
+                or self.outcome.reason != BLOCKED:
+            return []
+        return [seat for seat in self.active if seat not in self.out and self.hands[seat] and not scores[seat]]
 
     def _gview(self, seat: int, legal: tuple[Action, ...], move_time: float | None = None,
                time_bank: float | None = None) -> View:
         hands, rules = self.hands, self.rules
         history: Sequence[Event] = Prefix(self.history, len(self.history))  # shared: runner/game/view.py
-        if rules.give:  # a card given is seen by the giver and the receiver only
+        if rules.give or rules.take:  # a card given (or taken) is seen by the giver and the receiver only
             history = tuple(event if event.kind != "give" or seat in (event.seat, event.to)
                             else event._replace(card=None) for event in self.history)
         return _new(View, (
@@ -821,10 +878,14 @@ class General(RoundState):
         """The last card of the first seat out of the round (round.play_on), from the history."""
         for index, event in enumerate(self.history):
             if event.kind == "out":
-                for before in reversed(self.history[:index]):
-                    if before.kind == "play" and before.seat == event.seat:
-                        return before.more[-1] if before.more else before.card
-                return None
+                return self._last_played(event.seat, index)
+        return None
+
+    def _last_played(self, seat: int, before: int) -> Card | None:
+        """The last card `seat` played before the history's event `before` (a jump-in may have covered it since)."""
+        for event in reversed(self.history[:before]):
+            if event.kind == "play" and event.seat == seat:
+                return event.more[-1] if event.more else event.card
         return None
 
 

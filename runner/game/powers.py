@@ -142,13 +142,16 @@ class Power(Model):
     show_next: Annotated[bool, QUIET] = Field(False, description="The next player shows their hand to everyone.")
     give: Annotated[int, Field(ge=0, le=52), QUIET] = Field(
         0, description="Its player gives this many cards of their choice to the next player.")
+    take: Annotated[int, Field(ge=0, le=52), QUIET] = Field(
+        0, description="Its player takes this many cards, unseen (at random), from the previous player (against the "
+        "direction of play).")
 
     @property
     def is_action(self) -> bool:
         """Whether the card does anything when played (an action card, e.g. for upcard.flip_while_action)."""
         return any((self.draw, self.skip, self.reverse, self.wild, self.play_again, self.others_draw, self.skip_others,
                     self.cancels, self.returns, self.free, self.self_draw, self.next_rank, self.pass_hands,
-                    self.swap_hands, self.show_next, self.give))
+                    self.swap_hands, self.show_next, self.give, self.take))
 
     @model_validator(mode="after")
     def _needs(self) -> "Power":

@@ -90,6 +90,13 @@ def by_players(default: Any, table: Mapping[int, Any], players: int) -> Any:
 PlayerCount = Annotated[int, Field(ge=2, le=MAX_PLAYERS)]
 
 
+def _total_key(raw: Any) -> int:
+    """A total of match.exact_totals: `100:` and `'100':` are one."""
+    if isinstance(raw, bool) or not str(raw).strip().isdigit():
+        raise ValueError("a total (a whole number, 0 or more)")
+    return int(raw)
+
+
 class Players(Model):
     """How many players the ruleset allows."""
 
@@ -179,8 +186,9 @@ class Upcard(Model):
     flip_while_action: bool = Field(
         False, description="While the upcard is an action card, turn up another on top of it."
     )
-    effects: Literal["none", "as_dealer_play"] = Field(
-        "none", description="none: an action upcard does nothing; as_dealer_play: it acts as if the dealer played it."
+    effects: Literal["none", "as_dealer_play", "to_dealer"] = Field(
+        "none", description="none: an action upcard does nothing; as_dealer_play: it acts as if the dealer played it; "
+        "to_dealer: the dealer takes it into the hand and turns up the next card, until one without a power."
     )
     dealer_names_suit: bool = Field(True, description="A wild upcard (Jack): the dealer names the suit to follow.")
 
@@ -250,6 +258,8 @@ class GoingOut(Model):
     forbidden: Selectors = Field((), description="Cards that may not be the last card played (draw instead).")
     only: Selectors = Field((), description="If not empty, only these may be the last card played.")
     follow_suit: bool = Field(False, description="The last card must match the active suit (no rank match, no wild).")
+    last_only: Annotated[Selectors, QUIET] = Field(
+        (), description="Cards that may be played only in the play that empties the hand (a 9 only as the last card).")
 
 
 class Scoring(Model):
@@ -268,6 +278,20 @@ class Scoring(Model):
     )
     winner_collects: bool = Field(
         False, description="The winner scores the sum of the others' points; the others score 0.")
+    alone: Annotated[dict[Selector, Annotated[int, Field(ge=0, le=1000)]], BeforeValidator(
+        lambda value: unique_keys(value, selectors.normalize)), QUIET] = Field(
+        default_factory=dict, description="A hand left holding one card only, one of these, scores this instead "
+        "of what count gives, e.g. {J: 20, JS: 40}.")
+    winner_scores: Annotated[dict[Selector, Annotated[int, Field(ge=-1000, le=1000)]], BeforeValidator(
+        lambda value: unique_keys(value, selectors.normalize)), QUIET] = Field(
+        default_factory=dict, description="The winner scores this when its last card is one of these (negative: "
+        "taken off its total), e.g. {JS: -40}.")
+    highest_only: Annotated[bool, QUIET] = Field(
+        False, description="Only the hand with the most card points scores (ties: each of them), as count says: "
+        "with count: flat, 1 (a life lost).")
+    blocked: Annotated[Literal["hands", "difference"], QUIET] = Field(
+        "hands", description="A blocked round: hands: each hand scores as usual; difference: each scores what it "
+        "holds above the lowest hand (with winner_collects, the lowest hand collects those differences).")
 
 
 class RoundEnd(Model):
@@ -311,6 +335,10 @@ class MatchFormat(Model):
     table_changes: bool = Field(
         False, description="Players may join between rounds with the lowest current total, or leave."
     )
+    exact_totals: Annotated[dict[Annotated[int, Field(ge=0, le=1_000_000)], Annotated[int, Field(
+        ge=0, le=1_000_000)]], BeforeValidator(lambda value: unique_keys(value, _total_key)), QUIET] = Field(
+        default_factory=dict, description="A total that comes to exactly one of these after a round becomes the "
+        "value given, e.g. {100: 50, 101: 0}.")
 
     @model_validator(mode="after")
     def _format_needs(self) -> "MatchFormat":
@@ -370,6 +398,9 @@ class Ruleset(Model):
         False, description="A draw penalty of the last card played (a final 7) is still taken before counting."
     )
     going_out: Annotated[GoingOut, QUIET] = GoingOut()
+    going_out_by_players: Annotated[dict[PlayerCount, GoingOut], BY_PLAYERS, QUIET] = Field(
+        default_factory=dict, description="In a round dealt to exactly this many players, this replaces going_out "
+        "whole, e.g. {2: {forbidden: [2, 3]}}.")
     points: dict[PointRank, Annotated[int, Field(ge=0, le=1000)]] = Field(
         default_factory=_default_points,
         description="Points of a card left in the hand, by rank (X: a joker).",
@@ -408,6 +439,10 @@ class Ruleset(Model):
         """The cards dealt to each of `players`."""
         return by_players(self.hand_size, self.hand_size_by_players, players)
 
+    def going_out_for(self, players: int | None) -> GoingOut:
+        """The going-out rules of a round dealt to `players` (going_out_by_players, else going_out)."""
+        return self.going_out_by_players.get(players, self.going_out) if players is not None else self.going_out
+
     def powers_for(self, players: int | None = None) -> Mapping[Card, Power]:
         """Each card with a power, resolved by the most specific key (with powers_by_players for `players`)."""
         tables = self.derived("powers", compile_powers)
@@ -427,8 +462,15 @@ class Ruleset(Model):
 
     def multiplier_of(self, card: Card) -> int:
         """The factor of the round's points when the winner goes out on `card` (1: none)."""
-        key = selectors.resolve(self.scoring.multiplier).get(card)
-        return self.scoring.multiplier[key] if key else 1
+        return _by_selector(self.scoring.multiplier, card, 1)
+
+    def alone_of(self, card: Card) -> int | None:
+        """What a hand holding `card` alone scores (scoring.alone; None: as count says)."""
+        return _by_selector(self.scoring.alone, card, None)
+
+    def winner_score_of(self, card: Card) -> int | None:
+        """What the winner scores going out on `card` (scoring.winner_scores; None: 0, as usual)."""
+        return _by_selector(self.scoring.winner_scores, card, None)
 
     def wish_ranks_for(self, power: Power, players: int) -> tuple[str, ...]:
         """The ranks a rank-wish card with `power` may name at a table of `players`."""
@@ -469,6 +511,12 @@ class Ruleset(Model):
         if value is None:
             value = values[name] = make(self)
         return value
+
+
+def _by_selector(table: Mapping[str, Any], card: Card, default: Any) -> Any:
+    """The value of the most specific selector of `table` naming `card`, else `default`."""
+    key = selectors.resolve(table).get(card) if table else None
+    return table[key] if key else default
 
 
 _DERIVED: dict[int, dict[str, Any]] = {}  # id of a live Ruleset -> its derived values by name

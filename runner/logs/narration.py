@@ -243,6 +243,8 @@ class Narrator:
                 + (f"; between {', '.join(who(s) for s in seated)} only" if event.get("deciding") else ""))
         upcards = event["upcards"]
         turned = f" (turned up over {' '.join(upcards[:-1])})" if len(upcards) > 1 else ""
+        if event.get("taken"):  # upcard.effects to_dealer: face up, so every seat saw them go
+            turned += f"; {who(dealer)} {self._verb(dealer, 'takes', 'take')} {' '.join(event['taken'])} into the hand"
         return [line, f"upcard: {upcards[-1]}{turned}"]
 
     def _draw(self, event: dict) -> str:
@@ -284,7 +286,10 @@ class Narrator:
             return f"{who(seat)} forfeited the match"
         if kind == ev.GIVE:  # the card given is known to the giver and the taker only
             known = self.seat in (seat, event["to"])
-            return f"{who(seat)} gave {event['card'] if known else 'a card'} to {who(event['to'])}"
+            card = event['card'] if known else 'a card'
+            if event.get("taken"):
+                return f"{who(event['to'])} took {card} unseen from {who(seat)}"
+            return f"{who(seat)} gave {card} to {who(event['to'])}"
         if kind == ev.SWAP:
             return f"{who(seat)} swapped hands with {who(event['with'])}"
         if kind == ev.PASS_HANDS:
@@ -335,7 +340,8 @@ def event_line(event: dict, players: list[str]) -> str:
         hands = "; ".join(f"{who(s)}: {cards_text(h)}" for s, h in enumerate(event["hands"]) if h)
         label = "deciding round" if event.get("deciding") else "round"
         return (f"{label} {event['round']}: {who(event['dealer'])} deals, {who(event['first'])} leads; "
-                f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {counted(len(event['stock']), 'card')}")
+                f"upcard {cards_text(event['upcards'])}; hands {hands}; stock {counted(len(event['stock']), 'card')}"
+                + (f"; the dealer took {cards_text(event['taken'])}" if event.get("taken") else ""))
     if kind == ev.PLAY:
         extra = (f" naming {event['suit']}" if event.get("suit") else "") + (
             f" wishing {event['rank']}" if event.get("rank") else "") + (
@@ -343,6 +349,8 @@ def event_line(event: dict, players: list[str]) -> str:
         verb = "jumps in with" if event.get("jump_in") else "plays"
         return f"  {who(event['seat'])} {verb} {' '.join(played_cards(event))}{extra}"
     if kind == ev.GIVE:
+        if event.get("taken"):
+            return f"  {who(event['to'])} takes {event['card']} unseen from {who(event['seat'])}"
         return f"  {who(event['seat'])} gives {event['card']} to {who(event['to'])}"
     if kind == ev.SWAP:
         return f"  {who(event['seat'])} swaps hands with {who(event['with'])}"

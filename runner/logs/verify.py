@@ -352,20 +352,41 @@ class _Checker:
         points = [0] * len(self.players)
         scores = {}  # each hand's score, multiplied: the loser is who scores most
         if not deciding:  # a deciding round only decides: its points are not added
-            factor = rules.factor(rnd.winner_card) if rnd.winner is not None else 1
-            for seat in rnd.active:
-                if seat != rnd.winner and seat not in rnd.out:
-                    scores[seat] = points[seat] = rules.hand_points(rnd.hands[seat], rnd.table) * factor
-            if rules.winner_collects and rnd.winner is not None:
+            scores = self.hand_scores(rnd)
+            for seat, value in scores.items():
+                points[seat] = value
+            collectors = [rnd.winner] if rnd.winner is not None else []
+            if rules.blocked == "difference" and rnd.blocked and rnd.winner is None:
+                collectors = [seat for seat, value in scores.items() if not value and sum(rnd.hands[seat].values())]
+            if rules.winner_collects and collectors:
                 points = [0] * len(self.players)
-                points[rnd.winner] = sum(scores.values())
+                for seat in collectors:
+                    points[seat] = sum(scores.values())
+            if rnd.winner is not None and rnd.winner_card is not None:
+                points[rnd.winner] += int(rules.winner_scores.of(rnd.winner_card, 0))
         self.choose_next_dealer(rnd, scores)
         if event["points"] != points:
             self.fail(f"points {event['points']}, but the hands hold {points}")
         for seat, value in enumerate(points):
             self.totals[seat] += value
+            self.totals[seat] = rules.exact_totals.get(self.totals[seat], self.totals[seat])
         if event["totals"] != self.totals:
             self.fail(f"totals {event['totals']}, expected {self.totals}")
+
+    def hand_scores(self, rnd: "RoundCheck") -> dict[int, int]:
+        """Each hand left's score (scoring): counted, multiplied; the highest only; a blocked round's differences."""
+        rules = self.rules
+        factor = rules.factor(rnd.winner_card) if rnd.winner is not None else 1
+        scores = {seat: rules.hand_points(rnd.hands[seat], rnd.table) * factor
+                  for seat in rnd.active if seat != rnd.winner and seat not in rnd.out}
+        held = {seat: rnd.table.card_points(rnd.hands[seat]) for seat in scores if sum(rnd.hands[seat].values())}
+        if rules.highest_only and held:
+            most = max(held.values())
+            scores.update({seat: 0 for seat, value in held.items() if value < most})
+        if rules.blocked == "difference" and rnd.blocked and held:
+            lowest = min(scores[seat] for seat in held)
+            scores.update({seat: scores[seat] - lowest for seat in held})
+        return scores
 
     def round_order(self, rnd: "RoundCheck", event: dict) -> None:
         """round.play_on: the seats out, in the order they went out, then those left with cards."""

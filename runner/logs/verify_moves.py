@@ -27,8 +27,8 @@ class Moves:
             kind, value = wish
             if kind == "rank":
                 ok = card.rank == value
-            elif self.power[top].wild:  # the first card after the wish: as usual
-                ok = card.rank == top.rank or card.suit == value
+            elif self.power[top].wild:  # the first card after the wish: as usual (a free wild card: anything)
+                ok = self.power[top].free or card.rank == top.rank or card.suit == value
             else:  # a wish that binds further cards: of the suit named
                 ok = card.suit == value
         elif self.power[top].free:
@@ -114,12 +114,12 @@ class Moves:
 
     def may_go_out(self, card: Card, suit_before: str | None) -> str | None:
         """Why `card` may not be the last card of the hand (going_out), or None."""
-        rules = self.rules
-        if card in rules.out_forbidden:
+        going = self.table.going_out
+        if card in going.forbidden:
             return f"{card} may not be the last card (going_out.forbidden)"
-        if rules.out_only and card not in rules.out_only:
+        if going.only and card not in going.only:
             return f"{card} may not be the last card (going_out.only)"
-        if rules.out_follow_suit and (card.suit != suit_before or self.power[card].wild):
+        if going.follow_suit and (card.suit != suit_before or self.power[card].wild):
             return f"the last card must follow the suit {suit_before} (going_out.follow_suit)"
         return None
 
@@ -127,14 +127,18 @@ class Moves:
         """Whether `card` alone is a legal play of `seat` now (nothing pending; going out included)."""
         if not self.playable(card, seat):
             return False
-        if self.rules.going_out_rules and sum(self.hands[seat].values()) == 1:
-            return self.may_go_out(card, self.suit) is None
+        going = self.table.going_out
+        if going.any:
+            held = sum(self.hands[seat].values())
+            if held == 1:
+                return self.may_go_out(card, self.suit) is None
+            return card not in going.last_only
         return True
 
     def can_play(self, seat: int) -> bool:
         """Whether `seat` holds a legal play (a first card legal on its own is one), nothing pending."""
         hand = self.hands[seat]
-        legal = self.legal_alone if self.rules.going_out_rules else self.playable
+        legal = self.legal_alone if self.table.going_out.any else self.playable
         for card, count in hand.items():
             if count and legal(card, seat):
                 return True
@@ -187,10 +191,15 @@ class Moves:
             if more:
                 self.check_several(cards, hand)
         last = cards[-1]
-        if rules.going_out_rules and sum(hand.values()) == len(cards):
+        going = self.table.going_out
+        if going.any and sum(hand.values()) == len(cards):
             why = self.may_go_out(last, self.suit)
             if why:
                 self.fail(why)
+        elif going.last_only:
+            barred = [card for card in cards if card in going.last_only]
+            if barred:
+                self.fail(f"{barred[0]} may be played only in the play that empties the hand (going_out.last_only)")
         if self.power[last].wild or event["suit"] is not None or event.get("rank") is not None:
             self.check_naming(last, event)
         if event["announce"] not in (None, "mau", "maumau"):

@@ -41,6 +41,8 @@ class RoundCheck(Moves):
         self.winner: int | None = None
         self.winner_card: Card | None = None  # the last card the winner played (scoring.multiplier)
         self.over = False
+        self.blocked = False  # the round ended blocked (scoring.blocked)
+        self.last_played: dict[int, Card] = {}  # each seat's last card played
         self.pending = self.chain = self.idle = self.turns = 0
         self.pending_card: Card | None = None  # the card whose draw penalty is pending (the last to add to it)
         self.pending_from = -1  # the seat that sent the penalty to the seat facing it
@@ -67,8 +69,11 @@ class RoundCheck(Moves):
         if len(hands) != len(c.players):
             self.fail(f"hands for {len(hands)} seats, the table has {len(c.players)}")
         self.hands = [Counter(c.card(text) for text in hand) for hand in hands]
+        taken = self.taken_upcards(start)
         for seat, hand in enumerate(hands):
             want = table.hand_size if seat in self.active else 0
+            if seat == self.dealer:
+                want += len(taken)
             if len(hand) != want:
                 self.fail(f"seat {seat} is dealt {counted(len(hand), 'card')}, expected {want}")
         upcards = [c.card(text) for text in start["upcards"]]
@@ -81,14 +86,16 @@ class RoundCheck(Moves):
                       f"extra {_cards(extra) or 'none'}, missing {_cards(missing) or 'none'}")
         if not upcards:
             self.fail("no upcard")
+        takes = rules.upcard_to_dealer and self.dealer in self.active
         for index, card in enumerate(upcards):
             is_last = index == len(upcards) - 1
             acts = card in table.action
             if not is_last and not (rules.flip_while_action and acts):
                 self.fail(f"upcard {card} is covered by another, but only an action card is"
                           if rules.flip_while_action else "one card is turned up")
-            if is_last and rules.flip_while_action and acts and self.stock:
-                self.fail(f"upcard {card} is an action card: another is turned up on it")
+            if is_last and (rules.flip_while_action or takes) and acts and self.stock:
+                self.fail(f"upcard {card} is an action card: another is turned up on it"
+                          if rules.flip_while_action else f"upcard {card} is an action card: the dealer takes it")
         self.discard = upcards
         top = upcards[-1]
         self.suit = _suit(top)
@@ -98,6 +105,18 @@ class RoundCheck(Moves):
         self.current = self.lead
         self.flow = self.upcard_flow(top)
         self.resume()
+
+    def taken_upcards(self, start: dict) -> list[Card]:
+        """upcard.effects to_dealer: the action upcards the dealer took into its hand (round_start.taken)."""
+        taken = [self.c.card(text) for text in start.get("taken", ())]
+        if taken and not (self.rules.upcard_to_dealer and self.dealer in self.active):
+            self.fail("upcards taken into the dealer's hand, but the rules do not (upcard.effects to_dealer)")
+        for card in taken:
+            if card not in self.table.action:
+                self.fail(f"the dealer takes the upcard {card}, which has no power (only action cards are taken)")
+        if Counter(taken) - self.hands[self.dealer]:
+            self.fail(f"the dealer takes {names(taken)}, but its hand does not hold them")
+        return taken
 
     def upcard_flow(self, top: Card) -> Flow:
         """An action upcard acts as the dealer's play (upcard.effects); after a wild one the dealer names the suit."""
@@ -230,7 +249,8 @@ class RoundCheck(Moves):
         else:
             reasons = (ev.STUCK, ev.CHOICE) if can_play else (ev.STUCK,)
         if rules.until_playable:
-            got = self.draw(seat, rules.draw_max or 10**9, reasons, until=lambda card: self.playable(card, seat))
+            got = self.draw(seat, rules.draw_max or 10**9, reasons, until=lambda card: self.playable(card, seat)
+                            and card not in self.table.going_out.last_only)
         else:
             got = self.draw(seat, 1, reasons)
         if self.over:
@@ -275,6 +295,7 @@ class RoundCheck(Moves):
         self.next_rank = None
         self.again = None
         self.drawn, self.phase, self.idle = None, "play", 0
+        self.last_played[seat] = last
         left = sum(hand.values())
         missed = self.announcements(seat, event["announce"], left) if left < 2 or event["announce"] else False
         if self.over:
@@ -333,6 +354,8 @@ class RoundCheck(Moves):
 
     def going_out(self, seat: int) -> bool:
         """A seat left without cards after its missed Mau Mau was let go; True if that ends the round."""
+        if not self.finished:
+            self.winner_card = self.last_played.get(seat)  # covered since, perhaps, by a card jumped in
         if self.rules.play_on and len(self.in_play()) > 2:
             self.finished.append(seat)
             self.out_event(seat)
@@ -384,10 +407,14 @@ class RoundCheck(Moves):
                     return
             if power.pass_hands:
                 self.pass_hands()
-            if power.swap_hands:
+            if power.swap_hands and self.hands_left(seat):  # a seat gone out has no hand to swap
                 yield from self.swap_flow(seat, power.swap_hands)
             if power.give:
                 yield from self.give_flow(seat, power.give)
+                if self.over:
+                    return
+            if power.take and self.hands_left(seat):
+                self.take(seat, power.take)
                 if self.over:
                     return
             show = show or power.show_next
@@ -489,17 +516,34 @@ class RoundCheck(Moves):
             yield
             event = self.c.take(ev.GIVE, why=lambda: f"seat {seat} gives a card to seat {to}")
             self.c.seat_of(event, seat, "gives")
+            if event.get("taken"):
+                self.fail(f"seat {seat} gives a card of its choice here; nobody takes one")
             if event["to"] != to:
                 self.fail(f"seat {seat} gives to the next player, seat {to}, not {event['to']}")
-            card = self.c.card(event["card"])
-            if self.hands[seat][card] < 1:
-                self.fail(f"seat {seat} gives {card}, which is not in its hand")
-            self.hands[seat][card] -= 1
-            self.hands[to][card] += 1
+            self.move_card(event, seat, to)
             self.check_hand_limit(to)
             if self.over:
                 return
         self.phase = "play"
+
+    def take(self, seat: int, count: int) -> None:
+        """`seat` takes cards unseen from the previous player: `give` events marked taken (which card, chance chose)."""
+        source = self.step(seat, -self.direction)
+        for _ in range(min(count, self.hands_left(source))):
+            event = self.c.take(ev.GIVE, why=lambda: f"seat {seat} takes a card from seat {source}")
+            if event["seat"] != source or event["to"] != seat or not event.get("taken"):
+                self.fail(f"seat {seat} takes a card from the previous player, seat {source}: "
+                          f"expected a taken card to seat {seat}")
+            self.move_card(event, source, seat)
+        self.check_hand_limit(seat)
+
+    def move_card(self, event: dict, source: int, to: int) -> None:
+        """The card of a `give` event goes from `source`, which must hold it, to `to`."""
+        card = self.c.card(event["card"])
+        if self.hands[source][card] < 1:
+            self.fail(f"seat {source} gives {card}, which is not in its hand")
+        self.hands[source][card] -= 1
+        self.hands[to][card] += 1
 
     def pass_hands(self) -> None:
         event = self.c.take(ev.PASS_HANDS, why="every hand passes to the next player")
@@ -525,6 +569,7 @@ class RoundCheck(Moves):
         self.idle = 0 if gained else self.idle + 1
         if self.idle >= len(self.in_play()):
             self.finish(None)
+            self.blocked = True
             return
         self.pass_on(seat)
 

@@ -100,7 +100,7 @@ class Power:
         "draw", "stack", "chain_limit", "skip", "reverse", "wild", "wild_on_wild", "play_again", "others_draw",
         "skip_others", "stack_with", "stack_match", "ends_turn", "target", "cancels", "returns", "skip_stack",
         "skip_with", "wish", "wish_ranks", "wish_binds", "wild_follows_suit", "wild_last_resort", "free",
-        "self_draw", "next_rank", "pass_hands", "swap_hands", "show_next", "give", "is_action", "again",
+        "self_draw", "next_rank", "pass_hands", "swap_hands", "show_next", "give", "take", "is_action", "again",
         "simple",
     )
 
@@ -122,7 +122,7 @@ class Power:
         self.wild_follows_suit, self.wild_last_resort = bool(get("wild_follows_suit")), bool(get("wild_last_resort"))
         self.free, self.self_draw, self.next_rank = bool(get("free")), int(get("self_draw", 0)), get("next_rank")
         self.pass_hands, self.swap_hands = bool(get("pass_hands")), get("swap_hands")
-        self.show_next, self.give = bool(get("show_next")), int(get("give", 0))
+        self.show_next, self.give, self.take = bool(get("show_next")), int(get("give", 0)), int(get("take", 0))
         if self.target not in ("next", "previous"):
             raise RulesError(f"target {self.target!r} is neither next nor previous")
         if self.skip_stack not in ("none", "pass", "add"):
@@ -136,10 +136,12 @@ class Power:
         self.again = self.play_again or self.skip_others
         self.is_action = bool(self.draw or self.skip or self.reverse or self.wild or self.again
                               or self.others_draw or self.cancels or self.returns or self.free or self.self_draw
-                              or self.next_rank or self.pass_hands or self.swap_hands or self.show_next or self.give)
+                              or self.next_rank or self.pass_hands or self.swap_hands or self.show_next or self.give
+                              or self.take)
         # Only the powers that logs of the first rulesets knew, so that their checks keep the short path.
         self.simple = not (self.cancels or self.returns or self.self_draw or self.next_rank or self.pass_hands
-                           or self.swap_hands or self.show_next or self.give or self.skip_stack != "none"
+                           or self.swap_hands or self.show_next or self.give or self.take
+                           or self.skip_stack != "none"
                            or self.target != "next")
 
 
@@ -201,6 +203,7 @@ class LogRules:
         self.next_dealer = deal.get("next_dealer", "rotate")
         upcard = data["upcard"]
         self.flip_while_action, self.upcard_acts = upcard["flip_while_action"], upcard["effects"] == "as_dealer_play"
+        self.upcard_to_dealer = upcard["effects"] == "to_dealer"
         self.dealer_names_suit = upcard["dealer_names_suit"]
         drawing = data["drawing"]
         self.draw_by_choice = drawing["when"] == "any"
@@ -219,15 +222,16 @@ class LogRules:
         self.run_min, self.chain = int(multiple.get("run_min", 3)), bool(multiple.get("chain"))
         self.suit_with, self.power_each = CardSet(multiple.get("suit_with")), multiple.get("power", "last") == "each"
         self.multiple = self.same_rank or self.runs != "none" or self.chain or bool(self.suit_with)
-        going_out = data.get("going_out") or {}
-        self.out_forbidden, self.out_only = CardSet(going_out.get("forbidden")), CardSet(going_out.get("only"))
-        self.out_follow_suit = bool(going_out.get("follow_suit"))
-        self.going_out_rules = bool(self.out_forbidden or self.out_only or self.out_follow_suit)
+        self.going_out = GoingOut(data.get("going_out") or {})
+        self.going_out_by_players = _player_table(data.get("going_out_by_players"), GoingOut)
         scoring = data.get("scoring") or {}
         self.count = scoring.get("count", "points")
         self.multiplier = Specific(_selector_map(scoring.get("multiplier")))
         self.round_to, self.minimum = int(scoring.get("round_to", 1)), int(scoring.get("minimum", 0))
         self.winner_collects = bool(scoring.get("winner_collects"))
+        self.alone = Specific(_selector_map(scoring.get("alone")))
+        self.winner_scores = Specific(_selector_map(scoring.get("winner_scores")))
+        self.highest_only, self.blocked = bool(scoring.get("highest_only")), scoring.get("blocked", "hands")
         round_rules = data.get("round") or {}
         self.play_on, self.hand_limit = bool(round_rules.get("play_on")), round_rules.get("hand_limit")
         self.jump_in = data.get("jump_in", "none")
@@ -237,12 +241,14 @@ class LogRules:
         self.max_rounds = int(match.get("max_rounds", 1000))
         self.max_deciding = int(match["max_deciding_rounds"])
         self.table_changes = bool(match["table_changes"])
+        self.exact_totals = {int(total): int(value) for total, value in (match.get("exact_totals") or {}).items()}
         self.turn_limit = int(data["turn_limit"])
         self._tables: dict[int, TableRules] = {}
         drawn_cards = ("play_or_keep", "keep", "must_play", "go_on")
         for name, value, allowed in (("drawing.drawn_card", self.drawn_card, drawn_cards),
                                      ("multiple.runs", self.runs, ("none", "up", "down", "both")),
                                      ("scoring.count", self.count, ("points", "cards", "flat")),
+                                     ("scoring.blocked", self.blocked, ("hands", "difference")),
                                      ("deal.next_dealer", self.next_dealer, ("rotate", "loser", "winner")),
                                      ("jump_in", self.jump_in, ("none", "identical", "same_rank")),
                                      ("match.format", self.format,
@@ -258,12 +264,15 @@ class LogRules:
         return table
 
     def hand_points(self, hand: dict, table: "TableRules") -> int:
-        """A hand's score before the round's multiplier: count, then minimum, then round_to (halves up)."""
+        """A hand's score before the round's multiplier: count (or alone), then minimum, then round_to (halves up)."""
         cards = sum(hand.values())
         if not cards:
             return 0
-        if self.count == "points":
-            value = sum(table.points[card] * count for card, count in hand.items())
+        alone = self.alone.of(next(card for card, count in hand.items() if count)) if cards == 1 else None
+        if alone is not None:
+            value = int(alone)
+        elif self.count == "points":
+            value = table.card_points(hand)
         else:
             value = cards if self.count == "cards" else 1
         value = max(value, self.minimum)
@@ -278,10 +287,20 @@ class LogRules:
         return int(self.multiplier.of(card, 1))
 
 
+class GoingOut:
+    """The going_out mapping: which cards may end a round, and which only may."""
+
+    def __init__(self, data: dict):
+        self.forbidden, self.only = CardSet(data.get("forbidden")), CardSet(data.get("only"))
+        self.follow_suit, self.last_only = bool(data.get("follow_suit")), CardSet(data.get("last_only"))
+        self.any = bool(self.forbidden or self.only or self.follow_suit or self.last_only)
+
+
 class TableRules:
-    """The rules at one table size: the deck shuffled, the cards dealt, each card's power and points."""
+    """The rules at one table size: the deck shuffled, the cards dealt, each card's power and points, going out."""
 
     def __init__(self, rules: LogRules, players: int):
+        self.going_out: GoingOut = rules.going_out_by_players.get(players, rules.going_out)  # exactly this many
         self.ranks = _by_players(rules.ranks, rules.ranks_by_players, players)
         self.copies = _by_players(rules.copies, rules.copies_by_players, players)
         self.jokers = _by_players(rules.jokers, rules.jokers_by_players, players)
@@ -309,6 +328,9 @@ class TableRules:
 
     def of(self, card: Card) -> Power:
         return self.power.get(card, NO_POWER)
+
+    def card_points(self, hand: dict) -> int:
+        return sum(self.points[card] * count for card, count in hand.items())
 
 
 def rank_index(card: Card) -> int | None:

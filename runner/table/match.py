@@ -176,8 +176,10 @@ class Match:
             self.dealer = self._dealer_for(self.dealer, active)
             rnd = self.play_round(number, self.dealer, active)
             points = rnd.points()
+            exact = self.ruleset.match.exact_totals
             for seat in active:
                 table.totals[seat] += points[seat]
+                table.totals[seat] = exact.get(table.totals[seat], table.totals[seat])  # match.exact_totals
             if rnd.winner is not None:
                 table.rounds_won[rnd.winner] += 1
             self._round_end(number, rnd, points, deciding=False)

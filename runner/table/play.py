@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import replace
+from typing import Callable
 
 from runner.errors import MaumauError
 from runner.plugins import registry
@@ -62,10 +63,12 @@ def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None
 
 def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict, *, joins=(), leaves=(),
                with_log: bool = False, faults: FaultSettings | None = None, human_seat: int | None = None,
-               human_io: tuple = (None, None)) -> tuple[MatchResult, list[dict]]:
+               human_io: tuple = (None, None),
+               on_start: Callable[[], None] | None = None) -> tuple[MatchResult, list[dict]]:
     """Play one match between registered bots (or `exec:` commands); return its result and (if asked) its log.
 
-    With `human_seat`, the person at the terminal (`human_io`: input and output streams, default
+    `on_start` is called once the ruleset, the table and the bots are checked, before the first deal. With
+    `human_seat`, the person at the terminal (`human_io`: input and output streams, default
     stdin and stdout) takes that seat and the bots fill the others in order; there is no move time.
     """
     faults = faults if faults is not None else FaultSettings()
@@ -93,6 +96,8 @@ def play_match(ruleset_name: str, players: list[str], seed: int, overrides: dict
                 return human if seat == human_seat else maker(player, seat, rng)
         match = Match(ruleset, players, seed, make_bot, match_id=f"play-{seed}", referee=referee, log=log,
                       overrides=overrides, changes=changes, ruleset_name=ruleset_name)
+        if on_start is not None:
+            on_start()
         result = match.run()
         maker.end_match(result)
     return result, log if with_log and log is not None else []

@@ -17,11 +17,12 @@ from runner.words import counted, plural
 from .abtest import Verdict, run_test
 from .backends import Backend, make_backend
 from .deals import Deal, deal_book
+from .integrity import ResultsCorrupt
 from .progress import Progress, progress_for
 from .schedule import Slot, schedule, unit_of
 from .settings import Settings, extended, stored_settings
 from .standings import Standings, tally
-from .store import Store
+from .store import DB_NAME, Store
 from .work import MatchOutcome, WorkUnit
 
 
@@ -154,10 +155,12 @@ def resume_command(directory: Path, settings: Settings | None = None) -> str:
 
 def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "processes",
             workers: int | None = None, quiet: bool = False, scheduler: str | None = None, *,
-            report_every: int | None = None, report: Report | None = None) -> tuple[Standings, Path]:
+            report_every: int | None = None, report: Report | None = None,
+            notes: tuple[str, ...] = ()) -> tuple[Standings, Path]:
     """Run (or resume) a tournament into its results directory; return its standings and the directory.
 
-    `report` is given the standings every `report_every` matches (neither when `quiet`).
+    `report` is given the standings every `report_every` matches (neither when `quiet`); `notes` are
+    said (unless `quiet`) once the run starts, after its settings and directory are checked.
     """
     if report_every is not None and report_every < 1:
         raise InvalidSetting(f"{{0}} must be at least 1, got {report_every}", "report_every")
@@ -167,25 +170,26 @@ def conduct(settings: Settings, out: Path | None, resume: bool, backend: str = "
     def play(store: Store, executor: Backend, progress: Progress) -> Standings:
         return run(settings, store, executor, progress, report_every=None if quiet else report_every, report=report)
 
-    return conducted(settings, out, resume, backend, workers, quiet, scheduler, play)
+    return conducted(settings, out, resume, backend, workers, quiet, scheduler, play, notes)
 
 
 def conduct_test(settings: Settings, out: Path | None, resume: bool, backend: str = "processes",
                  workers: int | None = None, quiet: bool = False,
-                 scheduler: str | None = None) -> tuple[Verdict, Path]:
+                 scheduler: str | None = None, notes: tuple[str, ...] = ()) -> tuple[Verdict, Path]:
     """Run (or resume) an A/B test (runner.tournament.abtest) into its results directory; its verdict and directory."""
     if not settings.sprt:
         raise MaumauError(f"{out} holds a tournament, not an A/B test: continue it with "
                           f"`maumau tournament --resume {out}`")
     return conducted(settings, out, resume, backend, workers, quiet, scheduler,
-                     lambda store, executor, progress: run_test(settings, store, executor, progress))
+                     lambda store, executor, progress: run_test(settings, store, executor, progress), notes)
 
 
 T = TypeVar("T")
 
 
 def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, workers: int | None, quiet: bool,
-              scheduler: str | None, play: Callable[[Store, Backend, Progress], T]) -> tuple[T, Path]:
+              scheduler: str | None, play: Callable[[Store, Backend, Progress], T],
+              notes: tuple[str, ...] = ()) -> tuple[T, Path]:
     """Open (or create) the results directory, make the backend, `play` into them; say how it went, how to resume."""
     if resume and out is None:
         raise InvalidSetting("{0} needs {1}: the results directory of the tournament to continue", "resume", "out")
@@ -195,10 +199,12 @@ def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, 
     progress = progress_for(quiet)
     with make_backend(backend, workers, scheduler) as executor:
         # a cluster worker without a bot is refused before the directory is made
-        executor.prepare(settings.bots, settings.faults.isolate)
+        executor.prepare(settings.bots, settings.faults.isolate, settings.faults.sandbox)
         store = Store.resume(out, settings.config()) if resume else Store.create(out, settings.config())
         try:
             progress.note(f"{settings.summary()}; results in {out}")
+            for note in notes:
+                progress.note(note)
             before, started = store.count(), time.perf_counter()
             with sigterm_interrupts():
                 result = play(store, executor, progress)
@@ -249,6 +255,16 @@ def stored_config(directory: Path) -> dict:
         return store.config()
     finally:
         store.close()
+
+
+def stored_seed(directory: Path) -> int | None:
+    """The seed of the run stored in `directory`, None if it holds none (resuming nothing is refused later)."""
+    if not (directory / DB_NAME).exists():
+        return None
+    seed = stored_config(directory).get("seed")
+    if type(seed) is not int:
+        raise ResultsCorrupt(f"{directory}: the stored config has no seed")
+    return seed
 
 
 def extend(directory: Path, bots: list[str]) -> Settings:

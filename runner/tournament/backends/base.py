@@ -37,10 +37,11 @@ class Backend:
         """Where the matches are played, for the person watching: `on 2 worker processes`."""
         return f"on the {self.name} backend"
 
-    def prepare(self, bots: Sequence[str], contained: bool = False) -> None:
+    def prepare(self, bots: Sequence[str], contained: bool = False, sandbox: bool = False) -> None:
         """Refuse, before anything is stored, a tournament of `bots` this backend cannot play (a worker lacks one).
 
-        `contained`: the run keeps third-party plugins out of the runner's processes (--isolate).
+        `contained`: the run keeps third-party plugins out of the runner's processes (--isolate);
+        `sandbox`: it discovers them in the sandbox too, and every worker must be able to make one (--sandbox).
         """
 
     def close(self) -> None:

@@ -21,6 +21,7 @@ import runner
 from runner.errors import InvalidSetting, MaumauError, UnknownName
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import EXEC_PREFIX, parse_exec
+from runner.seats.sandbox import why_not as why_not_sandboxed
 from runner.tournament.work import MatchOutcome, WorkUnit, play_batch
 from runner.words import counted
 
@@ -56,6 +57,7 @@ class DaskBackend(Backend):
         self.shares_files = scheduler is None  # a local cluster's workers write the game logs themselves
         self.checked: set[str] = set()  # bots already found on every worker
         self.contained = False  # the workers keep third-party plugins out of their processes (--isolate)
+        self.sandbox = False  # ... and discover them in the sandbox (--sandbox)
         self.scheduler = scheduler
         if scheduler:
             self.client = connect(self.distributed, scheduler)
@@ -72,12 +74,14 @@ class DaskBackend(Backend):
             return f"on the Dask cluster at {self.scheduler} ({threads})"
         return f"on Dask: a local cluster of {counted(len(self.client.nthreads()), 'worker process')}"
 
-    def prepare(self, bots: Sequence[str], contained: bool = False) -> None:
-        """Refuse, before the first match, workers with another maumau or without one of `bots`."""
-        self.contained = self.contained or contained
+    def prepare(self, bots: Sequence[str], contained: bool = False, sandbox: bool = False) -> None:
+        """Refuse, before the first match, workers with another maumau, without one of `bots` or (`sandbox`) without
+        the sandbox."""
+        self.contained = self.contained or contained or sandbox
+        self.sandbox = self.sandbox or sandbox
         needed = set(bots) - self.checked
         if needed:
-            check_workers(self.client, needed, self.contained)
+            check_workers(self.client, needed, self.contained, self.sandbox)
             self.checked |= needed
 
     def run(self, units: Iterable[WorkUnit], on_results: OnResults) -> None:
@@ -187,14 +191,21 @@ def play_on_worker(units: list[WorkUnit]) -> list[MatchOutcome]:
         raise UnknownName(f"Dask worker {worker_address()}: {exc}; install the bot's plugin package there") from None
 
 
-def worker_report(bots: Sequence[str], files: Sequence[str] = (), contained: bool = False) -> dict:
+def worker_report(bots: Sequence[str], files: Sequence[str] = (), contained: bool = False,
+                  sandbox: bool = False) -> dict:
     """This process's maumau version; per bot, where it comes from here or why it cannot be played here;
     which of the relative `files` (named by `exec:` entrants) it cannot find from its directory.
 
-    `contained`: look the bots up as an --isolate run does, without importing a third-party plugin.
+    `contained`: look the bots up as an --isolate run does, without importing a third-party plugin;
+    `sandbox`: as a --sandbox run does, each plugin discovered in the sandbox (or why none can be made here).
     """
-    maker = BotMaker(isolate=contained)  # the registry is built once per process: a worker keeps it for every batch
-    return {"version": runner.__version__, "bots": {bot: bot_source(maker, bot) for bot in bots},
+    version = runner.__version__
+    cannot = why_not_sandboxed() if sandbox else None
+    if cannot is not None:
+        return {"version": version, "sandbox": cannot}
+    # the registry is built once per process: a worker keeps it for every batch
+    maker = BotMaker(isolate=contained or sandbox, sandbox=sandbox)
+    return {"version": version, "bots": {bot: bot_source(maker, bot) for bot in bots},
             "missing": [file for file in files if not os.path.exists(file)], "directory": os.getcwd()}
 
 
@@ -225,9 +236,11 @@ def worker_address() -> str:
 
 
 # ---------------------------------------------------------------- driver side
-def check_workers(client, bots: set[str], contained: bool = False) -> None:
+def check_workers(client, bots: set[str], contained: bool = False, sandbox: bool = False) -> None:
     """The scheduler and every worker run this maumau, the workers play each of `bots` from the same package."""
-    here = worker_report(sorted(bots), contained=contained)
+    here = worker_report(sorted(bots), contained=contained, sandbox=sandbox)
+    if "sandbox" in here:
+        raise MaumauError(here["sandbox"])
     # the scheduler unpickles the work units (maumau classes), so it needs the same maumau too
     try:
         there = f"maumau {client.run_on_scheduler(scheduler_version)}"
@@ -238,7 +251,7 @@ def check_workers(client, bots: set[str], contained: bool = False) -> None:
             f"the Dask scheduler at {client.scheduler.address} has {there}, this driver maumau {here['version']}; "
             "install the same maumau on the scheduler's machine and restart the scheduler"
         )
-    reports = client.run(worker_report, sorted(bots), relative_files(bots), contained, on_error="return")
+    reports = client.run(worker_report, sorted(bots), relative_files(bots), contained, sandbox, on_error="return")
     problems = [(address, problem_of(report, here)) for address, report in sorted(reports.items())]
     problems = [(address, problem) for address, problem in problems if problem]
     if problems:
@@ -256,6 +269,8 @@ def problem_of(report, here: dict) -> str:
         return (
             f"runs maumau {report['version']}, this driver {here['version']}; install the same maumau on every machine"
         )
+    if "sandbox" in report:
+        return f"{report['sandbox']} (on that worker's machine)"
     for bot, (_, source) in sorted(here["bots"].items()):
         playable, there = report["bots"][bot]
         if not playable:
