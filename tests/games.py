@@ -72,7 +72,8 @@ HOUSE_OPTION_KEYS = {
         "going_out_by_players": ({}, {2: {"forbidden": [2, 3]}}, {3: {"last_only": [8], "follow_suit": True}})},
     3: {"multiple.same_rank": (True, False), "multiple.runs": ("none", "up", "down", "both"),
         "multiple.run_min": (2, 3),
-        "multiple.chain": (True, False), "multiple.suit_with": ((), ["KH"], ["Q"]), "multiple.power": ("last", "each"),
+        "multiple.chain": (True, False), "multiple.chain_max": (None, 3), "multiple.suit_with": ((), ["KH"], ["Q"]),
+        "multiple.power": ("last", "each"),
         "round.play_on": (True, False), "jump_in": ("none", "identical", "same_rank")},
 }
 MATCH_FORMATS = (
@@ -116,7 +117,7 @@ def _consistent(overrides: dict) -> dict:
             overrides[f"{power}.wish"] = "suit"
     # A match whose rounds score nothing (flat counts rounded away) would run to the default of 1000 rounds.
     overrides.setdefault("match.max_rounds", 40)
-    if overrides.get("multiple.chain"):  # a chain lists every set of cards it can take: hands kept small
+    if overrides.get("multiple.chain") and not overrides.get("multiple.chain_max"):  # every set: hands kept small
         overrides["round.hand_limit"] = min(overrides.get("round.hand_limit") or 12, 12)
     for key, value in list(overrides.items()):
         if key.endswith(".draw") and value == 0 and any(

@@ -1,7 +1,9 @@
 """A hostile `exec:` bot for tests/test_sandbox.py: at its first decision it tries one attack and reports
 what happened as its error message (so the finding is the fault detail in the game log).
 
-    hostile_bot.py ATTACK [ARG]   ATTACK: read PATH | list DIR | connect PORT | route | proc PID | procs | fork BUDGET
+    hostile_bot.py ATTACK [ARG]
+
+ATTACK: read PATH | list DIR | connect PORT | route | proc PID | procs | fork BUDGET | spin
 
 `fork` forks without bound, each child forking on, but within a budget (a pipe of BUDGET tokens,
 one taken per fork), so that on a machine where the limit does not hold it still stops.
@@ -40,6 +42,9 @@ def attempt(attack: str, arg: str) -> str:
             return f"sees {sum(name.isdigit() for name in os.listdir('/proc'))} processes"
         if attack == "fork":
             return fork_bomb(int(arg))
+        if attack == "spin":  # CPU time without end: only a limit stops it
+            while True:
+                pass
     except OSError as exc:
         return f"refused: {errno.errorcode.get(exc.errno, exc.errno)}"
     return f"unknown attack {attack}"

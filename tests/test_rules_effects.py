@@ -72,6 +72,16 @@ def test_a_last_card_that_swaps_hands_swaps_nothing_once_its_player_is_out():
         assert hand(rnd, 0) == [] and hand(rnd, 1) == ["4S"] and not any(e.kind == "swap" for e in rnd.history)
 
 
+def test_a_seat_gone_out_draws_no_card_of_its_own_and_no_penalty_is_returned_to_it():
+    rnd = deal("standard", ["6H", "4S", "7C"], "10H", STOCK, overrides={"round.play_on": True, "powers.6.self_draw": 1})
+    do(rnd, "6H@maumau")
+    assert rnd.finished == (0,) and hand(rnd, 0) == [] and rnd.current == 1
+    back = deal("standard", ["5H 7S", "JH 3D", "5S 4D", "KS 5D"], "10H", "2C 3C 4C 5C 6C 9C",
+                overrides={"round.play_on": True, "powers.J.returns": [7], "drawing.when": "any"})
+    do(back, "5H", "draw", "5S", "KS", "7S")
+    assert back.finished == (0,) and back.pending == 2 and plays(back) == set()  # JH would return it to seat 0
+
+
 def test_swap_hands_choose_asks_the_player_for_a_seat_to_swap_with():
     log: list[dict] = []
     rnd = deal("standard", ["QH 2D 3D", "4S 5S 6S", "7C 8C 9C"], "10H", STOCK,

@@ -3,6 +3,7 @@ whose power applies (the last card's, or each card's), and how announcements and
 
 from runner.game.actions import Play
 from runner.game.cards import parse_card
+from runner.game.checks import chain_plays
 from scenario import deal, do, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S 9C 9S"
@@ -86,6 +87,23 @@ def test_a_chain_lists_one_play_per_set_of_cards_and_last_card_as_the_cookbook_c
                overrides={"multiple.chain": True, "players.max": 2})
     assert len(rnd.legal()) == 23_050  # each card first, alone or with any set of the nine others, any of them last
     assert len(set(rnd.legal())) == len(rnd.legal())
+
+
+def test_chain_max_caps_a_chain_and_so_the_plays_a_hand_lists():
+    hearts = "2H 3H 4H 5H 6H 9H 10H QH KH AH"
+    rnd = deal("standard", [hearts, "2S 3S 4S 5S 6S 9S 10S QS KS AS"], "8H", STOCK,
+               overrides={"multiple.chain": True, "multiple.chain_max": 3, "players.max": 2})
+    assert max(len(action.cards) for action in rnd.legal()) == 3
+    assert len(rnd.legal()) == 10 * (1 + 9 + 36 * 2) == chain_plays(10, 3)  # first; one more; two more, either last
+
+
+def test_a_play_of_three_cards_or_more_is_not_kept_in_the_cache_of_plays():
+    from runner.game import actions
+
+    before = len(actions._plays)
+    long = actions.play(parse_card("5H"), more=(parse_card("6H"), parse_card("7H")))
+    assert long == actions.play(parse_card("5H"), more=(parse_card("6H"), parse_card("7H")))
+    assert len(actions._plays) == before and actions.play(parse_card("5H")) is actions.play(parse_card("5H"))
 
 
 def test_a_suit_with_card_takes_all_cards_of_its_suit_along_any_of_them_last():

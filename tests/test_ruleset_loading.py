@@ -114,6 +114,16 @@ def test_check_notes_a_match_that_will_likely_end_at_the_round_bound(tmp_path):
     assert "it will likely end at max_rounds (1000)" in note
 
 
+def test_check_notes_how_many_plays_a_chain_can_list_and_the_cap_that_bounds_them(tmp_path):
+    chains = write(tmp_path, "chains.yaml", "extends: standard\nname: chains\nmultiple: {chain: true}\n")
+    note, = [line for line in check(chains).stdout.splitlines() if line.startswith("note:")]
+    assert note == (f"note: {chains}: multiple.chain: a hand of 13 cards of one suit can play 319,501 chains in one "
+                    "turn, each a legal move: bots think longer and matches slow down; cap a chain with "
+                    "multiple.chain_max (4: 10,465) or hands with round.hand_limit")
+    capped = write(tmp_path, "capped.yaml", "extends: standard\nname: capped\nmultiple: {chain: true, chain_max: 4}\n")
+    assert "note:" not in check(capped).stdout
+
+
 def test_every_builtin_checks_without_a_note():
     names = sorted(registry().rulesets)
     for name in names:

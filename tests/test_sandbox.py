@@ -9,6 +9,7 @@ MAUMAU_REQUIRE_SANDBOX=1 (set by .ci/run) turns a machine without bubblewrap fro
 import json
 import os
 import shlex
+import signal
 import socket
 import sys
 from pathlib import Path
@@ -81,6 +82,13 @@ def test_no_view_of_other_processes():
 def test_a_fork_bomb_stops_at_the_process_limit():
     # the bomb's own budget (500 forks) stops it on a machine where the limit does not hold; 64 do
     assert attack("fork", 500) == "fork bomb stopped: EAGAIN"
+
+
+@needs_sandbox
+def test_the_cpu_limit_ends_a_process_that_spins_past_it(monkeypatch):
+    # an hour by default (a process serves many matches); one second here, far below the move time of 120 s
+    monkeypatch.setattr(sandbox, "CPU_SECONDS", 1)
+    assert attack("spin") == f"the bot process exited with code {128 + signal.SIGXCPU}"  # SIGXCPU, under bwrap
 
 
 @needs_sandbox

@@ -47,17 +47,27 @@ def test_a_swap_with_the_next_player():
     rejected(log.changed(swap, **{"with": 0}), swap, "with the next player, seat 1, not 0")
 
 
-def test_a_seat_gone_out_under_play_on_swaps_no_hands():
-    """Its last card's swap would take cards back into a round it has left: there is no hand to swap."""
-    log = Log({"round.play_on": True, "powers": {"K": {"swap_hands": "next"}}, "hand_size": 1}, players=3)
+def gone_out_log(power: dict) -> tuple[Log, int]:
+    """round.play_on, seat 0 out on a King with `power`, then seat 1 on its last card: the log, and seat 0's `out`."""
+    log = Log({"round.play_on": True, "powers": {"K": power}, "hand_size": 1}, players=3)
     log.deal(["KH", "QH", "7S"], up="8H", stock="10D 8C")
     log.play(0, "KH")
     out = log.event("out", seat=0, place=1)
     log.play(1, "QH")
     log.event("out", seat=1, place=2)
     log.finish(0, [0, 0, 7], order=[0, 1, 2])
+    return log, out
+
+
+def test_a_seat_gone_out_under_play_on_takes_no_cards_back_by_a_swap_or_its_own_draw():
+    """Its last card's swap or own draw would take cards back into a round it has left."""
+    log, out = gone_out_log({"swap_hands": "next"})
     accepted(log.events)
     rejected(log.with_inserted(out + 1, {"type": "swap", "seat": 0, "with": 1}), out + 1, "expected play")
+    log, out = gone_out_log({"self_draw": 1})
+    accepted(log.events)
+    rejected(log.with_inserted(out + 1, {"type": "draw", "seat": 0, "cards": ["10D"], "reason": "self"}), out + 1,
+             "draws but could play")
 
 
 def test_a_swap_with_a_player_of_ones_choice():

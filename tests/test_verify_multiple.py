@@ -111,6 +111,13 @@ def test_a_chain_matches_each_card_to_the_one_before():
     rejected(log.changed(chain, more=["10S", "9S"]), chain, "no play of several cards")
 
 
+def test_a_chain_is_at_most_chain_max_cards():
+    log = Log({"multiple.chain": True, "multiple.chain_max": 2, "hand_size": 3})
+    log.deal(["9H 9S 10S", "7C 8C QC"], up="8H")
+    chain = log.play(0, "9H", more="9S 10S")
+    rejected(log.events, chain, "a chain of 3 cards, and multiple.chain_max allows 2")
+
+
 def test_a_card_named_by_suit_with_takes_every_card_of_its_suit_along():
     log = Log({"multiple.suit_with": ["7"], "hand_size": 3})
     log.deal(["7H 9H KH", "7C 8C QC"], up="10H")

@@ -111,7 +111,12 @@ _gives: dict[Card, Give] = {}
 
 def play(card: Card, suit: str | None = None, announce: str | None = None, more: tuple[Card, ...] = (),
          rank: str | None = None) -> Play:
-    """The shared Play instance for these fields (the engine builds legal actions from this cache)."""
+    """The shared Play instance for these fields (the engine builds legal actions from this cache).
+
+    Plays of three cards or more are made anew each time: their kinds are without number under
+    `multiple.chain` (any set of a hand's cards), and a cache of them would grow without bound."""
+    if len(more) > 1:
+        return Play(card, suit, announce, more, rank)
     key = (card, suit, announce, more, rank)
     action = _plays.get(key)
     if action is None:

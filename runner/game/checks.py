@@ -6,6 +6,7 @@ size, resolved once by the most specific key (runner/game/selectors.py).
 
 from __future__ import annotations
 
+from math import comb
 from typing import Any, Iterator, Mapping
 
 from . import selectors
@@ -225,10 +226,38 @@ def notes(rules: Ruleset) -> list[tuple[str, str]]:
         if size not in rules.table_sizes():
             found.append((f"going_out_by_players.{size}", f"never used: the ruleset allows "
                           f"{rules.players.min}-{rules.players.max} players"))
+    chains = _chain_note(rules)
+    if chains:
+        found.append(("multiple.chain", chains))
     bound = _bound_note(rules)
     if bound:
         found.append(("match.max_rounds", bound))
     return found
+
+
+CHAIN_NOTE = 20_000  # plays of one turn beyond which rulesets check points out multiple.chain's growth
+
+
+def chain_plays(hand: int, most: int | None) -> int:
+    """The plays a hand of `hand` cards of one suit can list under multiple.chain (at most `most` cards a play):
+    each card first, then any set of the others, each of them last."""
+    longest = hand if most is None else min(most, hand)
+    return hand * (1 + sum(comb(hand - 1, more) * more for more in range(1, longest)))
+
+
+def _chain_note(rules: Ruleset) -> str | None:
+    multiple = rules.multiple
+    if not multiple.chain:
+        return None
+    suit = max(len(rules.deck.ranks_for(size)) for size in rules.table_sizes())
+    limit = rules.round.hand_limit
+    hand = suit if limit is None else min(suit, limit)
+    plays = chain_plays(hand, multiple.chain_max)
+    if plays <= CHAIN_NOTE:
+        return None
+    return (f"a hand of {hand} cards of one suit can play {plays:,} chains in one turn, each a legal move: bots "
+            f"think longer and matches slow down; cap a chain with multiple.chain_max (4: "
+            f"{chain_plays(hand, 4):,}) or hands with round.hand_limit")
 
 
 def _cards_text(cards: list[Card]) -> str:

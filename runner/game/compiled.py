@@ -112,6 +112,7 @@ class Game:
         multiple = ruleset.multiple
         self.same_rank, self.runs, self.run_min = multiple.same_rank, multiple.runs, multiple.run_min
         self.chain, self.power_each = multiple.chain, multiple.power == "each"
+        self.chain_max = multiple.chain_max or 0  # 0: no limit
         self.suit_with = _cards_of(multiple.suit_with, every)
         self.multiple = bool(self.same_rank or self.runs != "none" or self.chain or self.suit_with)
         going = ruleset.going_out_for(self.players)

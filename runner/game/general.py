@@ -214,8 +214,8 @@ class General(RoundState):
         if cancels is not None and source in cancels:
             return CANCEL
         returns = rules.returns.get(card)
-        if returns is not None and source in returns:
-            return RETURN
+        if returns is not None and source in returns and self.pending_from not in self.finished:
+            return RETURN  # (a sender gone out, round.play_on, is nobody to send it back to)
         if (source in rules.stack and card.rank == source.rank) or card in rules.stack_with.get(source, _NONE):
             limit = rules.chain_limit.get(source)
             if limit is not None and self.chain >= limit:
@@ -489,7 +489,9 @@ class General(RoundState):
                     index += 1
                     continue
                 back = self.pending_from  # where a returned penalty goes: to the seat that sent it
-                count = rules.self_draw.get(card, 0)
+                # a seat gone out (round.play_on) takes no cards back into the round it left: no own draw,
+                # no swap (below), no card taken, and no penalty is returned to it (_answer)
+                count = rules.self_draw.get(card, 0) if seat not in self.finished else 0
                 if count:
                     self._gdraw(seat, count, SELF)
                     if self.phase == OVER:
@@ -517,8 +519,7 @@ class General(RoundState):
                     self._pass_hands()
                 stage = 1
             if stage == 1:
-                # a seat gone out (round.play_on) has no hand to swap: it would take cards back into a round it left
-                kind = rules.swap_hands.get(card) if self.hands[seat] else None
+                kind = rules.swap_hands.get(card) if seat not in self.finished else None
                 if kind == "next":
                     partner = self._step(seat)
                     if partner != seat:
@@ -538,7 +539,7 @@ class General(RoundState):
                     self.current, self.phase = seat, GIVING
                     return
             count = rules.take.get(card, 0)
-            if count and self.hands[seat]:
+            if count and seat not in self.finished:
                 self._take(seat, count)
                 if self.phase == OVER:
                     return

@@ -31,7 +31,7 @@ def sequences(game: "Game", first: Card, hand: list[Card]) -> list[Sequence]:
     if game.runs != "none":
         _runs(game, first, rest, found)
     if game.chain:
-        _chains(first, rest, found)
+        _chains(first, rest, found, game.chain_max)
     if first in game.suit_with and first.suit in SUITS:
         _suit_with(first, rest, found)
     return list(found)
@@ -82,8 +82,9 @@ def _links(a: Card, b: Card) -> bool:
     return a.rank == b.rank or (a.suit == b.suit and a.suit in SUITS)
 
 
-def _chains(first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:
-    """Every set of further cards that can follow `first` each matching the one before, once per last card.
+def _chains(first: Card, rest: list[Card], found: dict[Sequence, None], most: int = 0) -> None:
+    """Every set of further cards that can follow `first` each matching the one before, once per last card;
+    at most `most` cards in all (0: any number, multiple.chain_max).
 
     A depth-first walk over (cards used, last card), each state visited once: the number of
     states is the number of plays listed. The cards used are kept as a bit mask of positions in
@@ -106,7 +107,8 @@ def _chains(first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:
             seen.add(key)
             longer = path + (card,)
             found[longer] = None
-            stack.append((longer, used | 1 << position, key[0]))
+            if len(longer) != most:
+                stack.append((longer, used | 1 << position, key[0]))
 
 
 def _suit_with(first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:

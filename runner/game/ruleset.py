@@ -203,6 +203,9 @@ class Multiple(Model):
     )
     run_min: Annotated[int, Field(ge=2, le=13)] = Field(3, description="The shortest run.")
     chain: bool = Field(False, description="Any number of cards, each matching the one before by rank or suit.")
+    chain_max: Annotated[Annotated[int, Field(ge=2, le=52)] | None, QUIET] = Field(
+        None, description="With chain: at most this many cards in one play (null: no limit, and the plays a hand "
+        "can list grow exponentially with it: 13 cards of a suit, 319,501).")
     suit_with: Selectors = Field(
         (), description="A card these name may be played together with all cards of its suit in the hand.")
     power: Literal["last", "each"] = Field(

@@ -97,7 +97,7 @@ class Moves:
         power, source_power = self.power[card], self.power[source]
         if source in power.cancels:
             return "cancel"
-        if source in power.returns:
+        if source in power.returns and self.pending_from not in self.finished:  # nobody to send it back to
             return "return"
         if (source_power.stack and card.rank == source.rank) or card in source_power.stack_with:
             if source_power.chain_limit is not None and self.chain >= source_power.chain_limit:
@@ -215,6 +215,8 @@ class Moves:
             return
         if rules.chain and all(b.rank == a.rank or (b.suit == a.suit and b.suit in SUITS)
                                for a, b in zip(cards, cards[1:])):
+            if rules.chain_max is not None and len(cards) > rules.chain_max:
+                self.fail(f"a chain of {len(cards)} cards, and multiple.chain_max allows {rules.chain_max}")
             return
         if first in rules.suit_with and first.suit in SUITS:
             suited = Counter({card: n for card, n in hand.items() if card.suit == first.suit and n})

@@ -384,7 +384,8 @@ class RoundCheck(Moves):
             if not power.is_action and not (index == 0 and answer):
                 continue
             back = self.pending_from  # a returned penalty goes to the seat that sent it, before this card's draw
-            if power.self_draw:
+            gone = seat in self.finished  # out (round.play_on): it takes no cards back (own draw, swap, take)
+            if power.self_draw and not gone:
                 self.draw(seat, power.self_draw, ev.SELF)
                 if self.over:
                     return
@@ -407,13 +408,13 @@ class RoundCheck(Moves):
                     return
             if power.pass_hands:
                 self.pass_hands()
-            if power.swap_hands and self.hands_left(seat):  # a seat gone out has no hand to swap
+            if power.swap_hands and not gone:
                 yield from self.swap_flow(seat, power.swap_hands)
             if power.give:
                 yield from self.give_flow(seat, power.give)
                 if self.over:
                     return
-            if power.take and self.hands_left(seat):
+            if power.take and not gone:
                 self.take(seat, power.take)
                 if self.over:
                     return

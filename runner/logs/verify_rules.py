@@ -220,6 +220,7 @@ class LogRules:
         multiple = data.get("multiple") or {}
         self.same_rank, self.runs = bool(multiple.get("same_rank")), multiple.get("runs", "none")
         self.run_min, self.chain = int(multiple.get("run_min", 3)), bool(multiple.get("chain"))
+        self.chain_max = multiple.get("chain_max")
         self.suit_with, self.power_each = CardSet(multiple.get("suit_with")), multiple.get("power", "last") == "each"
         self.multiple = self.same_rank or self.runs != "none" or self.chain or bool(self.suit_with)
         self.going_out = GoingOut(data.get("going_out") or {})
