@@ -234,6 +234,18 @@ def test_rules_beyond_the_kernel_play_out_in_python(kernel, reg):
     assert simulate.rollout(rnd, rng, heuristic_policy) == expected
 
 
+def test_a_round_with_more_cards_than_the_kernel_holds_plays_in_python(kernel, reg):
+    ruleset = reg.load_ruleset("standard", {"deck.copies": 3})  # 156 cards: more than a pile of the kernel's
+    rnd = Round.deal(ruleset, random.Random(4), 4)
+    assert kernel.table_of(rnd.rules) is not None
+    with pytest.raises(ValueError, match="more cards than the playout kernel holds"):
+        kernel.rollout(rnd, random.Random(1), heuristic_policy)
+    expected_rng, rng = random.Random(1), random.Random(1)
+    _, expected = python_playout(rnd, expected_rng, heuristic_policy)
+    assert simulate.rollout(rnd, rng, heuristic_policy) == expected
+    assert rng.getstate() == expected_rng.getstate()
+
+
 def test_a_policy_without_a_twin_plays_in_python(kernel, states):
     def first_legal(rnd, rng):
         return rnd.legal()[0]

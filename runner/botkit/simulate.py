@@ -376,8 +376,11 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy = quick_policy, first
     compiled kernel where it covers the round (the same result, and `rng` left in the same state)."""
     if (kernel is not None and type(rng) is random.Random and kernel.has_twin(policy)
             and kernel.table_of(rnd.rules) is not None):
-        points, winner, turns = kernel.rollout(rnd, rng, policy, first)
-        return Rollout(points, winner, turns)
+        try:
+            points, winner, turns = kernel.rollout(rnd, rng, policy, first)
+            return Rollout(points, winner, turns)
+        except ValueError:  # more seats or cards than the kernel holds (refused before `rng` is drawn from)
+            pass
     copy = rnd.clone(rng)
     if first is not None:
         copy.apply(first)
