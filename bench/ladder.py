@@ -116,24 +116,23 @@ def speed(matches: int = 8) -> list[str]:
         return bot
 
     decisions, seconds = 0, 0.0
-    for seed in range(matches):
-        match = Match(reg.load_ruleset("standard"), list(ENTRANTS), seed, make_bot)
-        original = HardBot.act
+    original = HardBot.act
 
-        def timed(bot, view):
-            nonlocal decisions, seconds
-            started = time.perf_counter()
-            try:
-                return original(bot, view)
-            finally:
-                decisions += 1
-                seconds += time.perf_counter() - started
-
-        HardBot.act = timed
+    def timed(bot, view):
+        nonlocal decisions, seconds
+        started = time.perf_counter()
         try:
-            match.run()
+            return original(bot, view)
         finally:
-            HardBot.act = original
+            decisions += 1
+            seconds += time.perf_counter() - started
+
+    HardBot.act = timed  # before the matches: a seat takes its bot's `act` when it is made (runner/seats/seat.py)
+    try:
+        for seed in range(matches):
+            Match(reg.load_ruleset("standard"), list(ENTRANTS), seed, make_bot).run()
+    finally:
+        HardBot.act = original
     searched = sum(bot.decisions for bot in hards)
     playouts = sum(bot.searched for bot in hards)
     return [

@@ -16,12 +16,15 @@ from runner.game.compiled import Game
 from runner.game.engine import CHALLENGING, DRAWN, GIVING, JUMP_IN, NAME_SUIT, SWAPPING, Round
 from runner.simulate import Policy, Sampler, most_held_suit, playout
 
-ROLLOUTS = 720  # playouts per searched decision by default: about 60 ms on an idle core (150 ms at worst)
+# Playouts per searched decision by default: under the classic rules they run in the compiled playout kernel
+# (runner/botkit/_playout.pyx), about 15 ms on a shared core, a quarter of what 720 took in Python (bench/hard_cpu.py).
+ROLLOUTS = 2880
 MAX_CANDIDATES = 8  # under house rules (plays of several cards, wishes) the actions searched at most
-# Under house rules (the engine's general path) a move costs about four times as much to play out, and rounds
-# run from as long as standard's (28 moves) to nearly twice that: so there a decision's playouts are counted in
-# moves, 28 / 4 = 7 a playout allowed, to take about as long on every ruleset.
-HOUSE_MOVES = 7
+# Under house rules (the engine's general path, in Python: the kernel plays the classic rules only) a move costs
+# about four times a classic one in Python, and rounds run from as long as standard's (28 moves) to nearly twice
+# that: so there a decision's playouts are counted in moves, 1.75 a playout allowed (5,040 at the default, what 720
+# Python playouts of standard take), to take no longer than before the kernel.
+HOUSE_MOVES = 1.75
 
 # What one round adds to a seat's total, on average and in spread (4 players, measured roughly).
 ROUND_POINTS, ROUND_SPREAD = 15.0, 18.0
@@ -63,6 +66,24 @@ def match_value(view: runner.View, points: list[int], winner: int | None) -> flo
         else:
             total += 1.0 / (1.0 + math.exp(-LOGISTIC * (totals[o] - totals[seat]) / scale))
     return total / len(others)
+
+
+def place_value(view: runner.View) -> Callable[[list[int], int | None], float]:
+    """`match_value` of `view` as a function of an ending (points, winner), remembering each ending's value; with its
+    twin in the playout kernel (runner/botkit/_playout.pyx: `place_value`) for the classic match formats."""
+    known: dict[tuple, float] = {}
+
+    def value(points: list[int], winner: int | None) -> float:
+        key = (tuple(points), winner)  # many playouts end alike: match_value once for each ending
+        found = known.get(key)
+        if found is None:
+            found = known[key] = match_value(view, points, winner)
+        return found
+
+    fmt = view.ruleset.match
+    value.kernel = ("place", (fmt.format, view.seat, tuple(view.active), tuple(view.totals), fmt.limit,  # type: ignore
+                              ROUND_POINTS, ROUND_SPREAD, LOGISTIC))
+    return value
 
 
 def _house_match_value(view: runner.View, totals: list[int], winner: int | None, others: list[int]) -> float:
@@ -281,8 +302,8 @@ class HardBot(runner.Bot):
         sensible: bool = True,
         **options,
     ):
-        """`rollouts`: playouts per decision (reproducible; under house rules, as many as take `rollouts` x 7
-        moves, about the time of `rollouts` standard playouts); `budget`: seconds per decision (machine-dependent).
+        """`rollouts`: playouts per decision (reproducible; under house rules, as many as take `rollouts` x 1.75
+        moves); `budget`: seconds per decision (machine-dependent).
 
         Search stops at whichever limit comes first; give `rollouts=None, budget=0.05` for a pure
         time budget. At least one sample is always searched. `confidence`: how many standard
@@ -349,17 +370,13 @@ class HardBot(runner.Bot):
         if not (cls.sampler is HardBot.sampler and cls.play_out is HardBot.play_out and cls.value is HardBot.value):
             sample = self.sampler(view)
             return lambda: self.play_out(view, sample(self.rng), options)
-        sampler, known = Sampler(view, sensible=self.sensible), {}
+        sampler, value = Sampler(view, sensible=self.sensible), place_value(view)
 
         def step() -> list[float]:
             values = []
-            for points, winner, turns in sampler.rollouts(self.rng, options, self.policy):
+            for worth, turns in sampler.values(self.rng, options, value, self.policy):
                 self.moves += turns - view.turns
-                key = (tuple(points), winner)  # many playouts end alike: match_value once for each end
-                value = known.get(key)
-                if value is None:
-                    value = known[key] = match_value(view, points, winner)
-                values.append(value)
+                values.append(worth)
             return values
 
         return step

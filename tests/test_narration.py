@@ -183,6 +183,18 @@ def test_the_house_rules_events_read_face_up_in_the_replay():
                      "  every hand passes to the next player in the direction of play", "  cy is out, in place 1"]
 
 
+def test_a_card_taken_unseen_and_upcards_taken_by_the_dealer_are_told_as_such():
+    names = ["ann", "bob", "cy"]
+    taken = {"type": "give", "seat": 2, "to": 0, "card": "9D", "taken": True}
+    assert event_line(taken, names) == "  ann takes 9D unseen from cy"
+    told = {seat: Narrator(seat, names).tell(taken)[0] for seat in range(3)}
+    assert told == {0: "  you took 9D unseen from cy#2", 1: "  ann#0 took a card unseen from cy#2",
+                    2: "  ann#0 took 9D unseen from you"}
+    start = {"type": "round_start", "round": 1, "dealer": 1, "first": 2, "direction": 1, "deciding": False,
+             "hands": [["7H"], ["8C", "JD"], ["2S"]], "stock": ["9D"], "upcards": ["4C"], "taken": ["JD"]}
+    assert event_line(start, names).endswith("; the dealer took JD")
+
+
 def test_a_draw_instead_of_playing_again_names_the_card_that_plays_again():
     pesten = str(Path(__file__).resolve().parent.parent / "rulesets" / "gallery" / "pesten.yaml")  # 7 and K play again
     again_on_seven = table(pesten, ["3C 4D", "5S 6S"], "7H", again=True).view()

@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.hard import HardBot, heuristic_policy
+from bots.hard import HardBot, heuristic_policy, place_value
 from runner.botkit import simulate
 from runner.game.actions import Play
 from runner.game.compiled import Game
@@ -87,6 +87,13 @@ def python_playout(rnd: Round, rng: random.Random, policy):
     return taken, simulate.Rollout(copy.points(), copy.winner, copy.turns)
 
 
+def on_both_paths(monkeypatch, compute):
+    """`compute()` with the kernel, then again with simulate's Python code alone: (kernel's, Python's)."""
+    with_kernel = compute()
+    monkeypatch.setattr(simulate, "kernel", None)
+    return with_kernel, compute()
+
+
 @pytest.fixture(scope="module")
 def states(reg):
     return corpus(reg)
@@ -152,46 +159,70 @@ def test_a_generator_copied_in_and_out_moves_as_one_worked_on_in_place(kernel, s
 def test_sampled_rollouts_are_the_same_with_and_without_the_kernel(kernel, states, monkeypatch, sensible):
     views = [(key, state.view()) for key, state in states[::2] if len(state.legal()) > 1]
     assert len(views) > 100
-    found = {}
-    for path in ("kernel", "python"):
-        if path == "python":
-            monkeypatch.setattr(simulate, "kernel", None)
+
+    def sampled():
         rng, results = random.Random(7), []
         for key, view in views:
             sampler = simulate.Sampler(view, sensible=sensible)
             for _ in range(3):
                 results.append((key, sampler.rollouts(rng, list(view.legal), heuristic_policy)))
-        found[path] = results, rng.getstate()
-    differ = [a[0] for a, b in zip(found["kernel"][0], found["python"][0]) if a != b]
+        return results, rng.getstate()
+
+    (kernel_found, kernel_rng), (python_found, python_rng) = on_both_paths(monkeypatch, sampled)
+    differ = [a[0] for a, b in zip(kernel_found, python_found) if a != b]
     assert not differ, f"{len(differ)} of {len(views) * 3} samples differ, e.g. {differ[:5]}"
-    assert found["kernel"][1] == found["python"][1]
+    assert kernel_rng == python_rng
     if sensible:  # the beliefs were exercised: known voids and named suits
         assert any(simulate.Sampler(view, sensible=True).voids for _, view in views)
         assert any(simulate.Sampler(view, sensible=True).named for _, view in views)
 
 
-@pytest.mark.parametrize("name", ["standard", "strafpunten"])
-def test_hard_makes_the_same_choices_with_and_without_the_kernel(kernel, reg, monkeypatch, name):
-    ruleset, decisions = reg.load_ruleset(name), []
-    for seed in range(1, 40):
-        rnd, rng = Round.deal(ruleset, random.Random(-seed), 4), random.Random(seed)
-        while not rnd.over:
+def match_views(ruleset, rounds: int = 20) -> list[tuple[int, object]]:
+    """(seed, view): three searched decisions of each of `rounds` seeded rounds at a table of 4, the totals before
+    them from a match's start to its last round (the value of an ending weighs the places then)."""
+    limit, views = ruleset.match.limit or 100, []
+    for seed in range(1, rounds + 1):
+        totals = [random.Random(seed * 4 + seat).randrange(0, limit * min(seed, 5) // 5) for seat in range(4)]
+        rnd, rng, taken = Round.deal(ruleset, random.Random(-seed), 4, totals=totals), random.Random(seed), 0
+        while not rnd.over and taken < 3:
             view = rnd.view()
             if len(view.legal) > 1 and rng.random() < 0.2:
-                decisions.append((seed, view))
+                views.append((seed, view))
+                taken += 1
             legal = rnd.legal()
             rnd.apply(legal[int(rng.random() * len(legal))])
-    found = {}
-    for path in ("kernel", "python"):
-        if path == "python":
-            monkeypatch.setattr(simulate, "kernel", None)
-        chosen = []
-        for seed, view in decisions:
-            bot = HardBot(rng=random.Random(seed), rollouts=60)
-            chosen.append((bot.act(view), bot.moves, bot.rng.getstate()))
-        found[path] = chosen
-    assert found["kernel"] == found["python"]
-    assert len({action for action, _, _ in found["kernel"]}) > 10
+    return views
+
+
+FORMATS = ["standard", "strafpunten", "elimination", "standard-single"]  # limit (two scorings), elimination, single
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_valued_rollouts_are_the_same_with_and_without_the_kernel(kernel, reg, monkeypatch, name):
+    views = match_views(reg.load_ruleset(name))
+
+    def valued():
+        rng = random.Random(5)
+        return [simulate.Sampler(view, sensible=True).values(rng, list(view.legal), place_value(view),
+                                                            heuristic_policy) for _, view in views]
+
+    with_kernel, without = on_both_paths(monkeypatch, valued)
+    assert with_kernel == without
+    worths = {worth for values in with_kernel for worth, _ in values}
+    assert {0.0, 1.0} <= worths or len(worths) > 20  # endings that decide the match, and others weighed
+
+
+@pytest.mark.parametrize("name", FORMATS)
+def test_hard_makes_the_same_choices_with_and_without_the_kernel(kernel, reg, monkeypatch, name):
+    decisions = match_views(reg.load_ruleset(name))
+
+    def chosen():
+        bots = [(HardBot(rng=random.Random(seed), rollouts=60), view) for seed, view in decisions]
+        return [(bot.act(view), bot.moves, bot.rng.getstate()) for bot, view in bots]
+
+    with_kernel, without = on_both_paths(monkeypatch, chosen)
+    assert with_kernel == without
+    assert len({action for action, _, _ in with_kernel}) > 10
 
 
 def test_rules_beyond_the_kernel_play_out_in_python(kernel, reg):
@@ -201,6 +232,18 @@ def test_rules_beyond_the_kernel_play_out_in_python(kernel, reg):
     expected_rng, rng = random.Random(1), random.Random(1)
     _, expected = python_playout(rnd, expected_rng, heuristic_policy)
     assert simulate.rollout(rnd, rng, heuristic_policy) == expected
+
+
+def test_a_round_with_more_cards_than_the_kernel_holds_plays_in_python(kernel, reg):
+    ruleset = reg.load_ruleset("standard", {"deck.copies": 3})  # 156 cards: more than a pile of the kernel's
+    rnd = Round.deal(ruleset, random.Random(4), 4)
+    assert kernel.table_of(rnd.rules) is not None
+    with pytest.raises(ValueError, match="more cards than the playout kernel holds"):
+        kernel.rollout(rnd, random.Random(1), heuristic_policy)
+    expected_rng, rng = random.Random(1), random.Random(1)
+    _, expected = python_playout(rnd, expected_rng, heuristic_policy)
+    assert simulate.rollout(rnd, rng, heuristic_policy) == expected
+    assert rng.getstate() == expected_rng.getstate()
 
 
 def test_a_policy_without_a_twin_plays_in_python(kernel, states):

@@ -116,7 +116,7 @@ def test_an_interrupted_run_prints_the_command_that_resumes_it_and_that_command_
     assert f"interrupted after 7 matches; continue with: maumau tournament --resume {tmp_path / 't'}\n" in err
     monkeypatch.undo()
     code, _, err = maumau(capsys, monkeypatch, "standings", tmp_path / "t")
-    assert f"unfinished: 7 matches stored; continue with: maumau tournament --resume {tmp_path / 't'}" in err
+    assert f"7 matches stored\nunfinished: continue with: maumau tournament --resume {tmp_path / 't'}" in err
     code, resumed, err = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "t", "--backend", "serial",
                                 "-q", "--format", "json")
     assert code == 0 and json.loads(resumed) == json.loads(whole)

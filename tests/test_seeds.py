@@ -94,6 +94,8 @@ def test_a_tournament_without_a_seed_deals_at_random_and_the_printed_seed_plays_
     # --quiet says nothing, the seed is stored all the same
     code, quiet, err = maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / "quiet", "-q")
     assert (code, err) == (0, "") and stored_seed(tmp_path / "quiet") not in (None, *seeds)
+    code, _, note = maumau(capsys, monkeypatch, "standings", tmp_path / "quiet")  # and `standings` tells it
+    assert code == 0 and f", seed {stored_seed(tmp_path / 'quiet')}: " in note.splitlines()[0]
 
 
 def test_an_interrupted_tournament_resumes_with_its_stored_random_seed(capsys, monkeypatch, tmp_path):

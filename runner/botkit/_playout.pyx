@@ -16,6 +16,7 @@ else copied in with `getstate()` and back with `setstate()`.
 
 import random
 
+from libc.math cimport exp, sqrt
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 from cpython.object cimport PyObject
@@ -879,6 +880,12 @@ def actions(rnd, rng, policy):
     return taken
 
 
+def has_value_twin(value) -> bool:
+    """Whether `value` declares a twin the kernel computes (its `kernel` attribute)."""
+    twin = getattr(value, "kernel", None)
+    return twin is not None and twin[0] == "place" and twin[1][0] in PLACE_FORMATS
+
+
 def rollout(rnd, rng, policy, first=None):
     """A copy of `rnd` played to the end (after `first`, if given) with `policy`'s twin at every seat, `rng` driving
     its choices and reshuffles: (points, winner, turns); `rnd` is left as it is, `rng` moved on as the Python playout
@@ -901,6 +908,108 @@ def rollout(rnd, rng, policy, first=None):
     return points(&s, &table.rules), (None if s.winner < 0 else s.winner), s.turns
 
 
+# ---------------------------------------------------------------------------------------------- valuing an ending
+
+PLACE_FORMATS = ("single", "limit", "elimination")  # the match formats the `place` value twin covers
+
+
+cdef struct Place:
+    int format        # the index in PLACE_FORMATS
+    int seat
+    int n_active
+    int active[MAX_SEATS]
+    long totals[MAX_SEATS]
+    long limit
+    double round_points, round_spread, logistic
+
+
+cdef inline double compare(long theirs, long mine) noexcept nogil:
+    return 1.0 if mine < theirs else (0.0 if mine > theirs else 0.5)
+
+
+cdef double place_value(Place* p, State* s, Rules* r) noexcept nogil:
+    """bots/hard.py's match_value for the formats of PLACE_FORMATS: the expected share of opponents finished ahead of
+    (the same operations in the same order, so the same float)."""
+    cdef long points[MAX_SEATS]
+    cdef long totals[MAX_SEATS]
+    cdef int seat, i, o, others = 0
+    cdef long top
+    cdef double total = 0.0, rounds_left, scale
+    for seat in range(s.n_seats):
+        points[seat] = 0
+        if s.scored[seat] and seat != s.winner:
+            for i in range(s.sizes[seat]):
+                points[seat] += r.points[s.hands[seat][i]]
+    if p.format == 0:
+        for i in range(p.n_active):
+            o = p.active[i]
+            if o == p.seat:
+                continue
+            others += 1
+            if s.winner >= 0:
+                total += 1.0 if s.winner == p.seat else (0.0 if s.winner == o else compare(points[o], points[p.seat]))
+            else:
+                total += compare(points[o], points[p.seat])
+        return total / others
+    for seat in range(s.n_seats):
+        totals[seat] = p.totals[seat] + points[seat]
+    top = totals[p.active[0]]
+    for i in range(p.n_active):
+        if totals[p.active[i]] > top:
+            top = totals[p.active[i]]
+    if p.format == 1 and top >= p.limit:
+        for i in range(p.n_active):
+            o = p.active[i]
+            if o != p.seat:
+                others += 1
+                total += compare(totals[o], totals[p.seat])
+        return total / others
+    if p.format == 2:
+        if totals[p.seat] > p.limit:
+            for i in range(p.n_active):
+                o = p.active[i]
+                if o != p.seat:
+                    others += 1
+                    total += compare(totals[o], totals[p.seat]) if totals[o] > p.limit else 0.0
+            return total / others
+        top = totals[p.seat]
+        for i in range(p.n_active):
+            if top < totals[p.active[i]] <= p.limit:
+                top = totals[p.active[i]]
+    rounds_left = (p.limit - top) / p.round_points
+    if not rounds_left > 1.0:
+        rounds_left = 1.0
+    scale = p.round_spread * sqrt(rounds_left)
+    for i in range(p.n_active):
+        o = p.active[i]
+        if o == p.seat:
+            continue
+        others += 1
+        if p.format == 2 and totals[o] > p.limit:
+            total += 1.0
+        else:
+            total += 1.0 / (1.0 + exp(-p.logistic * (totals[o] - totals[p.seat]) / scale))
+    return total / others
+
+
+cdef int load_value(value, Place* p) except -1:
+    """The twin of a value of an ending: its `kernel` attribute, ("place", (format, seat, active, totals, limit,
+    round_points, round_spread, logistic)); 0 without one (the ending is returned instead)."""
+    twin = getattr(value, "kernel", None)
+    if twin is None:
+        return 0
+    kind, (fmt, seat, active, totals, limit, p.round_points, p.round_spread, p.logistic) = twin
+    if kind != "place" or fmt not in PLACE_FORMATS or len(totals) > MAX_SEATS:
+        raise ValueError(f"{value!r}: a value the playout kernel has no twin of")
+    p.format, p.seat, p.limit = PLACE_FORMATS.index(fmt), seat, limit or 0
+    p.n_active = len(active)
+    for i, other in enumerate(active):
+        p.active[i] = other
+    for i, held in enumerate(totals):
+        p.totals[i] = held
+    return 1
+
+
 # ---------------------------------------------------------------------------------------------- search
 
 
@@ -910,7 +1019,8 @@ cdef class Search:
 
     `world` is a Round of the view with the hidden cards placed anyhow (its other hands and stock are dealt
     anew per sample); `hidden` the cards dealt, in the Sampler's order; `voids` the Sampler's layers;
-    `named` its named suits; `options` the actions searched, each played out in every sample.
+    `named` its named suits; `options` the actions searched, each played out in every sample; `value`
+    None, or a value of an ending with a twin here (`load_value`): then each ending is that value.
     """
 
     cdef Table table
@@ -930,8 +1040,10 @@ cdef class Search:
     cdef Act options[MAX_LEGAL]
     cdef int n_options
     cdef Generator generator
+    cdef Place place
+    cdef bint valued
 
-    def __init__(self, world, hidden, voids, named, options, policy, tries):
+    def __init__(self, world, hidden, voids, named, options, policy, tries, value=None):
         cdef Table table = table_of(world.rules)
         if table is None:
             raise ValueError("the playout kernel does not cover these rules")
@@ -964,6 +1076,7 @@ cdef class Search:
             load_action(&self.options[i], table, action)
         self.tries = tries
         self.generator = None
+        self.valued = load_value(value, &self.place)
 
     def bind(self, rng):
         """Work on `rng` (the bot's generator) until `release`."""
@@ -1030,7 +1143,8 @@ cdef class Search:
         return 0
 
     def sample(self):
-        """One sampled deal, and each option played out in it from the same seed: [(points, winner, turns), ...]."""
+        """One sampled deal, and each option played out in it from the same seed: [(points, winner, turns), ...],
+        or with a value [(value, turns), ...]."""
         cdef State dealt, s
         cdef MT seeded, mt
         cdef MT* bot = self.generator.mt
@@ -1055,7 +1169,10 @@ cdef class Search:
             memcpy(&mt, &seeded, sizeof(MT))
             apply(&s, &self.table.rules, &mt, &self.options[i])
             play_out(&s, &self.table.rules, &mt, self.policy, &self.weights)
-            results.append((points(&s, &self.table.rules), None if s.winner < 0 else s.winner, s.turns))
+            if self.valued:
+                results.append((place_value(&self.place, &s, &self.table.rules), s.turns))
+            else:
+                results.append((points(&s, &self.table.rules), None if s.winner < 0 else s.winner, s.turns))
         return results
 
 

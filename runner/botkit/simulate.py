@@ -9,6 +9,7 @@ A supported API for third-party bots (see docs/bots.md), as `runner.simulate`:
     rnd.points()                        # each seat's points for the round
     rollout(rnd, rng, first=action)     # the same on a copy, leaving `rnd` as it is: (points, winner, turns)
     sampler.rollouts(rng, options)      # one sample, each option played out in it from one seed
+    sampler.values(rng, options, value) # the same, each ending valued: (value(points, winner), turns)
 
 The engine rebuilds the state (`Round.from_view`: the view's counters, pile and history kept);
 what this module adds is belief: which hidden cards a seat can hold, given what it did.
@@ -48,6 +49,7 @@ except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py): the
     kernel = None
 
 Policy = Callable[[Round, random.Random], Action]
+Value = Callable[[list[int], "int | None"], float]  # what an ending is worth: value(points, winner)
 
 TRIES = 20  # deals tried for one sample before the named suits' belief is given up
 
@@ -100,21 +102,36 @@ class Sampler:
         (the same luck for every option) with `policy` (default `quick_policy`): a Rollout per option, the same
         with or without the kernel."""
         policy = quick_policy if policy is None else policy
-        search = self._kernel_search(rng, options, policy)
-        if search is not None:
-            search.bind(rng)
-            try:
-                return [Rollout(*found) for found in search.sample()]
-            finally:
-                search.release()
-        world = self.sample(rng)
-        seed = rng.getrandbits(64)
-        return [rollout(world, random.Random(seed), policy, first=option) for option in options]
+        search = self._kernel_search(rng, options, policy, None)
+        if search is None:
+            world = self.sample(rng)
+            seed = rng.getrandbits(64)
+            return [rollout(world, random.Random(seed), policy, first=option) for option in options]
+        search.bind(rng)
+        try:
+            return [Rollout(*found) for found in search.sample()]
+        finally:
+            search.release()
 
-    def _kernel_search(self, rng: random.Random, options: list[Action], policy: Policy):
-        """The kernel's Search of these options (built once per options and policy), or None where it does not
-        cover them."""
-        key = (tuple(options), policy)
+    def values(self, rng: random.Random, options: list[Action], value: Value,
+               policy: Policy | None = None) -> list[tuple[float, int]]:
+        """`rollouts`, each ending valued: (value(points, winner), turns) per option. A value that declares a twin in
+        the kernel (its `kernel` attribute, as bots/hard.py's place value does) is computed there as well."""
+        policy = quick_policy if policy is None else policy
+        twin = value if kernel is not None and kernel.has_value_twin(value) else None
+        search = self._kernel_search(rng, options, policy, twin) if twin is not None else None
+        if search is None:  # the kernel may still play them out
+            return [(value(points, winner), turns) for points, winner, turns in self.rollouts(rng, options, policy)]
+        search.bind(rng)
+        try:
+            return search.sample()
+        finally:
+            search.release()
+
+    def _kernel_search(self, rng: random.Random, options: list[Action], policy: Policy, value: Value | None):
+        """The kernel's Search of these options (built once per options, policy and value), or None where it does
+        not cover them."""
+        key = (tuple(options), policy, value)
         cached = getattr(self, "_search", None)
         if cached is not None and cached[0] == key:
             return cached[1]
@@ -127,7 +144,7 @@ class Sampler:
                 at += size if seat != view.seat else 0
             world = Round.from_view(view, rng, hands, self.hidden[at:])
             try:
-                search = kernel.Search(world, self.hidden, self.voids, self.named, list(options), policy, TRIES)
+                search = kernel.Search(world, self.hidden, self.voids, self.named, list(options), policy, TRIES, value)
             except ValueError:  # beyond what the kernel holds: the Python code plays it
                 search = None
         self._search = (key, search)
@@ -359,8 +376,11 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy = quick_policy, first
     compiled kernel where it covers the round (the same result, and `rng` left in the same state)."""
     if (kernel is not None and type(rng) is random.Random and kernel.has_twin(policy)
             and kernel.table_of(rnd.rules) is not None):
-        points, winner, turns = kernel.rollout(rnd, rng, policy, first)
-        return Rollout(points, winner, turns)
+        try:
+            points, winner, turns = kernel.rollout(rnd, rng, policy, first)
+            return Rollout(points, winner, turns)
+        except ValueError:  # more seats or cards than the kernel holds (refused before `rng` is drawn from)
+            pass
     copy = rnd.clone(rng)
     if first is not None:
         copy.apply(first)
@@ -369,6 +389,6 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy = quick_policy, first
 
 
 __all__ = [
-    "Policy", "Rollout", "Sampler", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits",
+    "Policy", "Rollout", "Sampler", "Value", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits",
     "playout", "quick_policy", "rollout", "since_hands_moved", "unseen_cards",
 ]

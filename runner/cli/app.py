@@ -236,7 +236,7 @@ def standings_cmd(
     from .standings import render_standings
 
     standings, note = stored_standings(directory)
-    if note and fmt == "table":
+    if fmt == "table":
         typer.echo(note, err=True)
     typer.echo(render_standings(standings, fmt))
 

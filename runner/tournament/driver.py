@@ -135,13 +135,14 @@ def run(settings: Settings, store: Store, backend: Backend, progress: Progress |
 
 
 def stored_standings(directory: Path) -> tuple[Standings, str]:
-    """The standings of the tournament stored in `directory`, and a note if it is unfinished."""
+    """The standings of the tournament stored in `directory`, and a note for people: its ruleset and seed (the one
+    chosen at random, when none was given), and how to continue it if it is unfinished."""
     store = Store.open(directory)
     try:
-        note = "" if store.finished() else (
-            f"unfinished: {counted(store.count(), 'match')} stored; continue with: "
-            f"{resume_command(directory, Settings.from_config(store.config()))}"
-        )
+        settings = Settings.from_config(store.config())
+        note = f"{settings.ruleset_name}, seed {settings.seed}: {counted(store.count(), 'match')} stored"
+        if not store.finished():
+            note += f"\nunfinished: continue with: {resume_command(directory, settings)}"
         return standings_of(store), note
     finally:
         store.close()
