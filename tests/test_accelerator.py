@@ -235,3 +235,18 @@ def test_every_field_of_the_compiled_classes_is_declared_in_their_pxd():
 
     missing = set(RoundState.__slots__) - _declared(game / "state.pxd")
     assert not missing, f"declare them in runner/game/state.pxd: {sorted(missing)}"
+
+
+def test_a_wheel_ships_the_typed_declarations_its_compiled_modules_were_checked_against():
+    # the stale-source check hashes each module's .py with the .pxd beside it (a kernel: its .pyx): an installed
+    # package without them would never match its build, and every typed module would run as pure Python
+    import fnmatch
+    import tomllib
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    unshipped = []
+    for path in sorted([*(ROOT / "runner").rglob("*.pxd"), *(ROOT / "runner").rglob("*.pyx")]):
+        package = ".".join(path.parent.relative_to(ROOT).parts)
+        if not any(fnmatch.fnmatch(path.name, pattern) for pattern in data.get(package, [])):
+            unshipped.append(str(path.relative_to(ROOT)))
+    assert not unshipped, f"add them to [tool.setuptools.package-data] in pyproject.toml: {unshipped}"
