@@ -24,6 +24,7 @@ import sys
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
     "runner.game.compiled",
+    "runner.game.state",
     "runner.game.general",
     "runner.game.engine",
     "runner.botkit.simulate",
@@ -33,6 +34,10 @@ MODULES = (
 # Typed Cython sources (.pyx) with no .py of the same name: the code importing one falls back to Python of its own
 # when it cannot be imported (not built, MAUMAU_PURE=1, or stale: the finder then refuses it).
 KERNELS = ("runner.botkit._playout",)
+# The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
+# methods, the compiled rules): a compiled one cannot run on the pure-Python class of another, so they
+# run compiled only all together (all in one package folder).
+LINKED = ("runner.game.compiled", "runner.game.state", "runner.game.general", "runner.game.engine")
 MANIFEST = "_accelerated.json"  # {module's file name: SHA-256 of the .py it was compiled from}
 PURE_VARIABLE = "MAUMAU_PURE"
 
@@ -80,6 +85,17 @@ def _built_from(folder: str) -> dict[str, str]:
     return found if isinstance(found, dict) else {}
 
 
+def _pure_reason(folder: str, base: str, file: str) -> str | None:
+    """Why module `base` of `folder`, compiled from `file`, must run as pure Python (None: its compiled one may run)."""
+    if _compiled_file(folder, base) is None:
+        return "not built"
+    if forced_pure():
+        return f"{PURE_VARIABLE}=1"
+    if _built_from(folder).get(file) != source_digest(os.path.join(folder, file)):
+        return f"{file} changed since it was compiled (pip install -e . rebuilds it)"
+    return None
+
+
 class PureWhenAsked(importlib.abc.MetaPathFinder):
     """Finds the pure .py of an accelerated module when the compiled one must not run; else leaves it to the rest."""
 
@@ -92,19 +108,22 @@ class PureWhenAsked(importlib.abc.MetaPathFinder):
             source = os.path.join(folder, file)
             if not os.path.isfile(source):
                 continue
-            compiled = _compiled_file(folder, base)
-            if compiled is None:
-                _reasons[name] = "not built"
-                return None  # only the .py is there: the usual finders load it (a kernel: they find nothing)
-            if forced_pure():
-                _reasons[name] = f"{PURE_VARIABLE}=1"
-            elif _built_from(folder).get(file) != source_digest(source):
-                _reasons[name] = f"{file} changed since it was compiled (pip install -e . rebuilds it)"
-            else:
+            reason = _pure_reason(folder, base, file)
+            if reason is None and name in LINKED:  # compiled only together with the modules it shares types with
+                for other in LINKED:
+                    other_base = other.rpartition(".")[2]
+                    other_reason = _pure_reason(folder, other_base, other_base + ".py")
+                    if other_reason is not None:
+                        reason = f"{other} runs as pure Python ({other_reason}), and they share typed classes"
+                        break
+            if reason is None:
                 _reasons.pop(name, None)
                 return None  # the usual finders load the extension, which comes first in their order
+            _reasons[name] = reason
+            if reason == "not built":
+                return None  # only the .py is there: the usual finders load it (a kernel: they find nothing)
             if kernel:  # no Python of its own: its importer falls back
-                raise ModuleNotFoundError(f"{name} not used: {_reasons[name]}", name=name)
+                raise ModuleNotFoundError(f"{name} not used: {reason}", name=name)
             return importlib.util.spec_from_file_location(name, source)
         return None
 

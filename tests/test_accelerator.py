@@ -7,6 +7,7 @@ MAUMAU_REQUIRE_ACCEL=1 (as in .ci/run) makes that a failure.
 
 from __future__ import annotations
 
+import ast
 import json
 import os
 import random
@@ -159,6 +160,21 @@ def test_a_pxd_beside_the_source_counts_in_its_digest(package):
     assert accel.source_digest(str(package / "mod.py")) != before
 
 
+def test_a_module_sharing_typed_classes_runs_as_pure_python_when_its_partner_does(package, monkeypatch):
+    # `mod` is current, but `other`, whose typed classes it shares (accel.LINKED), changed since its build:
+    # the compiled `mod` could not run on the pure `other`, so both run their .py files
+    (package / "other.py").write_text("WHERE = 'source'\n")
+    (package / ("other" + accel.importlib.machinery.EXTENSION_SUFFIXES[0])).write_bytes(b"not a shared object")
+    (package / accel.MANIFEST).write_text(json.dumps({"mod.py": accel.source_digest(str(package / "mod.py")),
+                                                      "other.py": "0" * 64}))
+    monkeypatch.setattr(accel, "MODULES", (*accel.MODULES, "accel_probe.other"))
+    monkeypatch.setattr(accel, "LINKED", ("accel_probe.mod", "accel_probe.other"))
+    module = __import__("accel_probe.mod", fromlist=["WHERE"])
+    assert module.WHERE == "source"
+    assert "accel_probe.other runs as pure Python" in accel._reasons["accel_probe.mod"]
+    sys.modules.pop("accel_probe.other", None)
+
+
 @pytest.fixture
 def kernel_package(package, monkeypatch):
     """`accel_probe.mod` as a kernel: a .pyx source (no .py) and a 'compiled' file beside it."""
@@ -183,3 +199,39 @@ def test_a_kernel_under_maumau_pure_is_refused_and_a_current_one_loaded(kernel_p
     monkeypatch.setenv(accel.PURE_VARIABLE, "1")
     with pytest.raises(ModuleNotFoundError, match="not used: MAUMAU_PURE=1"):
         __import__("accel_probe.mod")
+
+
+def _assigned_attributes(source: Path, cls: str) -> set[str]:
+    """The attributes `self.NAME = ...` that the methods of class `cls` in `source` assign."""
+    tree = ast.parse(source.read_text(encoding="utf-8"))
+    node = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == cls)
+    found = set()
+    for sub in ast.walk(node):
+        targets = sub.targets if isinstance(sub, ast.Assign) else [sub.target] if isinstance(sub, ast.AnnAssign) else []
+        for target in targets:
+            for leaf in ast.walk(target):
+                if isinstance(leaf, ast.Attribute) and isinstance(leaf.value, ast.Name) and leaf.value.id == "self":
+                    found.add(leaf.attr)
+    return found
+
+
+def _declared(pxd: Path) -> set[str]:
+    """The names of the `cdef public` members that a .pxd file declares."""
+    names = set()
+    for line in pxd.read_text(encoding="utf-8").splitlines():
+        words = line.split("#")[0].split()
+        if words[:2] == ["cdef", "public"]:
+            names.update(name.strip(",") for name in words[3:])
+    return names
+
+
+def test_every_field_of_the_compiled_classes_is_declared_in_their_pxd():
+    # a compiled class has no __dict__: a field its .py sets but its .pxd does not declare is an AttributeError
+    # on the compiled path only (the pure path never reads the .pxd)
+    game = ROOT / "runner" / "game"
+    missing = _assigned_attributes(game / "compiled.py", "Game") - _declared(game / "compiled.pxd")
+    assert not missing, f"declare them in runner/game/compiled.pxd: {sorted(missing)}"
+    from runner.game.state import RoundState
+
+    missing = set(RoundState.__slots__) - _declared(game / "state.pxd")
+    assert not missing, f"declare them in runner/game/state.pxd: {sorted(missing)}"

@@ -18,7 +18,7 @@ def test_the_general_path_gives_the_corpus_logs_too(monkeypatch):
     from golden.corpus import cases, log_digest
     from runner.game.compiled import Game
 
-    monkeypatch.setattr(Game, "_needs_general", lambda self, ruleset, with_power: True)
+    monkeypatch.setattr("runner.game.compiled._needs_general", lambda game, ruleset, with_power: True)
     monkeypatch.setattr("runner.game.ruleset._DERIVED", {})  # nothing compiled before counts
     from runner.plugins import registry
 

@@ -114,6 +114,17 @@ def test_check_notes_a_match_that_will_likely_end_at_the_round_bound(tmp_path):
     assert "it will likely end at max_rounds (1000)" in note
 
 
+def test_check_notes_a_wild_card_that_is_also_free_as_naming_nothing_that_binds(tmp_path):
+    both = write(tmp_path, "both.yaml", "extends: standard\nname: both\npowers:\n  J: {wild: true, free: true}\n"
+                 "powers_by_players:\n  3: {Q: {wild: true, free: true}}\n")
+    notes = [line for line in check(both).stdout.splitlines() if line.startswith("note:")]
+    assert [note.split(": ")[2] for note in notes] == ["powers.J", "powers_by_players.3.Q"], notes
+    assert all("wild and free together" in note for note in notes)
+    plain = write(tmp_path, "plain.yaml", "extends: standard\nname: plain\npowers:\n  J: {wild: true, wish: none, "
+                  "free: true}\n")
+    assert not [line for line in check(plain).stdout.splitlines() if line.startswith("note:")]
+
+
 def test_check_notes_how_many_plays_a_chain_can_list_and_the_cap_that_bounds_them(tmp_path):
     chains = write(tmp_path, "chains.yaml", "extends: standard\nname: chains\nmultiple: {chain: true}\n")
     note, = [line for line in check(chains).stdout.splitlines() if line.startswith("note:")]

@@ -134,6 +134,8 @@ def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat
 class PhaseReferee(Referee):
     """The referee, counting the decisions each seat is asked by phase and noting the phase of each fault."""
 
+    times_decisions = True  # the report gives each seat's mean and slowest decision
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.asked: dict[int, Counter] = {}

@@ -226,6 +226,13 @@ def notes(rules: Ruleset) -> list[tuple[str, str]]:
         if size not in rules.table_sizes():
             found.append((f"going_out_by_players.{size}", f"never used: the ruleset allows "
                           f"{rules.players.min}-{rules.players.max} players"))
+    tables = [("powers", rules.powers)] + [(f"powers_by_players.{size}", changes)
+                                           for size, changes in rules.powers_by_players.items()]
+    for prefix, table in tables:
+        for key, power in table.items():
+            if power.wild and power.free and power.wish != "none":
+                found.append((f"{prefix}.{key}", f"wild and free together: any card may follow it, so the "
+                              f"{power.wish} it names binds nothing (give wish: none for a card that names nothing)"))
     chains = _chain_note(rules)
     if chains:
         found.append(("multiple.chain", chains))

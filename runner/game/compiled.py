@@ -74,7 +74,7 @@ class Game:
         self.play_tables: dict[tuple, dict[Card, tuple[Play, ...]]] = {}
         self._decks: dict[int, tuple[tuple[Card, ...], int]] = {}
         self._general(ruleset, with_power)
-        self.general = self._needs_general(ruleset, with_power)
+        self.general = _needs_general(self, ruleset, with_power)
         scoring = ruleset.scoring
         self.plain_scoring = (scoring.count == "points" and not scoring.minimum and scoring.round_to == 1
                               and not scoring.multiplier and not scoring.winner_collects and not scoring.alone
@@ -133,23 +133,6 @@ class Game:
         self.upcard_acts = ruleset.upcard.effects == "as_dealer_play"
         self.dealer_names_suit = ruleset.upcard.dealer_names_suit
 
-    def _needs_general(self, ruleset: Ruleset, with_power: list[tuple[Card, Power]]) -> bool:
-        """Whether a rule of the ruleset is beyond the fast path (which plays today's rules only)."""
-        if any(card.rank == JOKER for card in self.deck_cards):
-            return True  # a joker has no suit to follow
-        for card, p in with_power:
-            if p.skip and (p.play_again or p.skip_others):
-                return True  # the skip waits until the extra turn is over
-            if (p.stack_with or p.stack_match or not p.ends_turn or p.target != "next" or p.cancels or p.returns
-                    or p.skip_stack != "none" or p.skip_with or p.wish != "suit" or p.wish_binds != 1
-                    or p.wild_follows_suit or p.wild_last_resort or p.free or p.self_draw or p.next_rank
-                    or p.pass_hands or p.swap_hands or p.show_next or p.give or p.take):
-                return True
-        drawing = ruleset.drawing
-        return (self.multiple or self.going_out_rules or self.false_calls or self.play_on
-                or self.hand_limit is not None or self.jump_in != "none" or drawing.until_playable
-                or drawing.drawn_card in ("must_play", "go_on"))
-
     # ------------------------------------------------------------------ the fast path's legal-move rule
 
     def playable(self, card: Card, top: Card, suit: str | None) -> bool:
@@ -194,6 +177,27 @@ class Game:
         if game is None:
             game = games[key] = cls(ruleset, None if key is None else players)
         return game
+
+
+def _needs_general(game: Game, ruleset: Ruleset, with_power: list[tuple[Card, Power]]) -> bool:
+    """Whether a rule of the ruleset is beyond the fast path (which plays today's rules only).
+
+    A function of the module, not a method: the compiled Game is a class whose methods cannot be replaced.
+    """
+    if any(card.rank == JOKER for card in game.deck_cards):
+        return True  # a joker has no suit to follow
+    for card, p in with_power:
+        if p.skip and (p.play_again or p.skip_others):
+            return True  # the skip waits until the extra turn is over
+        if (p.stack_with or p.stack_match or not p.ends_turn or p.target != "next" or p.cancels or p.returns
+                or p.skip_stack != "none" or p.skip_with or p.wish != "suit" or p.wish_binds != 1
+                or p.wild_follows_suit or p.wild_last_resort or p.free or p.self_draw or p.next_rank
+                or p.pass_hands or p.swap_hands or p.show_next or p.give or p.take):
+            return True
+    drawing = ruleset.drawing
+    return (game.multiple or game.going_out_rules or game.false_calls or game.play_on
+            or game.hand_limit is not None or game.jump_in != "none" or drawing.until_playable
+            or drawing.drawn_card in ("must_play", "go_on"))
 
 
 def _games(ruleset: Ruleset) -> dict:

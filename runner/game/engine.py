@@ -60,7 +60,7 @@ from .general import (
 )
 from .ruleset import Ruleset
 from .state import Outcome, RoundState
-from .view import Event, Prefix, Resume, View
+from .view import SHARED_FROM, Event, Prefix, Resume, View
 
 __all__ = [
     "BLOCKED", "CHALLENGING", "DRAWN", "FORFEITED", "GIVING", "HAND_LIMIT", "JUMP_IN", "NAME_SUIT", "OVER", "PLAY",
@@ -123,6 +123,11 @@ def _seat_after(order: list[int], seat: int, direction: int) -> int:
     if later:
         return later[0] if direction > 0 else later[-1]
     return order[0] if direction > 0 else order[-1]
+
+
+def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
+    """{direction: the seat of `order` after each seat of the match}, as Round._step looks it up."""
+    return {direction: tuple([_seat_after(order, s, direction) for s in range(n_seats)]) for direction in (1, -1)}
 
 
 class Round(General):
@@ -438,13 +443,15 @@ class Round(General):
                     for card in dict.fromkeys(hand):
                         if card.rank == rank:  # only the same rank passes a penalty on
                             if card in wild:  # a wild draw card still names a suit
-                                actions.extend(play(card, suit, due) for suit in SUITS)
+                                actions.extend([play(card, suit, due) for suit in SUITS])
                             else:
                                 actions.append(play(card, None, due))
             else:
                 rules = self.rules
                 top, suit = self.discard[-1], self.suit
-                table = rules.play_tables.get((due, top, suit)) or rules.plays_on(due, top, suit)
+                table = rules.play_tables.get((due, top, suit))
+                if table is None:  # not `or`: a table of no playable card is empty, and built already
+                    table = rules.plays_on(due, top, suit)
                 for card in hand if self.single_deck else dict.fromkeys(hand):
                     found = table.get(card)
                     if found is not None:
@@ -458,7 +465,7 @@ class Round(General):
             plays = self.rules.plays_on(due, self.discard[-1], self.suit)
             return plays.get(self.drawn, ()) + (PASS,)  # type: ignore[arg-type]  # drawn: a Card in phase drawn
         if phase == NAME_SUIT:
-            return tuple(name_suit(suit) for suit in SUITS)
+            return tuple([name_suit(suit) for suit in SUITS])
         if phase == CHALLENGING:
             return (CHALLENGE, PASS)
         return ()
@@ -542,12 +549,13 @@ class Round(General):
             legal = ()
         if self.general:
             return self._gview(seat, legal, move_time, time_bank)
-        hands = self.hands
+        hands, discard, history = self.hands, self.discard, self.history
         return _new(View, (
-            seat, tuple(hands[seat]), self.discard[-1], self.suit, self.phase, self.pending, self.direction,
-            tuple(map(len, hands)), len(self.stock), Prefix(self.discard, len(self.discard)), self.totals,
-            self.rounds_won, self.number, tuple(self.active), self.rules.ruleset,
-            Prefix(self.history, len(self.history)),  # shared, not copied: runner/game/view.py
+            seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
+            tuple(map(len, hands)), len(self.stock),
+            tuple(discard) if len(discard) < SHARED_FROM else Prefix(discard, len(discard)),  # runner/game/view.py
+            self.totals, self.rounds_won, self.number, tuple(self.active), self.rules.ruleset,
+            tuple(history) if len(history) < SHARED_FROM else Prefix(history, len(history)),
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),
             None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume, move_time, time_bank,
@@ -715,11 +723,7 @@ class Round(General):
         """The next seat in play after `seat` in the current direction."""
         after = self._after
         if after is None:
-            order = self.in_play()
-            after = self._after = {
-                direction: tuple(_seat_after(order, s, direction) for s in range(self.n_seats))
-                for direction in (1, -1)
-            }
+            after = self._after = _seats_after(self.in_play(), self.n_seats)
         return after[self.direction][seat]
 
     def _end_turn(self, seat: int, gained: int) -> None:

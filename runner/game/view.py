@@ -13,10 +13,16 @@ if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 
+# A View holds a copy of the round's history and discard pile while they are shorter than this, and a
+# Prefix sharing the round's list from then on: below it a tuple is cheaper to make than a Prefix
+# (about 100 items on Python 3.11), above it the copy grows with the round and the Prefix does not.
+SHARED_FROM = 100
+
+
 class Prefix(Sequence):
     """The first `length` items of a list that only grows (a round's history, its discard pile), read like a tuple.
 
-    Every View of a round shares the round's own list instead of a copy per decision: a Prefix
+    The Views of a long round share the round's own list instead of a copy per decision: a Prefix
     is what the list held when the View was made, and stays so (the engine only appends to
     these lists, and starts new ones on a reshuffle). It reads as the tuple of its items does:
     index, slice (a tuple), iterate, reverse, `len`, `in`, `count`, `index`, `+`, and it equals,
@@ -128,13 +134,13 @@ class View(NamedTuple):
     direction: int
     hand_sizes: tuple[int, ...]
     stock_size: int
-    discard: Sequence[Card]  # bottom card first; a tuple's reading (Prefix: shared by the round's Views)
+    discard: Sequence[Card]  # bottom card first; a tuple, or a Prefix shared by the round's Views (SHARED_FROM)
     totals: tuple[int, ...]
     rounds_won: tuple[int, ...]
     round: int
     active: tuple[int, ...]  # seats in this round, in seat order
     ruleset: "Ruleset"
-    history: Sequence[Event]  # this round's public events, oldest first; a tuple's reading (Prefix)
+    history: Sequence[Event]  # this round's public events, oldest first; a tuple, or a Prefix (SHARED_FROM)
     legal: tuple[Action, ...]
     again: bool = False  # this is an extra turn after a play-again card
     # The engine's public counters, so that a state can be rebuilt from a view (Round.from_view):

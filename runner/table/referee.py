@@ -51,7 +51,11 @@ class Referee:
 
     One referee per match: it keeps the match's faults, each seat's time bank, and the seats
     whose bot was given up (timed out or its process died) and whose turns `autoplay` plays.
+    `thinking` (decisions, seconds and the slowest per seat) is kept where a decision is timed:
+    under a budget or a wall cap, or always where `times_decisions` is set (check-bot's report).
     """
+
+    times_decisions = False  # read the clock around every decision, even with nothing to enforce
 
     def __init__(self, faults: FaultSettings | None = None, *, rng: random.Random | None = None,
                  seed: int | str | None = None):
@@ -62,7 +66,8 @@ class Referee:
         self.faults: list[Fault] = []
         self.banks: dict[int, float] = {}
         self.given_up: set[int] = set()
-        self.thinking: dict[int, list[float]] = {}  # per seat: decisions, seconds, slowest (reports only)
+        self.thinking: dict[int, list[float]] = {}  # per seat: decisions, seconds, slowest (where timed)
+        self._wall = faults.wall_cap(None)  # the wall-clock cap of a decision without a CPU budget
 
     @property
     def rng(self) -> random.Random:
@@ -77,18 +82,38 @@ class Referee:
         if index in self.given_up:
             return self._autoplay(rnd)
         move_time = self.move_time  # the CPU budget: the move time plus what is left of the seat's bank
-        bank = None if move_time is None else self.banks.setdefault(index, self.time_bank)
-        budget = None if move_time is None else move_time + bank
-        wall = self.settings.wall_cap(budget)
+        if move_time is None:
+            bank = budget = None
+            wall = self._wall  # the cap without a budget: --wall-time, or none
+        else:
+            bank = self.banks.setdefault(index, self.time_bank)
+            budget = move_time + bank
+            wall = self.settings.wall_cap(budget)
         view = rnd.view(None, move_time, bank)  # the bot sees its clock
+        # the clock is read only where something is timed: a budget, a wall cap, or the thinking kept for reports
+        clocked = budget is not None or wall is not None or self.times_decisions
         try:
             seat.prepare(view)  # start-up and handshake of a bot process are not charged to the bot's clock
-            started = perf_counter()
+            started = perf_counter() if clocked else 0.0
             answer = seat.act_within(view, budget, started, wall)
         except SeatFailure as failure:
             return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
                                traceback=failure.traceback)
-        elapsed = perf_counter() - started
+        if clocked:
+            overrun = self._timed(rnd, seat, player, perf_counter() - started, budget, wall)
+            if overrun is not None:
+                return overrun
+        action = rnd.canonical(answer)
+        if action is None:
+            detail = answer.detail if type(answer) is NotAnAction else f"{describe_answer(answer)} is not legal now"
+            return self._fault(rnd, player, "illegal", detail)
+        return action
+
+    def _timed(self, rnd: Round, seat: Seat, player: str, elapsed: float, budget: float | None,
+               wall: float | None) -> Action | None:
+        """Count a decision that took `elapsed` seconds of wall clock: its thinking, and the fault of an overrun
+        (the action that replaces the answer), or None."""
+        index = rnd.current
         stats = self.thinking.get(index)
         if stats is None:
             stats = self.thinking[index] = [0, 0.0, 0.0]
@@ -99,16 +124,13 @@ class Referee:
         if wall is not None and elapsed > wall:  # not interrupted (a bot in C code, or no watchdog here)
             detail = f"took {elapsed:.3f}s of wall clock, over the cap of {wall:.3f}s (--wall-time)"
             return self._fault(rnd, player, "timeout", detail, give_up=True)
-        if budget is not None and (elapsed > move_time or not seat.one_thread):
+        move_time = self.move_time
+        if budget is not None and move_time is not None and (elapsed > move_time or not seat.one_thread):
             cpu = seat.cpu_used(elapsed)
             if cpu > move_time and self._charge(index, cpu):
                 detail = f"used {cpu:.3f}s of CPU time, budget {budget:.3f}s"
                 return self._fault(rnd, player, "timeout", detail, give_up=True)
-        action = rnd.canonical(answer)
-        if action is None:
-            detail = answer.detail if type(answer) is NotAnAction else f"{describe_answer(answer)} is not legal now"
-            return self._fault(rnd, player, "illegal", detail)
-        return action
+        return None
 
     def _charge(self, seat: int, cpu: float) -> bool:
         """Take an overrun of the move time (in CPU seconds) from the seat's bank; True if the bank cannot cover it."""

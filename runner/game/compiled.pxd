@@ -1,0 +1,23 @@
+# The compiled rules' tables as C struct members for the accelerator (runner/accel.py), so that the
+# engine's look-ups (runner/game/engine.py, general.py) reach each table without an attribute search.
+
+cdef class Game:
+    cdef public object ruleset, players
+    cdef public tuple deck_cards
+    cdef public dict power, draw, chain_limit, skip, others_draw, points
+    cdef public frozenset stack, reverse, wild, wild_on_wild, again, skip_others, action
+    cdef public bint stuck_only, play_drawn, challenge, last_card_draws
+    cdef public object mau_penalty, maumau_penalty, turn_limit
+    cdef public tuple due_after
+    cdef public dict play_tables, _decks
+    cdef public bint general, plain_scoring
+    # the general path's tables
+    cdef public dict suit_of, wish, wish_ranks, wish_binds, self_draw, next_rank, swap_hands, give, take
+    cdef public frozenset free, wild_follows_suit, wild_last_resort, pass_hands, show_next, keeps_turn
+    cdef public frozenset target_previous, stack_match, suit_with, out_forbidden, last_only
+    cdef public dict stack_with, cancels, returns, skip_stack, skip_with, false_penalty
+    cdef public bint answers_penalty, power_each, multiple, going_out_rules, false_calls, upcard_acts
+    cdef public object same_rank, runs, run_min, chain, chain_max, out_only, out_follow_suit, drawn_card
+    cdef public object until_playable, draw_max, reshuffle, play_on, hand_limit, jump_in, dealer_names_suit
+
+    cpdef bint playable(self, card, top, suit)

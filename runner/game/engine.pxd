@@ -1,0 +1,24 @@
+# Round as a compiled class on the typed state of runner/game/state.pxd; the fast path's steps as C calls.
+cimport cython
+
+from runner.game.compiled cimport Game as CompiledGame  # as: the module keeps its Python name Game
+from runner.game.general cimport General
+
+
+cdef class Round(General):
+    @cython.locals(hand=list, left=int, actions=list, rules=CompiledGame, table=dict)
+    cpdef tuple _compute_legal(self)
+    cpdef tuple legal(self)
+    @cython.locals(seat=int, phase=str, got=int, rules=CompiledGame)
+    cpdef apply(self, action)
+    @cython.locals(hand=list, rules=CompiledGame, left=int, missed=bint)
+    cpdef _play(self, int seat, action)
+    @cython.locals(rules=CompiledGame, nxt=int)
+    cpdef _powers(self, int seat, card)
+    cpdef int _step(self, int seat) except? -1
+    cpdef _end_turn(self, int seat, int gained)
+    cpdef _next_turn(self, int seat, int nxt)
+    @cython.locals(stock=list, hand=list, taken=list, total=int)
+    cpdef int _draw(self, int seat, int count, str reason) except? -1
+    cpdef _record_draw(self, int seat, list cards, str reason)
+    cpdef _finish(self, winner, str reason)
