@@ -21,3 +21,4 @@ cdef class Game:
     cdef public object until_playable, draw_max, reshuffle, play_on, hand_limit, jump_in, dealer_names_suit
 
     cpdef bint playable(self, card, top, suit)
+    cpdef dict plays_on(self, due, top, suit)

@@ -150,12 +150,7 @@ class Game:
         key = (due, top, suit)
         table = self.play_tables.get(key)
         if table is None:
-            table = self.play_tables[key] = {
-                card: tuple(play(card, named, due) for named in SUITS)
-                if card in self.wild
-                else (play(card, None, due),)
-                for card in self.deck_cards if self.playable(card, top, suit)
-            }
+            table = self.play_tables[key] = _plays_on(self, due, top, suit)
         return table
 
     # ------------------------------------------------------------------ the deal
@@ -177,6 +172,14 @@ class Game:
         if game is None:
             game = games[key] = cls(ruleset, None if key is None else players)
         return game
+
+
+def _plays_on(game: Game, due: str | None, top: Card, suit: str | None) -> dict[Card, tuple[Play, ...]]:
+    """The table of `Game.plays_on`, built (a function of the module: the compiled method may hold no closure)."""
+    return {
+        card: tuple(play(card, named, due) for named in SUITS) if card in game.wild else (play(card, None, due),)
+        for card in game.deck_cards if game.playable(card, top, suit)
+    }
 
 
 def _needs_general(game: Game, ruleset: Ruleset, with_power: list[tuple[Card, Power]]) -> bool:

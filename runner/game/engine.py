@@ -552,7 +552,7 @@ class Round(General):
         hands, discard, history = self.hands, self.discard, self.history
         return _new(View, (
             seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
-            tuple(map(len, hands)), len(self.stock),
+            tuple([len(hand) for hand in hands]), len(self.stock),  # a list: a C loop when compiled
             tuple(discard) if len(discard) < SHARED_FROM else Prefix(discard, len(discard)),  # runner/game/view.py
             self.totals, self.rounds_won, self.number, tuple(self.active), self.rules.ruleset,
             tuple(history) if len(history) < SHARED_FROM else Prefix(history, len(history)),

@@ -116,7 +116,9 @@ class Match:
         self.dealer = len(players) - 1  # so that seat 0 leads the first round
         self.chosen_dealer: int | None = None  # the seat the last round chose to deal next (deal.next_dealer)
         if log is not None:
-            log.append(events.match_start(match_id, ruleset_name or ruleset.name, overrides or {}, ruleset.to_data(),
+            # the ruleset's data made once per Ruleset and shared by its logs, which are read, never changed
+            rules = ruleset.derived("data", Ruleset.to_data)
+            log.append(events.match_start(match_id, ruleset_name or ruleset.name, overrides or {}, rules,
                                           ruleset.match.limit, seed, players))
 
     # ------------------------------------------------------------------ rounds
