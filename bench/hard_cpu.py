@@ -11,7 +11,7 @@ with the load average: CPU time grows on a slower core and on cores shared with 
 runner/accel.py; compiled: the accelerator and the playout kernel where built), `--runs` times in
 alternation, and gives each path's median over its runs and the ratio pure ÷ compiled of the
 median decision; hard's choices must be the same on both paths (else this exits 1). A path may
-name its own playouts (`--paths compiled:2880,pure:720`: today's default against the old one in
+name its own playouts (`--paths compiled:2880,pure:720`: four times the default in the kernel against the default in
 Python); then the choices differ and are not compared.
 """
 
@@ -28,6 +28,7 @@ import time
 from bots.hard import ROLLOUTS, HardBot
 from runner.plugins import registry
 from runner.table.match import Match
+from runner.words import counted
 
 
 def searched(rulesets: list[str], matches: int, rollouts: int) -> tuple[list[float], list[str]]:
@@ -94,7 +95,7 @@ def compare(args) -> int:
                for path, results in found.items()}
     count = len(found[paths[0]][0]["times"])
     playouts = (named.pop() or args.rollouts) if comparable else "their"
-    print(f"{count} searched decisions of hard at {playouts} playouts ({args.matches} matches of "
+    print(f"{count} searched decisions of hard at {playouts} playouts ({counted(args.matches, 'match')} of "
           f"{', '.join(args.rulesets)}), CPU time, {args.runs} alternating runs per path "
           f"(load average {os.getloadavg()[0]:.1f}):")
     for path, results in found.items():

@@ -17,8 +17,10 @@ from runner.game.engine import CHALLENGING, DRAWN, GIVING, JUMP_IN, NAME_SUIT, S
 from runner.simulate import Policy, Sampler, most_held_suit, playout
 
 # Playouts per searched decision by default: under the classic rules they run in the compiled playout kernel
-# (runner/botkit/_playout.pyx), about 15 ms on a shared core, a quarter of what 720 took in Python (bench/hard_cpu.py).
-ROLLOUTS = 2880
+# (runner/botkit/_playout.pyx), about 3.5 ms on a shared core against 150 ms in Python (bench/hard_cpu.py). Kept at
+# 720: four times as many were not measurably stronger (bench/ladder.md), and an install without the kernel plays
+# the same choices within its default move time.
+ROLLOUTS = 720
 MAX_CANDIDATES = 8  # under house rules (plays of several cards, wishes) the actions searched at most
 # Under house rules (the engine's general path, in Python: the kernel plays the classic rules only) a move costs
 # about four times a classic one in Python, and rounds run from as long as standard's (28 moves) to nearly twice

@@ -141,14 +141,14 @@ def test_options_work_the_same_in_an_isolated_process(tmp_path):
 
 def test_the_command_line_lists_and_checks_the_options(capsys, monkeypatch, tmp_path):
     code, out, _ = maumau(capsys, monkeypatch, "bots")
-    assert code == 0 and "Options, given as -b 'NAME:KEY=VALUE,...'" in out and "rollouts=INT (2880)" in out
+    assert code == 0 and "Options, given as -b 'NAME:KEY=VALUE,...'" in out and "rollouts=INT (720)" in out
     code, out, _ = maumau(capsys, monkeypatch, "bots", "--format", "json")
     hard = next(b for b in json.loads(out) if b["name"] == "hard")
     assert [o["name"] for o in hard["options"]] == ["rollouts", "budget", "confidence", "sensible"]
     code, _, err = maumau(capsys, monkeypatch, "tournament", "-r", "standard-single", "-b", "hard:depth=3", "-b",
                           "medium", "--out", tmp_path / "t")
     assert code == 1 and err.startswith("Error: bot 'hard:depth=3': hard takes no option 'depth'; its options: "
-                                        "rollouts=INT (2880), budget=FLOAT (none)") and err.count("\n") == 1
+                                        "rollouts=INT (720), budget=FLOAT (none)") and err.count("\n") == 1
     assert not (tmp_path / "t").exists()
     code, out, _ = maumau(capsys, monkeypatch, "play", "-r", "standard-single", "-b", "hard:rollouts=10",
                           "-b", "medium", "--format", "json")

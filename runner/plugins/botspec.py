@@ -109,7 +109,7 @@ def value_text(value: object) -> str:
 
 
 def listing(name: str, parameters: dict[str, Option]) -> str:
-    """`its options: rollouts=INT (2880), budget=FLOAT (none); ...`, or that it takes none."""
+    """`its options: rollouts=INT (720), budget=FLOAT (none); ...`, or that it takes none."""
     if not parameters:
         return f"{name} takes no options"
     return ("its options: " + ", ".join(f"{key}={usage(option)}" for key, option in parameters.items())
@@ -117,5 +117,5 @@ def listing(name: str, parameters: dict[str, Option]) -> str:
 
 
 def usage(option: Option) -> str:
-    """`INT (2880)`: an option's type and default."""
+    """`INT (720)`: an option's type and default."""
     return f"{TYPE_NAMES[option.type]} ({value_text(option.default)})"
