@@ -51,13 +51,17 @@ COMMANDS = {
                           "--seed", "3", "-q", "--backend", "serial"],
     "tournament processes": ["tournament", "-r", "strafpunten", "-b", "noisy", "-b", "random", "--deals", "2",
                              "--seed", "3", "-q", "--workers", "2"],
+    "sprt serial": ["sprt", "-r", "standard-single", "noisy", "random", "--max-deals", "3", "--seed", "3", "-q",
+                    "--backend", "serial"],
+    "sprt processes": ["sprt", "-r", "standard-single", "noisy", "random", "--max-deals", "3", "--seed", "3", "-q",
+                       "--workers", "2"],
 }
 
 
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_a_bots_prints_and_threads_stay_out_of_the_runners_output_and_exit(site, tmp_path, command):
     env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path])}
-    out = ["--out", str(tmp_path / "t")] if command.startswith("tournament") else []
+    out = ["--out", str(tmp_path / "t")] if command.startswith(("tournament", "sprt")) else []
     runner = subprocess.Popen([sys.executable, "-m", "runner.cli", *COMMANDS[command], "--format", "json", *out],
                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=env)
     try:

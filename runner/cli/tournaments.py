@@ -369,7 +369,8 @@ def sprt_cmd(
                 seatings=seatings,
                 deals_file=deals_file,
             )
-        verdict, out = conduct_test(settings, out, resume, backend, workers, quiet, scheduler, notes)
+        with bots_print_to_stderr():  # what an in-process bot prints is never part of the verdict
+            verdict, out = conduct_test(settings, out, resume, backend, workers, quiet, scheduler, notes)
     typer.echo(render_verdict(settings, verdict, out, fmt))
 
 
