@@ -20,7 +20,8 @@ import json
 import os
 import sys
 
-# The modules compiled, in import order: the engine, its tables, the simulator and the match loop.
+# The modules compiled, in import order: the engine, its tables, the simulator, the in-process seat and the match
+# loop.
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
     "runner.game.compiled",
@@ -28,6 +29,7 @@ MODULES = (
     "runner.game.general",
     "runner.game.engine",
     "runner.botkit.simulate",
+    "runner.seats.seat",
     "runner.table.referee",
     "runner.table.match",
 )
