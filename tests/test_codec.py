@@ -32,6 +32,19 @@ def test_a_written_log_reads_back(tmp_path, name):
     assert codec.read_log(tmp_path / name) == EVENTS
 
 
+def test_a_log_written_again_replaces_the_longer_one_there_whole(tmp_path):
+    """A match played again on --resume writes its log over the file an interrupted run left."""
+    path = tmp_path / "m.jsonl.gz"
+    path.write_bytes(b"x" * 100_000)
+    codec.write_file(path, codec.compress(EVENTS))
+    assert path.read_bytes() == codec.compress(EVENTS)
+
+
+def test_a_log_that_cannot_be_written_is_a_log_error_naming_the_file(tmp_path):
+    with pytest.raises(LogError, match=r"cannot write the game log .*nowhere.*m\.jsonl\.gz"):
+        codec.write_file(tmp_path / "nowhere" / "m.jsonl.gz", b"data")
+
+
 @pytest.mark.parametrize("data, words", [
     (b"not json\n", "line 1: not JSON"), (b'{"no_type": 1}\n', 'line 1: expected an object with a "type"'),
     (b"\xff\n", "not UTF-8"), (codec.GZIP_MAGIC + b"broken", r"not a \(gzip\) JSON-lines log"),
