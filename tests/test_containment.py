@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from runner.seats.containment import why_not
+from runner.seats.containment import trial_failure, why_not
 from runner.seats.faults import FaultSettings
 from runner.table.play import play_match
 
@@ -117,3 +117,10 @@ def test_a_daemon_ends_when_the_runner_is_killed(tmp_path, command):
         runner.send_signal(signal.SIGKILL)
         runner.wait()
     gone(token)
+
+
+def test_a_trial_command_that_fails_is_told_in_one_line_with_its_reason():
+    assert trial_failure(["/bin/true"], "x could not be run", "x failed ({})") is None
+    assert trial_failure(["/nonexistent/x"], "x could not be run", "x failed ({})").startswith("x could not be run (")
+    told = trial_failure(["/bin/sh", "-c", "echo 'no   such\nthing' >&2; exit 3"], "x could not be run", "x: {}; fix")
+    assert told == "x: no such thing; fix"

@@ -35,14 +35,20 @@ def why_not() -> str | None:
         return f"PID namespaces need Linux; this is {sys.platform}"
     if shutil.which("unshare") is None:
         return "unshare not found: apt-get install util-linux"
+    return trial_failure([*_prefix(), "/bin/true"], "unshare could not be run",
+                         "unshare cannot create a PID namespace here ({}); run as root or allow unprivileged user "
+                         "namespaces")
+
+
+def trial_failure(argv: list[str], unrunnable: str, failed: str) -> str | None:
+    """None if the trial command `argv` runs and succeeds; else `unrunnable` with the OS's reason, or `failed` with
+    the command's own stderr (shortened to one line) in its `{}`."""
     try:
-        done = subprocess.run([*_prefix(), "/bin/true"], stdin=subprocess.DEVNULL, capture_output=True, text=True,
-                              timeout=60)
+        done = subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
     except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"unshare could not be run ({exc})"
+        return f"{unrunnable} ({exc})"
     if done.returncode != 0:
-        return (f"unshare cannot create a PID namespace here ({' '.join(done.stderr.split())[:160]}); run as root "
-                "or allow unprivileged user namespaces")
+        return failed.format(" ".join(done.stderr.split())[:160])
     return None
 
 

@@ -25,6 +25,8 @@ from typing import Iterable, Iterator, Sequence
 
 from runner.errors import MaumauError
 
+from .containment import trial_failure
+
 UID_BASE = 2_000_000_000  # a root runner's bots: UID_BASE + (runner pid << 8) + n, one per sandbox, no passwd entry
 MAX_PROCESSES = 64  # processes and threads of one sandbox, the bot's own included
 CPU_SECONDS = 3600  # per process, over its life (a bot process serves many matches)
@@ -43,15 +45,10 @@ def why_not() -> str | None:
     if missing:
         packages = sorted({"bubblewrap" if tool == "bwrap" else "util-linux" for tool in missing})
         return f"--sandbox needs {', '.join(missing)}: apt-get install {' '.join(packages)}"
-    try:
-        done = subprocess.run(sandboxed(["/bin/sh", "-c", "exit 0"], readable=[], memory=None),
-                              stdin=subprocess.DEVNULL, capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired) as exc:
-        return f"--sandbox: bwrap could not be run ({exc})"
-    if done.returncode != 0:
-        return (f"--sandbox: bwrap cannot make its namespaces here ({' '.join(done.stderr.split())[:160]}); run as "
-                "root or allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1)")
-    return None
+    return trial_failure(sandboxed(["/bin/sh", "-c", "exit 0"], readable=[], memory=None),
+                         "--sandbox: bwrap could not be run",
+                         "--sandbox: bwrap cannot make its namespaces here ({}); run as root or allow unprivileged "
+                         "user namespaces (sysctl kernel.unprivileged_userns_clone=1)")
 
 
 def require() -> None:
