@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import gzip
 import json
+import sqlite3
 import threading
 import time
 
@@ -19,6 +20,7 @@ from runner.tournament.listing import list_matches
 from runner.tournament.settings import plan
 from runner.tournament.store import Store
 from runner.tournament.work import play_unit
+from runner.web import watch
 from webplay import server
 
 
@@ -44,6 +46,24 @@ def test_the_standings_are_those_of_maumau_standings(results, capsys, monkeypatc
     assert (data["stored"], data["planned"], data["finished"], data["ruleset"]) == (6, 6, True, "strafpunten")
     assert listed == [{"name": "trio", "ruleset": "strafpunten", "entrants": ["easy#1", "medium", "easy#2"],
                        "stored": 6, "planned": 6, "finished": True}]
+
+
+def test_the_count_beside_the_standings_is_of_the_same_matches(tmp_path, monkeypatch):
+    """A match stored (here: one taken away) between reading the standings and counting the matches does not show."""
+    settings = plan("standard", ["easy", "medium"], deals=1, seed=4)
+    conduct(settings, tmp_path / "moving", False, backend="serial", quiet=True)
+    original = watch.standings_of
+
+    def and_meanwhile(store):
+        standings = original(store)
+        with sqlite3.connect(tmp_path / "moving" / "tournament.sqlite") as other:
+            other.execute("DELETE FROM seats WHERE match_id = (SELECT MIN(id) FROM matches)")
+            other.execute("DELETE FROM matches WHERE id = (SELECT MIN(id) FROM matches)")
+        return standings
+
+    monkeypatch.setattr(watch, "standings_of", and_meanwhile)
+    data = watch.Results(tmp_path).standings("moving")
+    assert data["stored"] == 2 == sum(row["matches"] for row in data["standings"]) / 2
 
 
 @pytest.mark.parametrize("query", [{}, {"bot": "medium"}, {"bot": "easy#1", "lost": "1"}, {"faults": "1"}])

@@ -66,10 +66,10 @@ def standings_of(store: Store, deals: int | None = None, looks: int | None = Non
     For an --until-confident tournament, adjacent entrants are compared at the level of its
     last look (`looks`, by default the stored one), corrected for the looks before it.
     """
-    settings = Settings.from_config(store.config())
-    if settings.until_confident and looks is None:
-        looks = int(store.meta("looks")) if store.finished() else None
-    with store.snapshot():  # the standings read the matches twice: both readings see the same ones
+    with store.snapshot():  # the standings read the matches twice, and the meta rows: all see one state
+        settings = Settings.from_config(store.config())
+        if settings.until_confident and looks is None:
+            looks = int(store.meta("looks")) if store.finished() else None
         return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks, settings.gauntlet)
 
 

@@ -46,9 +46,10 @@ class Results:
             try:
                 store = Store.open(path)
                 try:
-                    settings = Settings.from_config(store.config())
-                    entry.update(ruleset=settings.ruleset_name, entrants=list(settings.entrants), stored=store.count(),
-                                 planned=settings.match_count(), finished=store.finished())
+                    with store.snapshot():
+                        settings = Settings.from_config(store.config())
+                        entry.update(ruleset=settings.ruleset_name, entrants=list(settings.entrants),
+                                     stored=store.count(), planned=settings.match_count(), finished=store.finished())
                 finally:
                     store.close()
             except MaumauError as exc:
@@ -83,9 +84,11 @@ class Results:
         try:
             store = Store.open(path)  # the integrity checks of every read
             try:
-                settings = Settings.from_config(store.config())
-                standings = standings_of(store)
-                progress = {"stored": store.count(), "planned": settings.match_count(), "finished": store.finished()}
+                with store.snapshot():  # the count beside the standings is of the same matches
+                    settings = Settings.from_config(store.config())
+                    standings = standings_of(store)
+                    progress = {"stored": store.count(), "planned": settings.match_count(),
+                                "finished": store.finished()}
             finally:
                 store.close()
         except MaumauError as exc:
