@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from runner.game import events as ev
-from runner.logs import codec
+from runner.logs import codec, lines
 from runner.logs.codec import LogError
 
 RUNNER = Path(__file__).resolve().parent.parent / "runner"
@@ -18,6 +18,53 @@ EVENTS = [ev.match_start("m", "standard", {}, {"name": "standard"}, None, 1, ["r
 
 def test_lines_are_compact_json_dumps_lines():
     assert codec.encode(EVENTS).decode() == "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in EVENTS)
+
+
+class _Text(str):
+    pass
+
+
+class _Number(int):
+    pass
+
+
+# What the line encoder writes itself and what it leaves to the standard library's encoder (a float that is not
+# finite, a subclass, a key that is not a string, a line that is not an object), each as json.dumps writes it.
+ODD = [{"type": "x", "a": 1.5, "b": float("nan"), "c": [float("inf"), -float("inf"), 0.1, 1e300, -0.0]},
+       {"type": "fault", "detail": 'é"\n\x00\u2028\U0001F600\\' * 3, "t": True, "f": False, "n": None},
+       {"type": "y", 1: 2, False: 3, None: 4}, {"type": "z", "t": (1, "a", [], ())},
+       {"type": "w", "d": {}, "l": [], "nested": {"a": {"b": [{"c": None}]}}, "big": 10**30, "neg": -5},
+       [1, 2], "text", {"type": "ints", "x": [True, False, 1, 0]}, {"type": _Text("sub"), "v": _Number(3)},
+       {"type": "long" * 20, "k" * 40: "v" * 40}, {"type": "rules", "rules": {"odd": {2: 1}}}]
+
+
+def _dumps_lines(events) -> str:
+    return "".join(json.dumps(e, separators=(",", ":")) + "\n" for e in events)
+
+
+def test_the_line_encoder_writes_what_json_dumps_writes():
+    assert lines.encode(ODD, codec.encode_line) == _dumps_lines(ODD)
+    assert lines.encode(EVENTS, codec.encode_line) == _dumps_lines(EVENTS)
+    assert lines.encode([], codec.encode_line) == "" == codec.encode([]).decode()
+
+
+def test_each_match_start_is_written_with_its_own_rules():
+    """The rules are encoded once per rules object: another object, equal or not, is encoded anew."""
+    first, second = {"name": "a", "hand": 5}, {"name": "b", "hand": 7}
+    starts = [ev.match_start(str(n), "x", {}, rules, None, n, ["random"]) for n, rules in
+              enumerate([first, second, first, dict(first), second])]
+    assert lines.encode(starts, codec.encode_line) == _dumps_lines(starts)
+
+
+def test_a_match_log_is_written_as_json_dumps_writes_it():
+    from runner.plugins import registry
+    from runner.table.match import Match
+    from runner.table.play import make_bot_factory
+
+    reg = registry()
+    log: list[dict] = []
+    Match(reg.load_ruleset("strafpunten"), ["random"] * 3, 7, make_bot_factory(reg), log=log).run()
+    assert codec.encode(log).decode() == lines.encode(log, codec.encode_line) == _dumps_lines(log)
 
 
 def test_gzip_logs_are_equal_bytes_for_equal_logs():

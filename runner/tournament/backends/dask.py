@@ -64,7 +64,10 @@ class DaskBackend(Backend):
         else:
             self.cluster = self.distributed.LocalCluster(
                 n_workers=workers or default_workers(), threads_per_worker=1, processes=True,
-                dashboard_address=":0", silence_logs=logging.ERROR, preload=[__name__],  # runs dask_setup below
+                dashboard_address=":0", preload=[__name__],  # runs dask_setup below
+                # CRITICAL, not ERROR: a worker still beating its heart while the cluster closes logs a traceback at
+                # ERROR on a loaded machine; what fails in a worker reaches the driver as the future's exception
+                silence_logs=logging.CRITICAL,
             )
             self.client = self.distributed.Client(self.cluster, set_as_default=False)
 

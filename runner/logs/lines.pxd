@@ -1,0 +1,20 @@
+# The line encoder's loops in C: its helpers as C functions on typed lists and dicts (runner/logs/lines.py).
+cimport cython
+
+cdef dict _strings
+cdef dict _keys
+cdef list _rules
+cdef object _NOTHING
+
+cdef str _string(str text)
+cdef str _key(str key)
+cdef _value(object value, list parts)
+cdef str _float(object number)
+@cython.locals(first=bint)
+cdef _array(object items, list parts)
+@cython.locals(first=bint)
+cdef _object(dict mapping, list parts, object shared)
+@cython.locals(encoded=list)
+cdef _event(dict event, list parts)
+@cython.locals(parts=list, start=Py_ssize_t)
+cpdef str encode(object events, object fallback)
