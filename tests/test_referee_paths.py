@@ -8,7 +8,9 @@ import misbehaving_bots
 from runner.logs.codec import compress
 from runner.seats.deadline import DecisionTimeout
 from runner.seats.faults import FaultSettings
+from runner.seats.seat import LocalSeat
 from runner.table.match import Match
+from runner.table.play import make_bot_factory
 from runner.table.referee import Referee
 
 AUTOPLAY = FaultSettings(policy="autoplay")
@@ -60,3 +62,44 @@ def test_compressed_log_lines_are_json_dumps_lines():
     log.append({"type": "fault", "seat": 0, "kind": "exception", "detail": 'ünïcode "quoted"\n},{'})
     lines = gzip.decompress(compress(log)).decode("utf-8").split("\n")
     assert lines[-1] == "" and lines[:-1] == [json.dumps(event, separators=(",", ":")) for event in log]
+
+
+def faults_of(result):
+    return [(f.seat, f.kind, f.detail, f.traceback) for f in result.faults]
+
+
+def test_an_untimed_decision_calls_the_bot_itself_and_judges_it_as_its_seat_does(monkeypatch):
+    """Without a move time or a wall cap the referee calls an in-process bot directly: the same faults, the same log."""
+    players = ["random", "t-crash", "random", "random"]
+    timed_result, timed_log = play(players, Referee(FaultSettings(policy="autoplay", move_time=600), seed=7))
+
+    def not_asked(*args):
+        raise AssertionError("an untimed in-process decision goes through no seat method")
+
+    monkeypatch.setattr(LocalSeat, "prepare", not_asked)
+    monkeypatch.setattr(LocalSeat, "act_within", not_asked)
+    result, log = play(players, Referee(AUTOPLAY, seed=7))
+    assert faults_of(result) == faults_of(timed_result) and [f[1] for f in faults_of(result)] == ["exception"]
+    assert "misbehaving_bots.py" in result.faults[0].traceback
+    assert result.ranking == timed_result.ranking and result.decisions == timed_result.decisions
+    assert log == timed_log
+
+
+def test_a_bot_factory_reads_each_players_spec_once_for_all_its_matches():
+    reg = misbehaving_bots.registry()
+    read = []
+
+    class Counting:
+        def __getattr__(self, name):
+            return getattr(reg, name)
+
+        def spec(self, player):
+            read.append(player)
+            return reg.spec(player)
+
+    make_bot = make_bot_factory(Counting())
+    ruleset = reg.load_ruleset("standard-single")
+    results = [Match(ruleset, ["random", "t-honest", "random"], seed, make_bot).run() for seed in range(3)]
+    assert sorted(read) == ["random", "t-honest"]
+    again = make_bot_factory(reg)
+    assert [Match(ruleset, ["random", "t-honest", "random"], seed, again).run() for seed in range(3)] == results

@@ -38,6 +38,17 @@ class BotUnavailable(Exception):
         self.traceback = traceback
 
 
+def bot_failure(exc: BaseException) -> SeatFailure | None:
+    """The fault of an exception raised by an in-process bot's `act` outside a timeout of ours, or None for the
+    user's Ctrl-C (which the caller raises again). Call it in the `except` clause that caught `exc` around the call
+    of the bot: the traceback names the bot's files and lines from the frame below it."""
+    if isinstance(exc, BotUnavailable):  # a stand-in for a bot that could not be built: never asked again
+        return SeatFailure("exception", str(exc), give_up=True, traceback=exc.traceback)
+    if raised_by_user(exc):
+        return None
+    return SeatFailure("exception", exception_text(exc), give_up=False, traceback=exception_traceback(exc))
+
+
 class Seat:
     """What the referee asks for a decision."""
 
@@ -79,26 +90,22 @@ class LocalSeat(Seat):
                 return self.act(view)
             except DecisionTimeout:
                 raise
-            except BotUnavailable as exc:
-                failure = SeatFailure("exception", str(exc), give_up=True, traceback=exc.traceback)
             except BaseException as exc:  # SystemExit and its own KeyboardInterrupt too: a bot never stops the runner
-                if raised_by_user(exc):  # the user's Ctrl-C, which landed in the bot's code
+                # still within the deadline: __str__ is the bot's code
+                failure = bot_failure(exc)
+                if failure is None:  # the user's Ctrl-C, which landed in the bot's code
                     raise
-                # still within the deadline: __str__ is the bot's code; the traceback names its files and lines
-                failure = SeatFailure("exception", exception_text(exc), give_up=False,
-                                      traceback=exception_traceback(exc))
             finally:
                 if armed:
                     disarm()
         except DecisionTimeout as exc:
-            if not armed:  # raised by the bot itself, with no deadline running
-                raise SeatFailure("exception", exception_text(exc), give_up=False,
-                                  traceback=exception_traceback(exc)) from None
-            if exc.over == "wall":
-                raise SeatFailure("timeout", f"still deciding after {wall:.3f}s of wall clock, the cap for a bot "
-                                  "that sleeps, blocks or waits (--wall-time); interrupted", give_up=True) from None
-            raise SeatFailure("timeout", f"used its budget of {budget:.3f}s of CPU time; interrupted",
-                              give_up=True) from None
+            if armed:
+                if exc.over == "wall":
+                    raise SeatFailure("timeout", f"still deciding after {wall:.3f}s of wall clock, the cap for a bot "
+                                      "that sleeps, blocks or waits (--wall-time); interrupted", give_up=True) from None
+                raise SeatFailure("timeout", f"used its budget of {budget:.3f}s of CPU time; interrupted",
+                                  give_up=True) from None
+            failure = bot_failure(exc)  # raised by the bot itself, with no deadline running: an exception
         raise failure
 
     def cpu_used(self, elapsed: float) -> float:

@@ -18,10 +18,15 @@ from .referee import Referee
 def make_bot_factory(reg=None):
     """A `make_bot(player, seat, rng)` that builds registered bots by name."""
     reg = reg or registry()
+    made: dict[str, tuple[type, dict]] = {}  # each player's class and options: parsed once, not once a match
 
     def make_bot(player: str, seat: int, rng):
-        spec = reg.spec(player)
-        return reg.bot(spec.name).cls(rng=rng, **spec.kwargs)
+        known = made.get(player)
+        if known is None:
+            spec = reg.spec(player)
+            known = made[player] = (reg.bot(spec.name).cls, spec.kwargs)
+        cls, options = known
+        return cls(rng=rng, **options)
 
     return make_bot
 

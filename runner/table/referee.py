@@ -20,7 +20,9 @@ from runner.game.actions import Action
 from runner.game.engine import Round
 from runner.seats.faults import FaultSettings
 from runner.seats.protocol import NotAnAction, describe_answer
-from runner.seats.seat import Seat, SeatFailure
+from runner.seats.seat import LocalSeat, Seat, SeatFailure, bot_failure
+
+_DEFAULT_FAULTS = FaultSettings()  # frozen: one for every referee made without settings
 
 
 @dataclass(frozen=True, kw_only=True)
@@ -55,12 +57,12 @@ class Referee:
     under a budget or a wall cap, or always where `times_decisions` is set (check-bot's report).
     """
 
-    times_decisions = False  # read the clock around every decision, even with nothing to enforce
+    times_decisions = False  # read the clock around every decision, even with nothing to enforce (a class attribute)
 
     def __init__(self, faults: FaultSettings | None = None, *, rng: random.Random | None = None,
                  seed: int | str | None = None):
         """`rng` drives `autoplay`; without one it is `random.Random(f"{seed}:autoplay")`, seeded when first needed."""
-        self.settings = faults = faults if faults is not None else FaultSettings()
+        self.settings = faults = faults if faults is not None else _DEFAULT_FAULTS
         self.policy, self.move_time, self.time_bank = faults.policy, faults.move_time, faults.time_bank
         self._rng, self._seed = rng, seed
         self.faults: list[Fault] = []
@@ -68,6 +70,8 @@ class Referee:
         self.given_up: set[int] = set()
         self.thinking: dict[int, list[float]] = {}  # per seat: decisions, seconds, slowest (where timed)
         self._wall = faults.wall_cap(None)  # the wall-clock cap of a decision without a CPU budget
+        # nothing to time or enforce: an in-process bot is called directly, without its seat's deadline machinery
+        self._untimed = self.move_time is None and self._wall is None and not self.times_decisions
 
     @property
     def rng(self) -> random.Random:
@@ -81,6 +85,20 @@ class Referee:
         index = rnd.current
         if index in self.given_up:
             return self._autoplay(rnd)
+        if self._untimed and type(seat) is LocalSeat:  # the usual decision: one call of the bot, no clock read
+            view = rnd.view()
+            try:
+                answer = seat.act(view)
+            except BaseException as exc:  # as LocalSeat.act_within judges it without a deadline
+                failure = bot_failure(exc)
+                if failure is None:  # the user's Ctrl-C, which landed in the bot's code
+                    raise
+                return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
+                                   traceback=failure.traceback)
+            for action in view.legal:  # the usual answer: one of `view.legal` itself (rnd.canonical checks it too)
+                if action is answer:
+                    return action
+            return self._checked(rnd, player, answer)
         move_time = self.move_time  # the CPU budget: the move time plus what is left of the seat's bank
         if move_time is None:
             bank = budget = None
@@ -103,6 +121,10 @@ class Referee:
             overrun = self._timed(rnd, seat, player, perf_counter() - started, budget, wall)
             if overrun is not None:
                 return overrun
+        return self._checked(rnd, player, answer)
+
+    def _checked(self, rnd: Round, player: str, answer: object) -> Action:
+        """The engine's legal action that `answer` asks for, or the fault of an illegal answer."""
         action = rnd.canonical(answer)
         if action is None:
             detail = answer.detail if type(answer) is NotAnAction else f"{describe_answer(answer)} is not legal now"
