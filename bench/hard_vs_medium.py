@@ -11,7 +11,10 @@ Candidates (CANDIDATES, `--candidate` picks some): `hard` as it is, and variants
 search: gated by medium's choice or taking the best mean, playouts by `quick_policy` or
 `heuristic_policy`, hidden hands sampled from the facts alone or with `sensible` beliefs; and
 the same search dealt the true hidden hands (the stock still shuffled), an upper bound on what
-better inference of the hidden cards could give. `--append` adds the table to the file.
+better inference of the hidden cards could give; and hard told which seats play at random (the
+`easy` ones of `--others`): its playouts play them at random, or its beliefs of sensible play
+leave them out, or both, an upper bound on what telling them apart could give. `--append` adds
+the table to the file.
 """
 
 from __future__ import annotations
@@ -25,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from bots.hard import HardBot  # noqa: E402
+from bots.hard import HardBot, match_value  # noqa: E402
 from bots.medium import MediumBot  # noqa: E402
 from bots.random_bot import RandomBot  # noqa: E402
 from runner.game.engine import Round  # noqa: E402
 from runner.plugins import registry  # noqa: E402
-from runner.simulate import heuristic_policy, quick_policy  # noqa: E402
+from runner.simulate import SeatPolicies, heuristic_policy, quick_policy, random_policy, rollout  # noqa: E402
 
 
 class SeesAllHands(HardBot):
@@ -47,6 +50,36 @@ class SeesAllHands(HardBot):
             return world
 
         return sample
+
+    def play_out(self, view, world, options):
+        """HardBot.play_out through simulate.rollout (in the playout kernel where it is built: the same values)."""
+        seed = self.rng.getrandbits(64)
+        values = []
+        for action in options:
+            points, winner, turns = rollout(world, random.Random(seed), self.policy, first=action)
+            self.moves += turns - world.turns
+            values.append(match_value(view, points, winner))
+        return values
+
+
+class KnowsTheTable(HardBot):
+    """hard told which seats play at random (`easy`): its playouts play them so (`seat_policies`), its beliefs of
+    sensible play are held of the other seats only (`seat_beliefs`): cheating too."""
+
+    table: tuple[str, ...] = ()  # each seat's bot, set by the harness when the bot is seated
+
+    def __init__(self, rng, rollouts, seat_policies: bool, seat_beliefs: bool):
+        super().__init__(rng=rng, rollouts=rollouts)
+        self.seat_policies, self.seat_beliefs = seat_policies, seat_beliefs
+
+    def stepper(self, view, options):
+        randoms = {seat for seat, name in enumerate(self.table) if name == "easy"}
+        if self.seat_policies:
+            self.policy = SeatPolicies([random_policy if seat in randoms else heuristic_policy
+                                        for seat in range(len(self.table))])
+        if self.seat_beliefs:
+            self.sensible = frozenset(range(len(self.table))) - randoms  # type: ignore[assignment]
+        return super().stepper(view, options)
 
 
 def play(ruleset, bots, deal: int) -> tuple[list[int], list[int]]:
@@ -73,6 +106,8 @@ def measure(ruleset, make, deals: int, others: tuple[str, ...] = ("medium",) * 3
             base, _ = play(ruleset, [kinds[n](rng=random.Random(f"{deal}:{s}")) for s, n in enumerate(names)], deal)
             bots = [kinds[n](rng=random.Random(f"{deal}:{s}")) for s, n in enumerate(names)]
             bots[seat] = make(random.Random(f"{deal}:{seat}:candidate"))
+            if isinstance(bots[seat], KnowsTheTable):
+                bots[seat].table = tuple(names)
             points, _ = play(ruleset, bots, deal)
             diffs.append(relative(points, seat) - relative(base, seat))
     n = len(diffs)
@@ -103,6 +138,10 @@ CANDIDATES = {
     "best mean, heuristic playouts, sensible beliefs": variant(-math.inf, heuristic_policy, True),
     "best mean, quick playouts, seeing all hands": variant(-math.inf, quick_policy, False, sees_all=True),
     "best mean, heuristic playouts, seeing all hands": variant(-math.inf, heuristic_policy, False, sees_all=True),
+    "hard, told the random seats: playouts": lambda rng, rollouts: KnowsTheTable(rng, rollouts, True, False),
+    "hard, told the random seats: beliefs": lambda rng, rollouts: KnowsTheTable(rng, rollouts, False, True),
+    "hard, told the random seats: playouts and beliefs": lambda rng, rollouts: KnowsTheTable(rng, rollouts, True,
+                                                                                             True),
 }
 
 

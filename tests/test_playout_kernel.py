@@ -25,7 +25,9 @@ from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
 
 ROOT = Path(__file__).resolve().parent.parent
 GALLERY = sorted(str(path) for path in (ROOT / "rulesets" / "gallery").glob("*.yaml"))
-POLICIES = (simulate.quick_policy, heuristic_policy)
+# A policy per seat too: each seat (of up to 12) by another of the three twins.
+SEATS = simulate.SeatPolicies([heuristic_policy, simulate.random_policy, simulate.quick_policy] * 4)
+POLICIES = (simulate.quick_policy, heuristic_policy, simulate.random_policy, SEATS)
 
 
 @pytest.fixture(scope="module")
@@ -113,7 +115,7 @@ def test_the_kernel_lists_the_engines_legal_actions(kernel, states):
     assert not differ, f"{len(differ)} of {len(states)} states differ, e.g. {differ[:5]}"
 
 
-@pytest.mark.parametrize("policy", POLICIES, ids=lambda p: p.__name__)
+@pytest.mark.parametrize("policy", POLICIES, ids=lambda p: getattr(p, "__name__", "seats"))
 def test_a_kernel_playout_is_the_python_playout_move_for_move(kernel, states, policy):
     differ = []
     for index, (key, state) in enumerate(states):
@@ -155,7 +157,7 @@ def test_a_generator_copied_in_and_out_moves_as_one_worked_on_in_place(kernel, s
         assert kernel.in_place_generator(True)
 
 
-@pytest.mark.parametrize("sensible", [False, True])
+@pytest.mark.parametrize("sensible", [False, True, frozenset({1, 2})], ids=["facts", "sensible", "seats 1 2"])
 def test_sampled_rollouts_are_the_same_with_and_without_the_kernel(kernel, states, monkeypatch, sensible):
     views = [(key, state.view()) for key, state in states[::2] if len(state.legal()) > 1]
     assert len(views) > 100
@@ -165,14 +167,14 @@ def test_sampled_rollouts_are_the_same_with_and_without_the_kernel(kernel, state
         for key, view in views:
             sampler = simulate.Sampler(view, sensible=sensible)
             for _ in range(3):
-                results.append((key, sampler.rollouts(rng, list(view.legal), heuristic_policy)))
+                results.append((key, sampler.rollouts(rng, list(view.legal), SEATS if sensible else heuristic_policy)))
         return results, rng.getstate()
 
     (kernel_found, kernel_rng), (python_found, python_rng) = on_both_paths(monkeypatch, sampled)
     differ = [a[0] for a, b in zip(kernel_found, python_found) if a != b]
     assert not differ, f"{len(differ)} of {len(views) * 3} samples differ, e.g. {differ[:5]}"
     assert kernel_rng == python_rng
-    if sensible:  # the beliefs were exercised: known voids and named suits
+    if sensible is True:  # the beliefs were exercised: known voids and named suits
         assert any(simulate.Sampler(view, sensible=True).voids for _, view in views)
         assert any(simulate.Sampler(view, sensible=True).named for _, view in views)
 
@@ -261,3 +263,20 @@ def test_maumau_pure_leaves_the_kernel_out():
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "MAUMAU_PURE": "1"})
     assert done.stdout.split(None, 1) == ["True", "pure: MAUMAU_PURE=1\n"], done.stderr[-2000:]
+
+
+def test_sensible_beliefs_may_be_held_of_some_seats_only(states):
+    """Sampler(view, sensible=seats): the beliefs of `sensible` about those seats, the facts alone about the rest."""
+    views = [state.view() for _, state in states[::2]]
+    compared = 0
+    for view in views:
+        believed = simulate.Sampler(view, sensible=True)
+        facts = simulate.Sampler(view, sensible=False)
+        for seat in range(len(view.hand_sizes)):
+            some = simulate.Sampler(view, sensible={seat})
+            for other in range(len(view.hand_sizes)):
+                trusted = believed if other == seat else facts
+                assert some.voids.get(other) == trusted.voids.get(other)
+                assert some.named.get(other) == trusted.named.get(other)
+            compared += believed.voids.get(seat) != facts.voids.get(seat) or seat in believed.named
+    assert compared > 50  # the beliefs differ from the facts often enough to tell

@@ -2,14 +2,16 @@
 
 from __future__ import annotations
 
+import gc
 import pickle
 import random
+import sys
 from pathlib import Path
 
 import pytest
 
 from runner.game.engine import Round
-from runner.game.view import Event, Prefix
+from runner.game.view import Event, Prefix, View
 from runner.plugins import registry
 
 GALLERY = Path(__file__).resolve().parent.parent / "rulesets" / "gallery"
@@ -81,3 +83,31 @@ def test_a_prefix_reads_equals_hashes_and_pickles_as_its_tuple():
     assert repr(prefix) == repr(as_tuple)
     copy = pickle.loads(pickle.dumps(prefix))
     assert copy == as_tuple and type(copy) is tuple
+
+
+def test_the_views_and_events_the_engine_makes_are_the_namedtuples_their_constructors_make():
+    """Compiled, a View or an Event is its fields' tuple made into one in place (runner/game/state.pxd): it must be
+    a View or an Event in every way a bot or a log can tell, and stay one while the round goes on."""
+    ruleset = registry().load_ruleset("strafpunten")
+    rng = random.Random(3)
+    made = []
+    for seed in range(6):
+        rnd = Round.deal(ruleset, random.Random(seed), 4)
+        while not rnd.over:
+            view = rnd.view()
+            made.append((view, tuple(view)))
+            legal = rnd.legal()
+            rnd.apply(legal[int(rng.random() * len(legal))])
+        made.extend((event, tuple(event)) for event in rnd.history)
+    gc.collect()
+    kinds = set()
+    for value, fields in made:
+        cls = type(value)
+        kinds.add(cls)
+        rebuilt = cls(*fields)
+        assert value == rebuilt and tuple(value) == fields and value._asdict() == rebuilt._asdict()
+        assert value._replace() == rebuilt and pickle.loads(pickle.dumps(value)) == rebuilt
+        assert sys.getsizeof(value) == sys.getsizeof(rebuilt) and gc.is_tracked(value)
+        if cls is Event:
+            assert hash(value) == hash(rebuilt)
+    assert kinds == {View, Event}

@@ -55,7 +55,7 @@ cdef enum:
 
 PHASES = {PLAY: P_PLAY, DRAWN: P_DRAWN, NAME_SUIT: P_NAME_SUIT, CHALLENGING: P_CHALLENGING, OVER: P_OVER}
 ANNOUNCE = {None: 0, "mau": 1, "maumau": 2}
-POLICIES = ("quick", "heuristic")  # the policies with a twin here
+POLICIES = ("quick", "heuristic", "random")  # the policies with a twin here (and "seats": one of them a seat)
 
 # ---------------------------------------------------------------------------------------------- the generator
 
@@ -630,6 +630,7 @@ cdef int quick(State* s, Rules* r, MT* mt, Act* legal, int n) noexcept nogil:
 
 
 cdef struct Weights:
+    int code[MAX_SEATS]  # each seat's policy: its index in POLICIES
     int close
     double keep_wild, shed_close, shed_calm, spread, follow
 
@@ -704,22 +705,27 @@ cdef int heuristic(State* s, Rules* r, Weights* w, Act* legal, int n) noexcept n
     return best
 
 
-cdef int choose(State* s, Rules* r, MT* mt, int policy, Weights* w, Act* legal, int n) noexcept nogil:
-    if policy == 0:
+cdef int choose(State* s, Rules* r, MT* mt, Weights* w, Act* legal, int n) noexcept nogil:
+    """The seat to play's policy (`w.code`): quick, heuristic, or uniform over the legal actions (simulate.py's
+    random_policy)."""
+    cdef int code = w.code[s.current]
+    if code == 0:
         return quick(s, r, mt, legal, n)
-    return heuristic(s, r, w, legal, n)
+    if code == 1:
+        return heuristic(s, r, w, legal, n)
+    return <int>(random_float(mt) * n)
 
 
-cdef void play_out(State* s, Rules* r, MT* mt, int policy, Weights* w) noexcept nogil:
-    """simulate.playout: `policy` at every seat to the end of the round."""
+cdef void play_out(State* s, Rules* r, MT* mt, Weights* w) noexcept nogil:
+    """simulate.playout: each seat's policy (`w.code`) to the end of the round."""
     cdef Act legal[MAX_LEGAL]
     cdef int n
     while s.phase != P_OVER:
         n = legal_actions(s, r, legal)
-        apply(s, r, mt, &legal[choose(s, r, mt, policy, w, legal, n)])
+        apply(s, r, mt, &legal[choose(s, r, mt, w, legal, n)])
 
 
-cdef list trace(State* s, Rules* r, MT* mt, int policy, Weights* w, Table table):
+cdef list trace(State* s, Rules* r, MT* mt, Weights* w, Table table):
     """play_out, returning each action taken, as the engine's actions (for tests: the kernel's path, move by move)."""
     cdef Act legal[MAX_LEGAL]
     cdef int n, i
@@ -727,7 +733,7 @@ cdef list trace(State* s, Rules* r, MT* mt, int policy, Weights* w, Table table)
     taken = []
     while s.phase != P_OVER:
         n = legal_actions(s, r, legal)
-        a = &legal[choose(s, r, mt, policy, w, legal, n)]
+        a = &legal[choose(s, r, mt, w, legal, n)]
         taken.append(python_action(a, table))
         apply(s, r, mt, a)
     return taken
@@ -841,20 +847,36 @@ cdef int load_action(Act* a, Table table, action) except -1:
 
 
 cdef int load_policy(policy, Weights* w) except -1:
-    """The twin of a playout policy: its `kernel` attribute, ("quick",) or ("heuristic", weights)."""
-    twin = getattr(policy, "kernel", None)
-    if twin is None or twin[0] not in POLICIES:
+    """The twin of a playout policy: its `kernel` attribute, ("quick",), ("heuristic", weights), ("random",), or
+    ("seats", (twin, ...)): a twin per seat (simulate.SeatPolicies; the heuristic ones with the same weights)."""
+    twins = _seat_twins(getattr(policy, "kernel", None))
+    if twins is None:
         raise ValueError(f"{policy!r} has no twin in the playout kernel")
-    if twin[0] == "heuristic":
-        w.close, w.keep_wild, w.shed_close, w.shed_calm, w.spread, w.follow = twin[1]
-        return 1
+    cdef int seat
+    for seat in range(MAX_SEATS):
+        twin = twins[seat % len(twins)]
+        w.code[seat] = POLICIES.index(twin[0])
+        if twin[0] == "heuristic":
+            w.close, w.keep_wild, w.shed_close, w.shed_calm, w.spread, w.follow = twin[1]
     return 0
+
+
+def _seat_twins(twin):
+    """The twins a seat plays by, from a policy's `kernel` attribute (one for all, or one per seat); None if the
+    kernel plays none of them."""
+    if twin is None:
+        return None
+    twins = tuple(twin[1]) if twin[0] == "seats" else (twin,)
+    if not twins or len(twins) > MAX_SEATS or any(t is None or t[0] not in POLICIES for t in twins):
+        return None
+    if len({tuple(t[1]) for t in twins if t[0] == "heuristic"}) > 1:
+        return None  # one set of weights
+    return twins
 
 
 def has_twin(policy) -> bool:
     """Whether `policy` declares a twin the kernel plays (its `kernel` attribute)."""
-    twin = getattr(policy, "kernel", None)
-    return twin is not None and twin[0] in POLICIES
+    return _seat_twins(getattr(policy, "kernel", None)) is not None
 
 
 def legal(rnd):
@@ -872,10 +894,10 @@ def actions(rnd, rng, policy):
     cdef Table table = table_of(rnd.rules)
     cdef State s
     cdef Weights w
-    cdef int code = load_policy(policy, &w)
+    load_policy(policy, &w)
     load_round(&s, table, rnd)
     cdef Generator gen = Generator(rng)
-    taken = trace(&s, &table.rules, gen.mt, code, &w, table)
+    taken = trace(&s, &table.rules, gen.mt, &w, table)
     gen.release()
     return taken
 
@@ -896,14 +918,14 @@ def rollout(rnd, rng, policy, first=None):
     cdef State s
     cdef Weights w
     cdef Act a
-    cdef int code = load_policy(policy, &w)
+    load_policy(policy, &w)
     load_round(&s, table, rnd)
     if first is not None:
         load_action(&a, table, first)
     cdef Generator gen = Generator(rng)
     if first is not None:
         apply(&s, &table.rules, gen.mt, &a)
-    play_out(&s, &table.rules, gen.mt, code, &w)
+    play_out(&s, &table.rules, gen.mt, &w)
     gen.release()
     return points(&s, &table.rules), (None if s.winner < 0 else s.winner), s.turns
 
@@ -1026,7 +1048,6 @@ cdef class Search:
     cdef Table table
     cdef State world
     cdef Weights weights
-    cdef int policy
     cdef unsigned char hidden[MAX_CARDS]
     cdef int n_hidden
     cdef int seat
@@ -1049,7 +1070,7 @@ cdef class Search:
             raise ValueError("the playout kernel does not cover these rules")
         self.table = table
         load_round(&self.world, table, world)
-        self.policy = load_policy(policy, &self.weights)
+        load_policy(policy, &self.weights)
         self.seat = world.current
         self.n_hidden = _cards_into(table.number, hidden, self.hidden)
         self.n_voids = 0
@@ -1168,7 +1189,7 @@ cdef class Search:
             memcpy(&s, &dealt, sizeof(State))
             memcpy(&mt, &seeded, sizeof(MT))
             apply(&s, &self.table.rules, &mt, &self.options[i])
-            play_out(&s, &self.table.rules, &mt, self.policy, &self.weights)
+            play_out(&s, &self.table.rules, &mt, &self.weights)
             if self.valued:
                 results.append((place_value(&self.place, &s, &self.table.rules), s.turns))
             else:

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
+from collections.abc import Collection
 from typing import Callable, NamedTuple
 
 from runner.game.actions import CHALLENGE, PASS, Action, Play
@@ -75,9 +76,11 @@ class Sampler:
     this are redealt, up to TRIES times). Cards a seat showed (`view.shown`, a `show_next` power) and
     has kept stay with it. Everything else comes from the view (`Round.from_view`: wishes, waits,
     pending skips, a play being carried out); reshuffles in the sampled round are driven by the rng.
+    `sensible` may also be the seats so believed (a collection of seat numbers): the others' hands
+    are inferred from the facts alone.
     """
 
-    def __init__(self, view: View, infer: bool = True, sensible: bool = False):
+    def __init__(self, view: View, infer: bool = True, sensible: bool | Collection[int] = False):
         self.view = view
         self.hidden = hidden_cards(view)
         self.known = _known(view, self.hidden) if view.shown else {}
@@ -87,7 +90,8 @@ class Sampler:
             self.hidden = sorted(left.elements())
         self.rules = rules = Game.of(view.ruleset, len(view.active))
         self.voids = known_voids(view, rules, sensible) if infer else {}
-        self.named = named_suits(view, rules) if infer and sensible else {}
+        self.named = {seat: suit for seat, suit in named_suits(view, rules).items() if believed(sensible, seat)
+                      } if infer else {}
 
     def sample(self, rng: random.Random) -> Round:
         """One Round consistent with the view, drawn with `rng` (which also drives its reshuffles)."""
@@ -235,7 +239,7 @@ def named_suits(view: View, rules: Game | Ruleset | None = None) -> dict[int, st
 
 
 def known_voids(view: View, rules: Game | Ruleset | None = None,
-                sensible: bool = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
+                sensible: bool | Collection[int] = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
     """What each other seat is known not to hold, from its draws for want of a playable card.
 
     `rules`: the view's ruleset (the default, also as `view.ruleset`), or those rules compiled
@@ -247,7 +251,8 @@ def known_voids(view: View, rules: Game | Ruleset | None = None,
     are at least (hand size now - cards gained since, + the drawn card unless kept) cards that
     avoid the playable cards of that draw and of every later one. With `sensible` (see Sampler),
     a penalty taken though it could be passed on, and a wild card played, count the same way:
-    the seat held none of the cards that would have passed it on, or that it could have played.
+    the seat held none of the cards that would have passed it on, or that it could have played
+    (`sensible` may be the seats so believed, see Sampler).
     Returns, per seat, layers of (count, cards excluded), most excluded first, the counts not overlapping.
 
     Only under the classic rules (the engine's fast path): under house rules a seat may draw for
@@ -269,7 +274,7 @@ def known_voids(view: View, rules: Game | Ruleset | None = None,
     for index, event in enumerate(history):
         if event.kind == "play":
             jack = event.card in rules.wild and event.seat != view.seat
-            if sensible and jack and top is not None and not pending:
+            if jack and top is not None and not pending and believed(sensible, event.seat):
                 # A Jack kept back as an escape: played only when no other card could be.
                 could_play = frozenset(
                     card for card in deck if card not in rules.wild and rules.playable(card, top, suit)
@@ -284,7 +289,7 @@ def known_voids(view: View, rules: Game | Ruleset | None = None,
         elif event.kind == "draw" and event.reason == "seven":
             rank = top.rank if top is not None else None
             passable = top in rules.stack and (rules.chain_limit[top] is None or chain < rules.chain_limit[top])
-            if sensible and event.seat != view.seat and passable:
+            if event.seat != view.seat and passable and believed(sensible, event.seat):
                 # It took the penalty although a card of the same rank would have passed it on.
                 draws.setdefault(event.seat, []).append((index, frozenset(c for c in deck if c.rank == rank)))
             pending = chain = 0
@@ -313,6 +318,11 @@ def known_voids(view: View, rules: Game | Ruleset | None = None,
                 voids.setdefault(seat, []).append((count - counted, cards))
                 counted = count
     return voids
+
+
+def believed(sensible: bool | Collection[int], seat: int) -> bool:
+    """Whether `seat` is believed to play sensibly: `sensible` is True or False for every seat, or the seats that do."""
+    return sensible if type(sensible) is bool else seat in sensible
 
 
 def _kept(history, index: int, seat: int) -> bool:
@@ -354,6 +364,34 @@ def most_held_suit(cards) -> str:
 quick_policy.kernel = ("quick",)  # type: ignore[attr-defined]  # its twin in runner/botkit/_playout.pyx
 
 
+def random_policy(rnd: Round, rng: random.Random) -> Action:
+    """Uniform over the legal actions (as the `random` and `easy` bots play)."""
+    legal = rnd.legal()
+    return legal[int(rng.random() * len(legal))]
+
+
+random_policy.kernel = ("random",)  # type: ignore[attr-defined]
+
+
+class SeatPolicies:
+    """A playout policy per seat (`policies[seat]` plays that seat); the kernel plays it where each has a twin
+    there (the `heuristic` ones with the same weights)."""
+
+    def __init__(self, policies):
+        self.policies = tuple(policies)
+        twins = tuple(getattr(policy, "kernel", None) for policy in self.policies)
+        self.kernel = ("seats", twins) if all(twin is not None for twin in twins) else None
+
+    def __call__(self, rnd: Round, rng: random.Random) -> Action:
+        return self.policies[rnd.current](rnd, rng)
+
+    def __eq__(self, other: object) -> bool:
+        return type(other) is SeatPolicies and other.policies == self.policies
+
+    def __hash__(self) -> int:
+        return hash(self.policies)
+
+
 def playout(rnd: Round, rng: random.Random, policy: Policy = quick_policy) -> Round:
     """Play `rnd` to the end of the round with `policy` at every seat; returns `rnd`."""
     apply = rnd.apply
@@ -389,6 +427,6 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy = quick_policy, first
 
 
 __all__ = [
-    "Policy", "Rollout", "Sampler", "Value", "compiled", "determinize", "known_voids", "most_held_suit", "named_suits",
-    "playout", "quick_policy", "rollout", "since_hands_moved", "unseen_cards",
+    "Policy", "Rollout", "Sampler", "SeatPolicies", "Value", "compiled", "determinize", "known_voids", "most_held_suit",
+    "named_suits", "playout", "quick_policy", "random_policy", "rollout", "since_hands_moved", "unseen_cards",
 ]

@@ -5,13 +5,21 @@ from runner.game.compiled cimport Game as CompiledGame  # as: the module keeps i
 from runner.game.general cimport General
 
 
+@cython.locals(i=Py_ssize_t, j=Py_ssize_t, n=Py_ssize_t, k=int)
+cpdef shuffle(rng, list cards)
+
+
 cdef class Round(General):
     @cython.locals(hand=list, left=int, actions=list, rules=CompiledGame, table=dict)
     cpdef tuple _compute_legal(self)
     cpdef tuple legal(self)
     @cython.locals(seat=int, phase=str, got=int, rules=CompiledGame)
     cpdef apply(self, action)
-    @cython.locals(hand=list, rules=CompiledGame, left=int, missed=bint)
+    cpdef bint playable(self, card)
+    cpdef announcement_due(self, int cards_left)
+    cpdef bint _can_play(self, int seat)
+    cpdef int _penalty_for(self, int seat)
+    @cython.locals(hand=list, rules=CompiledGame, left=int, missed=bint, at=Py_ssize_t)
     cpdef _play(self, int seat, action)
     @cython.locals(rules=CompiledGame, nxt=int)
     cpdef _powers(self, int seat, card)

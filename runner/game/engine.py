@@ -68,10 +68,6 @@ __all__ = [
     "unseen_cards",
 ]
 
-# `_new(View, fields)` is `View(*fields)` without the NamedTuple's Python-level __new__: the
-# engine builds a View per decision and an Event per move, so the call is worth saving.
-_new = tuple.__new__
-
 
 class IllegalAction(ValueError):
     """An action `Round.play` was given that is not legal in the state."""
@@ -83,9 +79,11 @@ def shuffle(rng: random.Random, cards: list) -> None:
         rng.shuffle(cards)
         return
     getrandbits = rng.getrandbits
+    k = len(cards).bit_length()
     for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates as in random.shuffle / _randbelow
         n = i + 1
-        k = n.bit_length()
+        if n < 1 << (k - 1):  # k stays n.bit_length(): n falls by one a step
+            k -= 1
         j = getrandbits(k)
         while j >= n:
             j = getrandbits(k)
@@ -461,7 +459,8 @@ class Round(General):
             actions.append(DRAW)
             return tuple(actions)
         if phase == DRAWN:
-            due = self.announcement_due(len(self.hands[self.current]) - 1)
+            left = len(self.hands[self.current]) - 1
+            due = self.rules.due_after[left] if 0 <= left < 2 else None  # announcement_due(left), inlined
             plays = self.rules.plays_on(due, self.discard[-1], self.suit)
             return plays.get(self.drawn, ()) + (PASS,)  # type: ignore[arg-type]  # drawn: a Card in phase drawn
         if phase == NAME_SUIT:
@@ -550,7 +549,7 @@ class Round(General):
         if self.general:
             return self._gview(seat, legal, move_time, time_bank)
         hands, discard, history = self.hands, self.discard, self.history
-        return _new(View, (
+        return self._made(View, (
             seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
             tuple([len(hand) for hand in hands]), len(self.stock),  # a list: a C loop when compiled
             tuple(discard) if len(discard) < SHARED_FROM else Prefix(discard, len(discard)),  # runner/game/view.py
@@ -642,21 +641,29 @@ class Round(General):
         return (rules.maumau_penalty if not self.hands[seat] else rules.mau_penalty) or 0
 
     def _can_play(self, seat: int) -> bool:
-        return any(self.playable(card) for card in self.hands[seat])
+        for card in self.hands[seat]:  # a loop, not any(): no generator when compiled
+            if self.playable(card):
+                return True
+        return False
 
     def _play(self, seat: int, action: Play) -> None:
-        card, hand, rules = action.card, self.hands[seat], self.rules
-        hand.remove(card)
+        card, named, announce, hand, rules = action.card, action.suit, action.announce, self.hands[seat], self.rules
+        for at in range(len(hand)):  # hand.remove(card) by identity (cards are interned; == on a Card calls Python)
+            if hand[at] is card:
+                del hand[at]
+                break
+        else:
+            hand.remove(card)
         self.discard.append(card)
-        self.suit = action.suit if card in rules.wild else card.suit
+        self.suit = named if card in rules.wild else card.suit
         self.again = False
         self.idle = 0
-        self.history.append(_new(Event, ("play", seat, card, action.suit, 0, action.announce, (), None, -1)))
+        self.history.append(self._made(Event, ("play", seat, card, named, 0, announce, (), None, -1)))
         if self.log is not None:
-            self.log.append(events.play(seat, card, action.suit, action.announce))
+            self.log.append(events.play(seat, card, named, announce))
         left = len(hand)
         due = rules.due_after[left] if left < 2 else None
-        missed = due is not None and action.announce != due
+        missed = due is not None and announce != due
         if missed:
             if rules.challenge:
                 self.missed = (seat, due)  # type: ignore[assignment]  # missed: due is set
@@ -774,18 +781,18 @@ class Round(General):
         top = self.discard[-1]
         shuffle(self.rng, stock)
         self.stock, self.discard = stock, [top]
-        self.history.append(_new(Event, ("reshuffle", -1, None, None, len(stock), None, (), None, -1)))
+        self.history.append(self._made(Event, ("reshuffle", -1, None, None, len(stock), None, (), None, -1)))
         if self.log is not None:
             self.log.append(events.reshuffle(reversed(stock)))
 
     def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None:
-        self.history.append(_new(Event, ("draw", seat, None, None, len(cards), reason, (), None, -1)))
+        self.history.append(self._made(Event, ("draw", seat, None, None, len(cards), reason, (), None, -1)))
         if self.log is not None:
             self.log.append(events.draw(seat, cards, reason))
 
     def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
                 count: int = 0, reason: str | None = None) -> None:
-        self.history.append(_new(Event, (kind, seat, card, suit, count, reason, (), None, -1)))
+        self.history.append(self._made(Event, (kind, seat, card, suit, count, reason, (), None, -1)))
         log = self.log
         if log is None:
             return

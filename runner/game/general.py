@@ -35,7 +35,6 @@ WENT_OUT, BLOCKED, TURN_LIMIT, FORFEITED, HAND_LIMIT = "went_out", "blocked", "t
 # How a play answers what is pending (Resume.answer).
 STACK, CANCEL, RETURN, SKIP = "stack", "cancel", "return", "skip"
 
-_new = tuple.__new__
 _NONE: frozenset[Card] = frozenset()
 _NAMING_NOTHING = ((None, None),)
 _SUIT_NAMINGS = tuple((suit, None) for suit in SUITS)
@@ -404,7 +403,8 @@ class General(RoundState):
                 self.suit = rules.suit_of[last]
         self.next_rank = None
         self.again, self.again_card, self.drawn, self.idle = False, None, None, 0
-        self.history.append(_new(Event, ("play", seat, first, action.suit, 0, action.announce, more, action.rank, -1)))
+        self.history.append(self._made(Event, ("play", seat, first, action.suit, 0, action.announce, more, action.rank,
+                                               -1)))
         if self.log is not None:
             self.log.append(events.play_more(seat, first, action.suit, action.announce, more, action.rank, jump))
         left = len(hand)
@@ -468,7 +468,7 @@ class General(RoundState):
         self.finished += (seat,)
         self._after = None
         place = len(self.finished)
-        self.history.append(_new(Event, ("out", seat, None, None, place, None, (), None, -1)))
+        self.history.append(self._made(Event, ("out", seat, None, None, place, None, (), None, -1)))
         if self.log is not None:
             self.log.append(events.out(seat, place))
 
@@ -612,14 +612,14 @@ class General(RoundState):
         moved = {self._step(seat): hands[seat] for seat in self.in_play()}
         for seat, hand in moved.items():
             hands[seat] = hand
-        self.history.append(_new(Event, ("pass_hands", -1, None, None, self.direction, None, (), None, -1)))
+        self.history.append(self._made(Event, ("pass_hands", -1, None, None, self.direction, None, (), None, -1)))
         if self.log is not None:
             self.log.append(events.pass_hands(self.direction))
 
     def _swap(self, seat: int, other: int) -> None:
         hands = self.hands
         hands[seat], hands[other] = hands[other], hands[seat]
-        self.history.append(_new(Event, ("swap", seat, None, None, 0, None, (), None, other)))
+        self.history.append(self._made(Event, ("swap", seat, None, None, 0, None, (), None, other)))
         if self.log is not None:
             self.log.append(events.swap(seat, other))
 
@@ -628,7 +628,7 @@ class General(RoundState):
         to = self._step(seat)
         self.hands[seat].remove(card)
         self.hands[to].append(card)
-        self.history.append(_new(Event, ("give", seat, card, None, 1, None, (), None, to)))
+        self.history.append(self._made(Event, ("give", seat, card, None, 1, None, (), None, to)))
         if self.log is not None:
             self.log.append(events.give(seat, to, card))
         limit = self.rules.hand_limit
@@ -642,7 +642,7 @@ class General(RoundState):
         for _ in range(min(count, len(theirs))):
             card = theirs.pop(self.rng.randrange(len(theirs)))
             hand.append(card)
-            self.history.append(_new(Event, ("give", source, card, None, 1, None, (), None, seat)))
+            self.history.append(self._made(Event, ("give", source, card, None, 1, None, (), None, seat)))
             if self.log is not None:
                 self.log.append(events.take(source, seat, card))
         limit = self.rules.hand_limit
@@ -653,7 +653,7 @@ class General(RoundState):
         cards = tuple(self.hands[seat])
         self.shown = tuple(sorted([entry for entry in self.shown if entry[0] != seat] + [(seat, cards)],
                                   key=lambda entry: entry[0]))
-        self.history.append(_new(Event, ("show", seat, None, None, len(cards), None, (), None, -1)))
+        self.history.append(self._made(Event, ("show", seat, None, None, len(cards), None, (), None, -1)))
         if self.log is not None:
             self.log.append(events.show(seat, cards))
 
@@ -851,7 +851,7 @@ class General(RoundState):
                             else event._replace(card=None) for event in events)
         else:  # copied while short, else shared: runner/game/view.py
             history = tuple(events) if len(events) < SHARED_FROM else Prefix(events, len(events))
-        return _new(View, (
+        return self._made(View, (
             seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
             tuple(map(len, hands)), len(self.stock),
             tuple(discard) if len(discard) < SHARED_FROM else Prefix(discard, len(discard)), self.totals,

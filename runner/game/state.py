@@ -15,6 +15,19 @@ if TYPE_CHECKING:
     from .compiled import Game
 
 
+def _runs_compiled() -> bool:
+    """Whether this module runs compiled, with the C function `_tuple_as` of runner/game/state.pxd."""
+    try:
+        _tuple_as  # type: ignore[name-defined]  # noqa: F821  # a name the compiled module alone has
+    except NameError:
+        return False
+    return True
+
+
+# runner.accel.LINKED: the engine's modules run compiled together or not at all.
+COMPILED = _runs_compiled()
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a round ended: the seat that won it (None: nobody), and why it ended.
@@ -87,3 +100,10 @@ class RoundState:
     resume: Resume | None  # a play being carried out while a seat decides
     again_card: Card | None  # the card whose extra turn it is
     out_card: Card | None  # the winner's last card
+
+    def _made(self, cls, fields: tuple):
+        """`tuple.__new__(cls, fields)`: a View or Event from the tuple of its fields (`View(*fields)` without the
+        NamedTuple's Python-level __new__). Compiled, a tuple just built becomes the instance without a copy."""
+        if COMPILED:
+            return _tuple_as(cls, fields)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
+        return tuple.__new__(cls, fields)
