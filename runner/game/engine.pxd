@@ -10,9 +10,15 @@ cpdef shuffle(rng, list cards)
 
 
 cdef class Round(General):
-    @cython.locals(hand=list, left=int, actions=list, rules=CompiledGame, table=dict)
+    @cython.locals(hand=list, left=int, actions=list, rules=CompiledGame, table=dict, found=tuple)
     cpdef tuple _compute_legal(self)
     cpdef tuple legal(self)
+    @cython.locals(hands=list, discard=list, history=list)
+    cpdef view(self, seat=*, move_time=*, time_bank=*)
+    cpdef list in_play(self)
+    cpdef list _clockwise_from(self, int seat)
+    cpdef int _lead_seat(self) except? -1
+    cpdef list _others(self, int seat)
     @cython.locals(seat=int, phase=str, got=int, rules=CompiledGame)
     cpdef apply(self, action)
     cpdef bint playable(self, card)

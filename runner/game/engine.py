@@ -124,8 +124,19 @@ def _seat_after(order: list[int], seat: int, direction: int) -> int:
 
 
 def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
-    """{direction: the seat of `order` after each seat of the match}, as Round._step looks it up."""
-    return {direction: tuple([_seat_after(order, s, direction) for s in range(n_seats)]) for direction in (1, -1)}
+    """{direction: the seat of `order` after each seat of the match}, as Round._step looks it up.
+
+    Made once per (seats in play, seats of the match) and shared by the rounds that have them (read only)."""
+    key = (tuple(order), n_seats)
+    after = _AFTER.get(key)
+    if after is None:
+        after = _AFTER[key] = {
+            direction: tuple([_seat_after(order, s, direction) for s in range(n_seats)]) for direction in (1, -1)
+        }
+    return after
+
+
+_AFTER: dict[tuple[tuple[int, ...], int], dict[int, tuple[int, ...]]] = {}  # a few entries: seats in play per table
 
 
 class Round(General):
@@ -453,7 +464,10 @@ class Round(General):
                 for card in hand if self.single_deck else dict.fromkeys(hand):
                     found = table.get(card)
                     if found is not None:
-                        actions += found
+                        if len(found) == 1:  # a card of one play (a wild card has one per suit)
+                            actions.append(found[0])
+                        else:
+                            actions += found
                 if actions and rules.stuck_only:
                     return tuple(actions)
             actions.append(DRAW)
