@@ -96,8 +96,8 @@ def relative(points: list[int], seat: int) -> float:
     return points[seat] - sum(p for s, p in enumerate(points) if s != seat) / (len(points) - 1)
 
 
-def measure(ruleset, make, deals: int, others: tuple[str, ...] = ("medium",) * 3) -> tuple[float, float, float]:
-    """Mean paired difference, its 95% half-width, and the seconds it took; `others` sit in the other seats in turn."""
+def measure(ruleset, make, deals: int, others: tuple[str, ...] = ("medium",) * 3) -> tuple[list[float], float]:
+    """The paired difference of each deal and seat, and the seconds it took; `others` sit in the other seats in turn."""
     started, diffs = time.perf_counter(), []
     kinds = {"medium": MediumBot, "easy": RandomBot}
     for deal in range(deals):
@@ -110,10 +110,15 @@ def measure(ruleset, make, deals: int, others: tuple[str, ...] = ("medium",) * 3
                 bots[seat].table = tuple(names)
             points, _ = play(ruleset, bots, deal)
             diffs.append(relative(points, seat) - relative(base, seat))
+    return diffs, time.perf_counter() - started
+
+
+def interval(diffs: list[float]) -> tuple[float, float]:
+    """The mean and its 95% half-width."""
     n = len(diffs)
     mean = sum(diffs) / n
     sd = math.sqrt(sum((d - mean) ** 2 for d in diffs) / (n - 1))
-    return mean, 1.96 * sd / math.sqrt(n), time.perf_counter() - started
+    return mean, 1.96 * sd / math.sqrt(n)
 
 
 def variant(confidence: float, policy, sensible: bool, sees_all: bool = False):
@@ -167,12 +172,17 @@ def main() -> None:
               f"{args.ruleset}, {args.deals} deals x 4 seats, {args.rollouts} playouts a decision, the other seats "
               f"{', '.join(others)}: the candidate's "
               "points minus its opponents' mean in a round, against medium's in the same seat and deal "
-              "(negative: the candidate did better), with a 95% interval.", "",
-              "| candidate | points against medium | seconds |", "| --- | --- | --- |"]
+              "(negative: the candidate did better), with a 95% interval; and against the first candidate, paired "
+              "over the same deals and seats.", "",
+              "| candidate | points against medium | against the first | seconds |", "| --- | --- | --- | --- |"]
+    first: list[float] = []
     for name in chosen:
         make = lambda rng: CANDIDATES[name](rng, args.rollouts)  # noqa: E731
-        mean, half, seconds = measure(ruleset, make, args.deals, others)
-        lines.append(f"| {name} | {mean:+.2f} ± {half:.2f} | {seconds:.0f} |")
+        diffs, seconds = measure(ruleset, make, args.deals, others)
+        mean, half = interval(diffs)
+        first = first or diffs
+        against = "" if diffs is first else "{:+.2f} ± {:.2f}".format(*interval([a - b for a, b in zip(diffs, first)]))
+        lines.append(f"| {name} | {mean:+.2f} ± {half:.2f} | {against} | {seconds:.0f} |")
         print(lines[-1], flush=True)
     if args.append:
         with args.out.open("a") as out:

@@ -20,14 +20,15 @@ import json
 import os
 import sys
 
-# The modules compiled, in import order: the engine, its tables, the log's line encoder, the simulator, the
-# in-process seat and the match loop.
+# The modules compiled, in import order: the engine, its tables, the log's events and line encoder, the simulator,
+# the in-process seat and the match loop.
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
     "runner.game.compiled",
     "runner.game.state",
     "runner.game.general",
     "runner.game.engine",
+    "runner.game.events",
     "runner.logs.lines",
     "runner.botkit.simulate",
     "runner.seats.seat",

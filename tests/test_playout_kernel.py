@@ -25,8 +25,8 @@ from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
 
 ROOT = Path(__file__).resolve().parent.parent
 GALLERY = sorted(str(path) for path in (ROOT / "rulesets" / "gallery").glob("*.yaml"))
-# A policy per seat too: each seat (of up to 12) by another of the three twins.
-SEATS = simulate.SeatPolicies([heuristic_policy, simulate.random_policy, simulate.quick_policy] * 4)
+# A policy per seat too: each seat by another of the three twins (the list repeated over the seats beyond it).
+SEATS = simulate.SeatPolicies([heuristic_policy, simulate.random_policy, simulate.quick_policy])
 POLICIES = (simulate.quick_policy, heuristic_policy, simulate.random_policy, SEATS)
 
 

@@ -374,8 +374,8 @@ random_policy.kernel = ("random",)  # type: ignore[attr-defined]
 
 
 class SeatPolicies:
-    """A playout policy per seat (`policies[seat]` plays that seat); the kernel plays it where each has a twin
-    there (the `heuristic` ones with the same weights)."""
+    """A playout policy per seat: `policies[seat]` plays that seat (the list repeated over more seats); the kernel
+    plays it where each has a twin there (the `heuristic` ones with the same weights)."""
 
     def __init__(self, policies):
         self.policies = tuple(policies)
@@ -383,7 +383,7 @@ class SeatPolicies:
         self.kernel = ("seats", twins) if all(twin is not None for twin in twins) else None
 
     def __call__(self, rnd: Round, rng: random.Random) -> Action:
-        return self.policies[rnd.current](rnd, rng)
+        return self.policies[rnd.current % len(self.policies)](rnd, rng)
 
     def __eq__(self, other: object) -> bool:
         return type(other) is SeatPolicies and other.policies == self.policies

@@ -3,11 +3,14 @@ cimport cython
 
 cdef dict _strings
 cdef dict _keys
+cdef dict _later_keys
+cdef dict _ints
 cdef list _rules
 cdef object _NOTHING
 
 cdef str _string(str text)
-cdef str _key(str key)
+cdef str _key(str key, dict memo, str before)
+@cython.locals(encoded=object)
 cdef _value(object value, list parts)
 cdef str _float(object number)
 @cython.locals(first=bint)

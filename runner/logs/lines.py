@@ -20,6 +20,8 @@ _MEMO_LENGTH = 24  # longer strings (a fault's detail, a traceback) are escaped 
 _MEMO_SIZE = 4096  # a bound on the memo, whatever the strings a log holds
 _strings: dict[str, str] = {}  # a short string's JSON form, quotes and escapes included
 _keys: dict[str, str] = {}  # a key's JSON form with the colon after it
+_later_keys: dict[str, str] = {}  # the same after a comma: the key of an object's second item or later
+_ints = {number: str(number) for number in range(-1, 1024)}  # seats, counts, totals: written without a call
 _rules: list = [None, ""]  # the last `match_start` rules met, and their JSON form
 
 
@@ -40,12 +42,12 @@ def _string(text: str) -> str:
     return encoded
 
 
-def _key(key: str) -> str:
-    encoded = _keys.get(key)
+def _key(key: str, memo: dict[str, str], before: str) -> str:
+    encoded = memo.get(key)
     if encoded is None:
-        encoded = encode_basestring_ascii(key) + ":"
-        if len(key) <= _MEMO_LENGTH and len(_keys) < _MEMO_SIZE:
-            _keys[key] = encoded
+        encoded = before + encode_basestring_ascii(key) + ":"
+        if len(key) <= _MEMO_LENGTH and len(memo) < _MEMO_SIZE:
+            memo[key] = encoded
     return encoded
 
 
@@ -54,8 +56,9 @@ def _value(value: object, parts: list[str]) -> None:
     kind = type(value)
     if kind is str:
         parts.append(_string(value))  # type: ignore[arg-type]  # kind is str
-    elif kind is int:
-        parts.append(int.__repr__(value))  # type: ignore[arg-type]  # kind is int (not bool: its type is bool)
+    elif kind is int:  # not a bool: its type is bool
+        encoded = _ints.get(value)  # type: ignore[call-overload]  # kind is int
+        parts.append(encoded if encoded is not None else int.__repr__(value))  # type: ignore[arg-type]
     elif value is None:
         parts.append("null")
     elif value is True:
@@ -104,9 +107,9 @@ def _object(mapping: dict, parts: list[str], shared: object) -> None:
             raise _Other  # the standard encoder turns an int or a bool key into a string: left to it
         if first:
             first = False
+            parts.append(_key(key, _keys, ""))
         else:
-            parts.append(",")
-        parts.append(_key(key))
+            parts.append(_key(key, _later_keys, ","))
         if item is shared:
             parts.append(_rules[1])
         else:

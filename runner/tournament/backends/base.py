@@ -69,7 +69,9 @@ class BatchSizer:
     an interruption loses little, and the last batches spread over all workers.
     """
 
-    BATCH_SECONDS = 0.25
+    # 0.5 s as the Dask sizer: the driver's traffic per match (pool messages, one commit per batch) is about a third
+    # less than at 0.25 s, CPU the second worker shares on two cores (bench/scaling.md)
+    BATCH_SECONDS = 0.5
     FIRST, LARGEST = 4, 512
 
     def __init__(self, workers: int, fixed: int | None = None):
