@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import re
+import shutil
 import subprocess
 import sys
 from pathlib import Path
+
+import pytest
 
 BENCH = Path(__file__).resolve().parent.parent / "bench"
 sys.path.insert(0, str(BENCH))
@@ -89,3 +92,13 @@ def test_rollouts_gives_the_kernel_rows_with_their_ratio_to_the_python_playout(c
     rows = [line for line in capsys.readouterr().out.splitlines() if "simulate.rollout(" in line]
     assert len(rows) == 2 * 4  # both policies, every ruleset and table size
     assert all(re.search(r"\| +\d+\.\d \|$", row) for row in rows)
+
+
+def test_instructions_gives_the_instructions_per_decision_of_each_row():
+    if shutil.which("valgrind") is None:
+        pytest.skip("valgrind is not installed")
+    done = subprocess.run([sys.executable, str(BENCH / "instructions.py"), "--matches", "1",
+                           "--rulesets", "standard-single"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr
+    found = re.search(r"standard-single 4p\s+([\d,]+) instructions per decision \((\d+) decisions\)", done.stdout)
+    assert found and int(found.group(1).replace(",", "")) > 1000 and int(found.group(2)) > 0, done.stdout
