@@ -89,3 +89,10 @@ def test_rollouts_gives_the_kernel_rows_with_their_ratio_to_the_python_playout(c
     rows = [line for line in capsys.readouterr().out.splitlines() if "simulate.rollout(" in line]
     assert len(rows) == 2 * 4  # both policies, every ruleset and table size
     assert all(re.search(r"\| +\d+\.\d \|$", row) for row in rows)
+
+
+def test_log_cost_plays_the_same_matches_whatever_it_does_with_the_log():
+    import log_cost
+
+    decisions = {mode: log_cost.play(mode, "standard-single", 3) for mode in log_cost.MODES}
+    assert len(set(decisions.values())) == 1 and decisions["off"] > 0, decisions
