@@ -6,6 +6,7 @@ import random
 
 import misbehaving_bots
 from runner.logs.codec import compress
+from runner.seats.botmaker import BotMaker
 from runner.seats.deadline import DecisionTimeout
 from runner.seats.faults import FaultSettings
 from runner.seats.seat import LocalSeat
@@ -85,21 +86,43 @@ def test_an_untimed_decision_calls_the_bot_itself_and_judges_it_as_its_seat_does
     assert log == timed_log
 
 
+class Counting:
+    """A registry that counts the look-ups of bots and specs made through it."""
+
+    def __init__(self, reg):
+        self.reg, self.read = reg, []
+
+    def __getattr__(self, name):
+        return getattr(self.reg, name)
+
+    def spec(self, player):
+        self.read.append(player)
+        return self.reg.spec(player)
+
+    def bot(self, name):
+        self.read.append(name)
+        return self.reg.bot(name)
+
+
 def test_a_bot_factory_reads_each_players_spec_once_for_all_its_matches():
     reg = misbehaving_bots.registry()
-    read = []
-
-    class Counting:
-        def __getattr__(self, name):
-            return getattr(reg, name)
-
-        def spec(self, player):
-            read.append(player)
-            return reg.spec(player)
-
-    make_bot = make_bot_factory(Counting())
+    counting = Counting(reg)
+    make_bot = make_bot_factory(counting)
     ruleset = reg.load_ruleset("standard-single")
     results = [Match(ruleset, ["random", "t-honest", "random"], seed, make_bot).run() for seed in range(3)]
-    assert sorted(read) == ["random", "t-honest"]
+    assert sorted(set(counting.read)) == ["random", "t-honest"] and len(counting.read) == 4  # a spec and a class each
     again = make_bot_factory(reg)
     assert [Match(ruleset, ["random", "t-honest", "random"], seed, again).run() for seed in range(3)] == results
+
+
+def test_a_bot_maker_looks_each_in_process_player_up_once_for_all_its_matches():
+    counting = Counting(misbehaving_bots.registry())
+    ruleset = counting.load_ruleset("standard-single")
+    with BotMaker(counting) as maker:
+        first = Match(ruleset, ["random", "t-honest", "random"], 0, maker).run()
+        looked_up = len(counting.read)
+        results = [Match(ruleset, ["random", "t-honest", "random"], seed, maker).run() for seed in range(1, 4)]
+        assert len(counting.read) == looked_up and looked_up > 0
+    again = make_bot_factory(counting.reg)
+    players = ["random", "t-honest", "random"]
+    assert [Match(ruleset, players, seed, again).run() for seed in range(4)] == [first, *results]

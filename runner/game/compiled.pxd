@@ -22,3 +22,4 @@ cdef class Game:
 
     cpdef bint playable(self, card, top, suit)
     cpdef dict plays_on(self, due, top, suit)
+    cpdef tuple deck_for(self, int players)

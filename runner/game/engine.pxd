@@ -12,6 +12,10 @@ cpdef shuffle(rng, list cards)
 cdef class Round(General):
     @cython.locals(hand=list, left=int, actions=list, rules=CompiledGame, table=dict, found=tuple)
     cpdef tuple _compute_legal(self)
+    @cython.locals(rules=CompiledGame, players=int, cards=list, upcards=list, order=list, size=int, k=int,
+                   lead=int)
+    cpdef _deal(self, ruleset, int n_seats, int dealer, list active, direction, deck, int number, totals,
+                rounds_won, log, bint deciding)
     cpdef tuple legal(self)
     @cython.locals(hands=list, discard=list, history=list)
     cpdef view(self, seat=*, move_time=*, time_bank=*)

@@ -178,9 +178,15 @@ class Round(General):
     ) -> "Round":
         """Shuffle (or take `deck`, top card first), deal and turn up: a round ready for its first decision."""
         active = list(active) if active is not None else list(range(n_seats))
-        players = len(active)
-        rules = Game.of(ruleset, players)
-        self = cls(rules, rng)
+        self = cls(Game.of(ruleset, len(active)), rng)
+        self._deal(ruleset, n_seats, dealer, active, direction, deck, number, totals, rounds_won, log, deciding)
+        return self
+
+    def _deal(self, ruleset: Ruleset, n_seats: int, dealer: int, active: list[int], direction: int | None,
+              deck: Sequence[Card] | None, number: int, totals: Sequence[int] | None,
+              rounds_won: Sequence[int] | None, log: list | None, deciding: bool) -> None:
+        """`deal` on the new round (a method of it, so that its fields are C struct members where compiled)."""
+        rules, rng, players = self.rules, self.rng, len(active)
         self.n_seats, self.active = n_seats, active
         self.direction = direction if direction is not None else ruleset.deal.initial_direction
         self.number, self.dealer = number, dealer
@@ -229,7 +235,6 @@ class Round(General):
                 # After the suit is named, the turn goes where the upcard's effects sent it.
                 self.resume = Resume(dealer, played=False, nxt=self.current)
                 self.phase, self.current = NAME_SUIT, dealer
-        return self
 
     def _upcards_to_dealer(self, upcards: list[Card], cards: list[Card]) -> list[Card]:
         """upcard.effects to_dealer: while the upcard has a power, the dealer (if dealt in) takes it; then the next."""

@@ -111,6 +111,8 @@ class BotMaker:
         # (bot, what its process did wrong before a match started or after it ended): not faults, it is replaced
         self.out_of_step: list[tuple[str, str]] = []
         self._specs: dict[str, tuple[Registry, BotSpec]] = {}  # each player's spec, with the registry that checked it
+        # each in-process player's class and options, with the registry that gave them: found once, not once a match
+        self._in_process: dict[str, tuple[Registry, type, dict]] = {}
 
     @property
     def reg(self) -> Registry:
@@ -160,11 +162,16 @@ class BotMaker:
         return [player if player.startswith(EXEC_PREFIX) else self.spec(player).text for player in players]
 
     def __call__(self, player: str, seat: int, rng) -> Bot | Seat:
-        how = self.command_for(player)
-        if how is None:
-            spec = self.spec(player)
+        reg = self.reg
+        local = self._in_process.get(player)
+        if local is None or local[0] is not reg:
+            how = self.command_for(player)
+            if how is None:
+                spec = self.spec(player)
+                local = self._in_process[player] = (reg, reg.bot(spec.name).cls, spec.kwargs)
+        if local is not None and local[0] is reg:
             try:
-                return self.reg.bot(spec.name).cls(rng=rng, **spec.kwargs)
+                return local[1](rng=rng, **local[2])
             except BaseException as exc:  # a broken constructor (SystemExit too) is that bot's fault, not the runner's
                 if raised_by_user(exc):
                     raise

@@ -70,6 +70,7 @@ class Referee:
         self.given_up: set[int] = set()
         self.thinking: dict[int, list[float]] = {}  # per seat: decisions, seconds, slowest (where timed)
         self._wall = faults.wall_cap(None)  # the wall-clock cap of a decision without a CPU budget
+        self._walls: dict[float, float | None] = {}  # the wall-clock cap of each CPU budget seen
         # nothing to time or enforce: an in-process bot is called directly, without its seat's deadline machinery
         self._untimed = self.move_time is None and self._wall is None and not self.times_decisions
 
@@ -106,12 +107,16 @@ class Referee:
         else:
             bank = self.banks.setdefault(index, self.time_bank)
             budget = move_time + bank
-            wall = self.settings.wall_cap(budget)
+            try:  # the same budget, the same cap: until a bank pays for an overrun
+                wall = self._walls[budget]
+            except KeyError:
+                wall = self._walls[budget] = self.settings.wall_cap(budget)
         view = rnd.view(None, move_time, bank)  # the bot sees its clock
         # the clock is read only where something is timed: a budget, a wall cap, or the thinking kept for reports
         clocked = budget is not None or wall is not None or self.times_decisions
         try:
-            seat.prepare(view)  # start-up and handshake of a bot process are not charged to the bot's clock
+            if type(seat) is not LocalSeat:  # an in-process bot needs no start-up
+                seat.prepare(view)  # start-up and handshake of a bot process are not charged to the bot's clock
             started = perf_counter() if clocked else 0.0
             answer = seat.act_within(view, budget, started, wall)
         except SeatFailure as failure:
