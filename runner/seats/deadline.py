@@ -39,6 +39,9 @@ class DecisionTimeout(BaseException):
 
 
 class _State:
+    """The running decision's budgets and the watchdog: one instance, `_state` (an instance's attributes are
+    cheaper to set each decision than a class's, which invalidates the type's caches)."""
+
     armed = False
     wall_at = math.inf  # time.perf_counter() by which the running decision must end: the wall-clock cap
     cpu_at = math.inf  # the main thread's CPU clock (time.thread_time()) by which it must end
@@ -47,16 +50,19 @@ class _State:
     watchdog: threading.Thread | None = None
 
 
+_state = _State()
+
+
 def _over(cpu_now: float) -> str | None:
     """Which budget the running decision has passed ("wall", "cpu"), if any, its thread's CPU clock at `cpu_now`."""
-    if time.perf_counter() >= _State.wall_at:
+    if time.perf_counter() >= _state.wall_at:
         return "wall"
-    return "cpu" if cpu_now >= _State.cpu_at else None
+    return "cpu" if cpu_now >= _state.cpu_at else None
 
 
 def _on_alarm(signum, frame) -> None:
     # the authority is here, in the main thread: a late or stray SIGALRM is ignored
-    if _State.armed:
+    if _state.armed:
         over = _over(time.thread_time())
         if over is not None:
             raise DecisionTimeout(over)
@@ -66,15 +72,15 @@ def _watch() -> None:
     clock_gettime = time.clock_gettime
     while True:
         time.sleep(POLL)
-        if _State.armed and _over(clock_gettime(_State.clock)) is not None:
+        if _state.armed and _over(clock_gettime(_state.clock)) is not None:
             if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
                 continue  # someone replaced our handler: SIGALRM's default action would kill the process
-            signal.pthread_kill(_State.main, signal.SIGALRM)
+            signal.pthread_kill(_state.main, signal.SIGALRM)
             time.sleep(REPEAT)
 
 
 def _after_fork() -> None:
-    _State.main, _State.watchdog, _State.armed, _State.clock = threading.get_ident(), None, False, None
+    _state.main, _state.watchdog, _state.armed, _state.clock = threading.get_ident(), None, False, None
 
 
 if hasattr(os, "register_at_fork"):
@@ -90,20 +96,20 @@ def arm(cpu: float | None, wall: float | None, start: float, cpu_start: float = 
 
     False (nothing armed) outside the main thread of a POSIX process, where no interruption is possible.
     """
-    if not AVAILABLE or threading.get_ident() != _State.main:
+    if not AVAILABLE or threading.get_ident() != _state.main:
         return False
     if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
         signal.signal(signal.SIGALRM, _on_alarm)
-    if _State.watchdog is None:
-        _State.clock = time.pthread_getcpuclockid(_State.main)
-        _State.watchdog = threading.Thread(target=_watch, name="maumau-deadline", daemon=True)
-        _State.watchdog.start()
-    _State.wall_at = math.inf if wall is None else start + wall
-    _State.cpu_at = math.inf if cpu is None else cpu_start + cpu
-    _State.armed = True
+    if _state.watchdog is None:
+        _state.clock = time.pthread_getcpuclockid(_state.main)
+        _state.watchdog = threading.Thread(target=_watch, name="maumau-deadline", daemon=True)
+        _state.watchdog.start()
+    _state.wall_at = math.inf if wall is None else start + wall
+    _state.cpu_at = math.inf if cpu is None else cpu_start + cpu
+    _state.armed = True
     return True
 
 
 def disarm() -> None:
     """End the budgets set by `arm`: a late SIGALRM is then ignored."""
-    _State.armed = False
+    _state.armed = False
