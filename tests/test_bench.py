@@ -104,8 +104,8 @@ def test_instructions_gives_the_instructions_per_decision_of_each_row():
     assert found and int(found.group(1).replace(",", "")) > 1000 and int(found.group(2)) > 0, done.stdout
 
 
-def test_log_cost_plays_the_same_matches_whatever_it_does_with_the_log():
-    import log_cost
+def test_the_instruction_counts_play_the_same_matches_whatever_they_do_with_the_log():
+    import cachegrind
 
-    decisions = {mode: log_cost.play(mode, "standard-single", 3) for mode in log_cost.MODES}
+    decisions = {mode: cachegrind.play(mode, "standard-single", 3) for mode in cachegrind.MODES}
     assert len(set(decisions.values())) == 1 and decisions["off"] > 0, decisions
