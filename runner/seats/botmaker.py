@@ -166,17 +166,20 @@ class BotMaker:
         local = self._in_process.get(player)
         if local is None or local[0] is not reg:
             how = self.command_for(player)
-            if how is None:
-                spec = self.spec(player)
-                local = self._in_process[player] = (reg, reg.bot(spec.name).cls, spec.kwargs)
-        if local is not None and local[0] is reg:
-            try:
-                return local[1](rng=rng, **local[2])
-            except BaseException as exc:  # a broken constructor (SystemExit too) is that bot's fault, not the runner's
-                if raised_by_user(exc):
-                    raise
-                return _Unbuildable(exception_text(exc), exception_traceback(exc))
-        argv, hosted = how
+            if how is not None:
+                return self._remote(player, seat, rng, *how)
+            spec = self.spec(player)
+            local = self._in_process[player] = (reg, reg.bot(spec.name).cls, spec.kwargs)
+        _, cls, options = local
+        try:
+            return cls(rng=rng, **options)
+        except BaseException as exc:  # a broken constructor (SystemExit too) is that bot's fault, not the runner's
+            if raised_by_user(exc):
+                raise
+            return _Unbuildable(exception_text(exc), exception_traceback(exc))
+
+    def _remote(self, player: str, seat: int, rng, argv: list[str], hosted: bool) -> RemoteBot:
+        """`player` in a process of its own (`command_for`'s argv), taken from the pool or started."""
         env = child_environment() if hosted else None
         launch = self._sandboxed(argv, hosted, env) if self.sandbox else None
         process = self.pool.acquire(argv, player, env, launch)
