@@ -33,7 +33,7 @@ from bots.medium import MediumBot  # noqa: E402
 from bots.random_bot import RandomBot  # noqa: E402
 from runner.game.engine import Round  # noqa: E402
 from runner.plugins import registry  # noqa: E402
-from runner.simulate import SeatPolicies, heuristic_policy, quick_policy, random_policy, rollout  # noqa: E402
+from runner.simulate import Sampler, SeatPolicies, heuristic_policy, quick_policy, random_policy, rollout  # noqa: E402
 
 
 class SeesAllHands(HardBot):
@@ -80,6 +80,14 @@ class KnowsTheTable(HardBot):
         if self.seat_beliefs:
             self.sensible = frozenset(range(len(self.table))) - randoms  # type: ignore[assignment]
         return super().stepper(view, options)
+
+
+class JackMeansNoOtherCard(HardBot):
+    """hard as before its Jack belief knew points: a Jack played by a sensible seat means it held no other
+    playable card, though medium sheds a Jack of 20 over a low card near the end (bots/hard.py: medium_wild_over)."""
+
+    def beliefs(self, view):
+        return Sampler(view, sensible=self.sensible)
 
 
 def play(ruleset, bots, deal: int) -> tuple[list[int], list[int]]:
@@ -147,6 +155,8 @@ CANDIDATES = {
     "hard, told the random seats: beliefs": lambda rng, rollouts: KnowsTheTable(rng, rollouts, False, True),
     "hard, told the random seats: playouts and beliefs": lambda rng, rollouts: KnowsTheTable(rng, rollouts, True,
                                                                                              True),
+    "hard, a Jack played means no other card (before)": lambda rng, rollouts: JackMeansNoOtherCard(rng=rng,
+                                                                                                   rollouts=rollouts),
 }
 
 

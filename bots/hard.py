@@ -8,13 +8,24 @@ import time
 from typing import Callable
 
 import runner
-from bots.medium import CLOSE, FOLLOW, KEEP_WILD, MORE_CARDS, SHED_CALM, SHED_CLOSE, SPREAD, MediumBot, rest_of_hand
+from bots.medium import (
+    CLOSE,
+    FOLLOW,
+    KEEP_WILD,
+    MORE_CARDS,
+    SHED_CALM,
+    SHED_CLOSE,
+    SPREAD,
+    TIMING,
+    MediumBot,
+    rest_of_hand,
+)
 from bots.medium import score as medium_score
 from runner.game.actions import CHALLENGE, Give, Play, Swap
-from runner.game.cards import SUITS
+from runner.game.cards import SUITS, Card
 from runner.game.compiled import Game
 from runner.game.engine import CHALLENGING, DRAWN, GIVING, JUMP_IN, NAME_SUIT, SWAPPING, Round
-from runner.simulate import Policy, Sampler, most_held_suit, playout
+from runner.simulate import Policy, Sampler, WildOver, most_held_suit, playout
 
 # Playouts per searched decision by default: under the classic rules they run in the compiled playout kernel
 # (runner/botkit/_playout.pyx), about 3.5 ms on a shared core against 150 ms in Python (bench/hard_cpu.py). Kept at
@@ -114,6 +125,23 @@ def _house_match_value(view: runner.View, totals: list[int], winner: int | None,
 def _compare(theirs: int, mine: int) -> float:
     """1 if fewer points than theirs (ahead), 0 if more, a half on a tie."""
     return 1.0 if mine < theirs else 0.0 if mine > theirs else 0.5
+
+
+def medium_wild_over(view: runner.View) -> WildOver:
+    """Whether medium might have played a wild card though it held another playable card (`Sampler`'s `wild_over`):
+    when an opponent is close it sheds a Jack's points over a card worth fewer, by more than KEEP_WILD (under
+    strafpunten a Jack of 20 over the low cards), and the spread of suits it keeps, or an 8 that would speed up a close
+    player, may tip it; otherwise a Jack is kept back. Bounds of medium's score (bots/medium.py), not its exact play."""
+    rules = Game.of(view.ruleset, len(view.active))
+    points, skip, active = rules.points, rules.skip, view.active
+
+    def over(seat: int, sizes: list[int], wild: Card, card: Card) -> bool:
+        close = any(sizes[other] <= CLOSE for other in active if other != seat)
+        weight = SHED_CLOSE if close else SHED_CALM
+        spread = SPREAD + FOLLOW * max(0, sizes[seat] - 2) + (TIMING if close and card in skip else 0.0)
+        return weight * (points.get(wild.rank, 0) - points.get(card.rank, 0)) + spread > KEEP_WILD
+
+    return over
 
 
 def candidates(view: runner.View) -> list[runner.Action]:
@@ -372,7 +400,7 @@ class HardBot(runner.Bot):
         if not (cls.sampler is HardBot.sampler and cls.play_out is HardBot.play_out and cls.value is HardBot.value):
             sample = self.sampler(view)
             return lambda: self.play_out(view, sample(self.rng), options)
-        sampler, value = Sampler(view, sensible=self.sensible), place_value(view)
+        sampler, value = self.beliefs(view), place_value(view)
 
         def step() -> list[float]:
             values = []
@@ -385,7 +413,11 @@ class HardBot(runner.Bot):
 
     def sampler(self, view: runner.View) -> Callable[[random.Random], Round]:
         """How the search deals the hidden cards: consistently with the view (`runner.simulate.Sampler`)."""
-        return Sampler(view, sensible=self.sensible).sample
+        return self.beliefs(view).sample
+
+    def beliefs(self, view: runner.View) -> Sampler:
+        """The deals consistent with the view and, with `sensible`, with the others playing like medium."""
+        return Sampler(view, sensible=self.sensible, wild_over=medium_wild_over(view) if self.sensible else None)
 
     def play_out(self, view: runner.View, world: Round, options: list[runner.Action]) -> list[float]:
         """The value of each option in `world`, each played out to the end of the round."""

@@ -5,7 +5,9 @@ import random
 import pytest
 
 from bots.hard import HardBot, candidates, choose, match_value
+from bots.medium import MediumBot
 from midround import table
+from runner.game.engine import Round
 from runner.table.match import Match
 from runner.table.play import make_bot_factory
 from scenario import cards
@@ -106,3 +108,24 @@ def test_it_believes_a_seat_that_took_a_seven_holds_none_unless_told_not_to():
 
     assert sevens_dealt(HardBot(rng=random.Random(1))) == 0  # 5 of its 7 cards were held when it took the penalty
     assert sevens_dealt(HardBot(rng=random.Random(1), sensible=False)) > 0
+
+
+@pytest.mark.parametrize("name", ["standard", "strafpunten"])
+def test_its_beliefs_about_medium_players_hold_of_their_true_hands(reg, name):
+    """Against medium bots hard's sensible beliefs are true: under strafpunten medium sheds a Jack of 20 over a low
+    card when an opponent is close, so such a Jack tells nothing of the low cards (bots/hard.py: medium_wild_over)."""
+    ruleset, rng, checked = reg.load_ruleset(name), random.Random(3), 0
+    hard = HardBot(rng=random.Random(1))
+    for number in range(12):
+        rnd = Round.deal(ruleset, rng, 4, dealer=number % 4)
+        bots = [MediumBot(rng=random.Random(seat)) for seat in range(4)]
+        while not rnd.over:
+            view = rnd.view()
+            for seat, layers in hard.beliefs(view).voids.items():
+                needed = 0
+                for count, excluded in layers:  # most excluded first: Hall's condition for nested sets
+                    needed += count
+                    assert sum(1 for card in rnd.hands[seat] if card not in excluded) >= needed, (number, seat)
+                    checked += 1
+            rnd.apply(rnd.canonical(bots[rnd.current].act(view)))
+    assert checked > 0

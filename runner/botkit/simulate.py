@@ -51,6 +51,9 @@ except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py): the
 
 Policy = Callable[[Round, random.Random], Action]
 Value = Callable[[list[int], "int | None"], float]  # what an ending is worth: value(points, winner)
+# Whether a sensible seat might play a wild card though it held another playable card: wild_over(seat, hand sizes then,
+# wild card, other card) (known_voids).
+WildOver = Callable[[int, list[int], Card, Card], bool]
 
 TRIES = 20  # deals tried for one sample before the named suits' belief is given up
 
@@ -77,10 +80,11 @@ class Sampler:
     has kept stay with it. Everything else comes from the view (`Round.from_view`: wishes, waits,
     pending skips, a play being carried out); reshuffles in the sampled round are driven by the rng.
     `sensible` may also be the seats so believed (a collection of seat numbers): the others' hands
-    are inferred from the facts alone.
+    are inferred from the facts alone. `wild_over` refines the belief about wild cards (see known_voids).
     """
 
-    def __init__(self, view: View, infer: bool = True, sensible: bool | Collection[int] = False):
+    def __init__(self, view: View, infer: bool = True, sensible: bool | Collection[int] = False,
+                 wild_over: WildOver | None = None):
         self.view = view
         self.hidden = hidden_cards(view)
         self.known = _known(view, self.hidden) if view.shown else {}
@@ -89,7 +93,7 @@ class Sampler:
             left.subtract(card for cards in self.known.values() for card in cards)
             self.hidden = sorted(left.elements())
         self.rules = rules = Game.of(view.ruleset, len(view.active))
-        self.voids = known_voids(view, rules, sensible) if infer else {}
+        self.voids = known_voids(view, rules, sensible, wild_over) if infer else {}
         self.named = {seat: suit for seat, suit in named_suits(view, rules).items() if believed(sensible, seat)
                       } if infer else {}
 
@@ -238,8 +242,8 @@ def named_suits(view: View, rules: Game | Ruleset | None = None) -> dict[int, st
     return named
 
 
-def known_voids(view: View, rules: Game | Ruleset | None = None,
-                sensible: bool | Collection[int] = False) -> dict[int, list[tuple[int, frozenset[Card]]]]:
+def known_voids(view: View, rules: Game | Ruleset | None = None, sensible: bool | Collection[int] = False,
+                wild_over: WildOver | None = None) -> dict[int, list[tuple[int, frozenset[Card]]]]:
     """What each other seat is known not to hold, from its draws for want of a playable card.
 
     `rules`: the view's ruleset (the default, also as `view.ruleset`), or those rules compiled
@@ -252,7 +256,10 @@ def known_voids(view: View, rules: Game | Ruleset | None = None,
     avoid the playable cards of that draw and of every later one. With `sensible` (see Sampler),
     a penalty taken though it could be passed on, and a wild card played, count the same way:
     the seat held none of the cards that would have passed it on, or that it could have played
-    (`sensible` may be the seats so believed, see Sampler).
+    (`sensible` may be the seats so believed, see Sampler). `wild_over(seat, sizes, wild, card)`, if given, says
+    whether a sensible `seat` might play the wild card `wild` although it held the playable `card`, the hand sizes
+    then being `sizes` (a bot's own model of the others' play, as bots/hard.py's of medium's): such cards are not
+    excluded by that play.
     Returns, per seat, layers of (count, cards excluded), most excluded first, the counts not overlapping.
 
     Only under the classic rules (the engine's fast path): under house rules a seat may draw for
@@ -275,10 +282,14 @@ def known_voids(view: View, rules: Game | Ruleset | None = None,
         if event.kind == "play":
             jack = event.card in rules.wild and event.seat != view.seat
             if jack and top is not None and not pending and believed(sensible, event.seat):
-                # A Jack kept back as an escape: played only when no other card could be.
+                # A Jack kept back as an escape: played only when no other card could be (or none it would
+                # rather play, by `wild_over`).
                 could_play = frozenset(
                     card for card in deck if card not in rules.wild and rules.playable(card, top, suit)
                 )
+                if wild_over is not None:
+                    sizes = sizes_at(view, index)
+                    could_play = frozenset(c for c in could_play if not wild_over(event.seat, sizes, event.card, c))
                 draws.setdefault(event.seat, []).append((index, could_play))
             top, suit = event.card, event.suit or event.card.suit
             if top in rules.draw:
@@ -318,6 +329,18 @@ def known_voids(view: View, rules: Game | Ruleset | None = None,
                 voids.setdefault(seat, []).append((count - counted, cards))
                 counted = count
     return voids
+
+
+def sizes_at(view: View, index: int) -> list[int]:
+    """Each seat's hand size just before `view.history[index]`, under the classic rules (cards move only by plays and
+    draws): the sizes now, less the cards drawn since, plus those played since."""
+    sizes = list(view.hand_sizes)
+    for event in view.history[index:]:
+        if event.kind == "play":
+            sizes[event.seat] += 1 + len(event.more or ())
+        elif event.kind == "draw":
+            sizes[event.seat] -= event.count
+    return sizes
 
 
 def believed(sensible: bool | Collection[int], seat: int) -> bool:
@@ -427,6 +450,7 @@ def rollout(rnd: Round, rng: random.Random, policy: Policy = quick_policy, first
 
 
 __all__ = [
-    "Policy", "Rollout", "Sampler", "SeatPolicies", "Value", "compiled", "determinize", "known_voids", "most_held_suit",
-    "named_suits", "playout", "quick_policy", "random_policy", "rollout", "since_hands_moved", "unseen_cards",
+    "Policy", "Rollout", "Sampler", "SeatPolicies", "Value", "WildOver", "compiled", "determinize", "known_voids",
+    "most_held_suit", "named_suits", "playout", "quick_policy", "random_policy", "rollout", "since_hands_moved",
+    "sizes_at", "unseen_cards",
 ]
