@@ -25,19 +25,23 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 MODES = ("off", "memory", "encode", "gzip")
 
 
-def play(mode: str, ruleset_name: str, matches: int) -> int:
-    """Play `matches` seeded matches of four random bots with the log in `mode`; the decisions made."""
+def play(mode: str, ruleset_name: str, matches: int, move_time: float | None = None) -> int:
+    """Play `matches` seeded matches of four random bots with the log in `mode`; the decisions made. `move_time`:
+    each decision timed under that CPU budget in seconds, as a tournament's `--move-time` (None: untimed)."""
     from runner.logs.codec import compress, encode
     from runner.plugins import registry
+    from runner.seats.faults import FaultSettings
     from runner.table.match import Match
     from runner.table.play import make_bot_factory
+    from runner.table.referee import Referee
 
     reg = registry()
     make_bot, ruleset = make_bot_factory(reg), reg.load_ruleset(ruleset_name)
     decisions = 0
     for seed in range(matches):
         log: list[dict] | None = None if mode == "off" else []
-        decisions += Match(ruleset, ["random"] * 4, seed, make_bot, log=log).run().decisions
+        referee = None if move_time is None else Referee(FaultSettings(move_time=move_time), seed=seed)
+        decisions += Match(ruleset, ["random"] * 4, seed, make_bot, log=log, referee=referee).run().decisions
         if mode == "encode":
             encode(log or [])
         elif mode == "gzip":
@@ -45,12 +49,12 @@ def play(mode: str, ruleset_name: str, matches: int) -> int:
     return decisions
 
 
-def counted(mode: str, ruleset_name: str, matches: int) -> tuple[int, int]:
+def counted(mode: str, ruleset_name: str, matches: int, move_time: float | None = None) -> tuple[int, int]:
     """(instructions, decisions) of a child process playing `matches` matches in `mode` under cachegrind."""
     with tempfile.TemporaryDirectory() as folder:
         done = subprocess.run(
             ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={folder}/out",
-             sys.executable, __file__, "--child", mode, ruleset_name, str(matches)],
+             sys.executable, __file__, "--child", mode, ruleset_name, str(matches), str(move_time or 0)],
             capture_output=True, text=True, env=os.environ, check=False,
         )
     found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
@@ -59,13 +63,15 @@ def counted(mode: str, ruleset_name: str, matches: int) -> tuple[int, int]:
     return int(found.group(1).replace(",", "")), int(done.stdout.split()[-1])
 
 
-def per_decision(mode: str, ruleset_name: str, matches: int) -> tuple[float, int]:
-    """(instructions per decision, decisions counted) from `matches` against 2 x `matches` matches in `mode`."""
+def per_decision(mode: str, ruleset_name: str, matches: int, move_time: float | None = None) -> tuple[float, int]:
+    """(instructions per decision, decisions counted) from `matches` against 2 x `matches` matches in `mode`
+    (`move_time`: timed decisions, as `play`)."""
     if shutil.which("valgrind") is None:
         sys.exit("Error: valgrind is not installed (apt-get install valgrind)")
-    (few, few_decisions), (more, more_decisions) = (counted(mode, ruleset_name, n) for n in (matches, 2 * matches))
+    (few, few_decisions), (more, more_decisions) = (counted(mode, ruleset_name, n, move_time)
+                                                        for n in (matches, 2 * matches))
     return (more - few) / (more_decisions - few_decisions), more_decisions - few_decisions
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
-    print(play(sys.argv[2], sys.argv[3], int(sys.argv[4])))
+    print(play(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]) or None))
