@@ -104,6 +104,13 @@ def test_instructions_gives_the_instructions_per_decision_of_each_row():
     assert found and int(found.group(1).replace(",", "")) > 1000 and int(found.group(2)) > 0, done.stdout
 
 
+def test_the_timed_instruction_count_plays_the_same_matches_as_the_untimed():
+    import cachegrind
+
+    timed = cachegrind.play("memory", "standard-single", 3, move_time=1.0)
+    assert timed == cachegrind.play("memory", "standard-single", 3)
+
+
 def test_the_instruction_counts_play_the_same_matches_whatever_they_do_with_the_log():
     import cachegrind
 
