@@ -23,21 +23,27 @@ from runner.table.referee import Fault, Referee
 from .logfiles import store_log
 
 
-@dataclass(frozen=True, kw_only=True)
-class WorkUnit:
-    """Everything needed to play one scheduled match, in picklable plain data."""
+class WorkUnit(NamedTuple):
+    """Everything needed to play one scheduled match, in picklable plain data.
+
+    A NamedTuple, as frozen as a frozen dataclass and made in half its time: the driver makes one per match,
+    on the core the workers share.
+    """
 
     match_id: str
     seed: int
     bots: tuple[str, ...]  # registered bot name per seat
     entrants: tuple[str, ...]  # entrant label per seat (distinct when a bot is entered twice)
-    ruleset: dict = field(repr=False)  # the resolved ruleset, Ruleset.to_data()
+    ruleset: dict  # the resolved ruleset, Ruleset.to_data()
     ruleset_name: str = ""
-    overrides: dict = field(default_factory=dict)
+    overrides: dict | None = None  # the --set overrides the ruleset was resolved with
     logs: bool = True
     faults: FaultSettings = FaultSettings()
     log_dir: str | None = None  # the results directory, if the worker writes the log file there itself
     decks: tuple[str, ...] = ()  # from a deal file: each round's deck, its cards top first, space-separated
+
+    def __repr__(self) -> str:  # without the ruleset, pages long
+        return f"WorkUnit(match_id={self.match_id!r}, seed={self.seed}, bots={self.bots})"
 
 
 class SeatOutcome(NamedTuple):
