@@ -21,7 +21,7 @@ import os
 import sys
 
 # The modules compiled, in import order: the engine, its tables, the log's events and line encoder, the simulator,
-# the in-process seat and the match loop.
+# the in-process seat and its deadlines, and the match loop.
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
     "runner.game.compiled",
@@ -31,6 +31,7 @@ MODULES = (
     "runner.game.events",
     "runner.logs.lines",
     "runner.botkit.simulate",
+    "runner.seats.deadline",
     "runner.seats.seat",
     "runner.table.referee",
     "runner.table.match",
