@@ -237,7 +237,7 @@ def profile(args) -> str:
             ["making the units deal by deal (driver)", f"{1e6 * making / n:,.0f}"],
             ["pickle a unit there and its outcome back", f"{1e6 * pickling / n:,.0f}"],
             ["storing the rows (driver: digests, SQLite)", f"{1e6 * storing / n:,.0f}"],
-            ["standings at the end (driver: two reads, OpenSkill)", f"{1e6 * standings / n:,.0f}"]]
+            ["standings at the end (driver: two reads, the rating)", f"{1e6 * standings / n:,.0f}"]]
     lines = [line for line in text.getvalue().splitlines() if line.strip()][-22:]
     return (f"## Profile: {n:,} matches with logs, CPU µs per match\n\n" + markdown(["step", "µs/match"], rows)
             + "\n\nplay_unit under cProfile (cumulative):\n\n```\n" + "\n".join(lines) + "\n```\n")

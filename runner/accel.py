@@ -21,7 +21,7 @@ import os
 import sys
 
 # The modules compiled, in import order: the engine, its tables, the log's events and line encoder, the simulator,
-# the in-process seat and the match loop.
+# the in-process seat and its deadlines, and the match loop.
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
     "runner.game.compiled",
@@ -31,13 +31,14 @@ MODULES = (
     "runner.game.events",
     "runner.logs.lines",
     "runner.botkit.simulate",
+    "runner.seats.deadline",
     "runner.seats.seat",
     "runner.table.referee",
     "runner.table.match",
 )
 # Typed Cython sources (.pyx) with no .py of the same name: the code importing one falls back to Python of its own
 # when it cannot be imported (not built, MAUMAU_PURE=1, or stale: the finder then refuses it).
-KERNELS = ("runner.botkit._playout",)
+KERNELS = ("runner.game._seeding", "runner.botkit._playout")
 # The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
 # methods, the compiled rules): a compiled one cannot run on the pure-Python class of another, so they
 # run compiled only all together (all in one package folder).

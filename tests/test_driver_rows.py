@@ -17,14 +17,14 @@ def seats():
 
 def test_a_seat_row_is_its_fields_in_table_order_with_forfeited_as_an_integer():
     for seat in seats():
-        assert seat_row(seat) == tuple(int(v) if isinstance(v, bool) else v for v in vars(seat).values())
+        assert seat_row(seat) == tuple(int(v) if isinstance(v, bool) else v for v in seat)
         assert type(seat_row(seat)[-1]) is int
 
 
 def test_plain_digest_equals_digest_of_the_same_rows_with_booleans():
     row = ("t0-d1-r2", 0, 1, 2, 2**62 + 5, 9, 301, None, None)
     faults = [(2, "random", "illegal", "played 7H on 9S", 4), (2, "random", "timeout", "", 5)]
-    generic = digest(row, [tuple(vars(s).values()) for s in seats()], faults)
+    generic = digest(row, [tuple(s) for s in seats()], faults)
     assert plain_digest(row, [seat_row(s) for s in seats()], faults) == generic
     assert plain_digest(list(row), [list(seat_row(s)) for s in seats()], [list(f) for f in faults]) == generic
     assert plain_digest(row, [seat_row(s) for s in seats()[:2]], faults) != generic

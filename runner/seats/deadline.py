@@ -39,18 +39,23 @@ class DecisionTimeout(BaseException):
 
 
 class _State:
-    """The running decision's budgets and the watchdog: one instance, `_state` (an instance's attributes are
-    cheaper to set each decision than a class's, which invalidates the type's caches)."""
+    """The running decision's budgets and the watchdog: one instance, `_state` (compiled, a C struct:
+    runner/seats/deadline.pxd)."""
 
-    armed = False
-    wall_at = math.inf  # time.perf_counter() by which the running decision must end: the wall-clock cap
-    cpu_at = math.inf  # the main thread's CPU clock (time.thread_time()) by which it must end
-    main = threading.main_thread().ident
-    clock: int | None = None  # the main thread's CPU-time clock (time.pthread_getcpuclockid)
-    watchdog: threading.Thread | None = None
+    def __init__(self) -> None:
+        self.armed = False
+        self.wall_at = math.inf  # time.perf_counter() by which the running decision must end: the wall-clock cap
+        self.cpu_at = math.inf  # the main thread's CPU clock (time.thread_time()) by which it must end
+        self.main = threading.main_thread().ident or 0
+        self.clock: int | None = None  # the main thread's CPU-time clock (time.pthread_getcpuclockid)
+        self.watchdog: threading.Thread | None = None
 
 
 _state = _State()
+_INFINITY = math.inf
+# What arm() calls each decision, bound once: a module's attribute costs a look-up per call (compiled as well)
+_get_ident, _getsignal = threading.get_ident, _signal.getsignal
+_SIGALRM = getattr(signal, "SIGALRM", 0)  # an int, not signal's enum, which _signal takes as it is
 
 
 def _over(cpu_now: float) -> str | None:
@@ -73,9 +78,9 @@ def _watch() -> None:
     while True:
         time.sleep(POLL)
         if _state.armed and _over(clock_gettime(_state.clock)) is not None:
-            if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
+            if _getsignal(_SIGALRM) is not _on_alarm:
                 continue  # someone replaced our handler: SIGALRM's default action would kill the process
-            signal.pthread_kill(_state.main, signal.SIGALRM)
+            signal.pthread_kill(_state.main, _SIGALRM)
             time.sleep(REPEAT)
 
 
@@ -89,6 +94,13 @@ if hasattr(os, "register_at_fork"):
 AVAILABLE = hasattr(signal, "pthread_kill") and hasattr(signal, "SIGALRM") and hasattr(time, "pthread_getcpuclockid")
 
 
+def _start_watchdog() -> None:
+    """The handler of SIGALRM and the watchdog thread, once a process (again after a fork)."""
+    _state.clock = time.pthread_getcpuclockid(_state.main)
+    _state.watchdog = threading.Thread(target=_watch, name="maumau-deadline", daemon=True)
+    _state.watchdog.start()
+
+
 def arm(cpu: float | None, wall: float | None, start: float, cpu_start: float = 0.0) -> bool:
     """Interrupt the main thread with DecisionTimeout once the decision begun at `start` (a `time.perf_counter()`
     reading) has used `cpu` seconds of CPU time from `cpu_start` (a `time.thread_time()` reading) or lasted `wall`
@@ -96,16 +108,14 @@ def arm(cpu: float | None, wall: float | None, start: float, cpu_start: float = 
 
     False (nothing armed) outside the main thread of a POSIX process, where no interruption is possible.
     """
-    if not AVAILABLE or threading.get_ident() != _state.main:
+    if not AVAILABLE or _get_ident() != _state.main:
         return False
-    if _signal.getsignal(signal.SIGALRM) is not _on_alarm:
-        signal.signal(signal.SIGALRM, _on_alarm)
+    if _getsignal(_SIGALRM) is not _on_alarm:  # each decision: a bot may have replaced it in the last one
+        signal.signal(_SIGALRM, _on_alarm)
     if _state.watchdog is None:
-        _state.clock = time.pthread_getcpuclockid(_state.main)
-        _state.watchdog = threading.Thread(target=_watch, name="maumau-deadline", daemon=True)
-        _state.watchdog.start()
-    _state.wall_at = math.inf if wall is None else start + wall
-    _state.cpu_at = math.inf if cpu is None else cpu_start + cpu
+        _start_watchdog()
+    _state.wall_at = _INFINITY if wall is None else start + wall
+    _state.cpu_at = _INFINITY if cpu is None else cpu_start + cpu
     _state.armed = True
     return True
 

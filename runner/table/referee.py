@@ -105,7 +105,10 @@ class Referee:
             bank = budget = None
             wall = self._wall  # the cap without a budget: --wall-time, or none
         else:
-            bank = self.banks.setdefault(index, self.time_bank)
+            banks = self.banks
+            bank = banks.get(index)
+            if bank is None:
+                bank = banks[index] = self.time_bank
             budget = move_time + bank
             try:  # the same budget, the same cap: until a bank pays for an overrun
                 wall = self._walls[budget]
@@ -123,9 +126,24 @@ class Referee:
             return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
                                traceback=failure.traceback)
         if clocked:
-            overrun = self._timed(rnd, seat, player, perf_counter() - started, budget, wall)
-            if overrun is not None:
-                return overrun
+            elapsed = perf_counter() - started
+            stats = self.thinking.get(index)  # counted here, not in a method: a timed decision's every step costs
+            if stats is None:
+                stats = self.thinking[index] = [0, 0.0, 0.0]
+            stats[0] += 1
+            stats[1] += elapsed
+            if elapsed > stats[2]:
+                stats[2] = elapsed
+            # an overrun is possible only past the wall cap, or past the move time (a bot's CPU time in one thread
+            # is at most its wall time)
+            if (wall is not None and elapsed > wall) or (
+                    budget is not None and (elapsed > move_time or not seat.one_thread)):
+                overrun = self._overrun(rnd, seat, player, elapsed, budget, wall)
+                if overrun is not None:
+                    return overrun
+        for action in view.legal:  # the usual answer: one of `view.legal` itself (rnd.canonical checks it too)
+            if action is answer:
+                return action
         return self._checked(rnd, player, answer)
 
     def _checked(self, rnd: Round, player: str, answer: object) -> Action:
@@ -136,25 +154,17 @@ class Referee:
             return self._fault(rnd, player, "illegal", detail)
         return action
 
-    def _timed(self, rnd: Round, seat: Seat, player: str, elapsed: float, budget: float | None,
-               wall: float | None) -> Action | None:
-        """Count a decision that took `elapsed` seconds of wall clock: its thinking, and the fault of an overrun
-        (the action that replaces the answer), or None."""
-        index = rnd.current
-        stats = self.thinking.get(index)
-        if stats is None:
-            stats = self.thinking[index] = [0, 0.0, 0.0]
-        stats[0] += 1
-        stats[1] += elapsed
-        if elapsed > stats[2]:
-            stats[2] = elapsed
+    def _overrun(self, rnd: Round, seat: Seat, player: str, elapsed: float, budget: float | None,
+                 wall: float | None) -> Action | None:
+        """The fault of a decision that took `elapsed` seconds of wall clock, over the wall cap or its budget of
+        CPU time (the action that replaces the answer), or None."""
         if wall is not None and elapsed > wall:  # not interrupted (a bot in C code, or no watchdog here)
             detail = f"took {elapsed:.3f}s of wall clock, over the cap of {wall:.3f}s (--wall-time)"
             return self._fault(rnd, player, "timeout", detail, give_up=True)
         move_time = self.move_time
-        if budget is not None and move_time is not None and (elapsed > move_time or not seat.one_thread):
+        if budget is not None and move_time is not None:
             cpu = seat.cpu_used(elapsed)
-            if cpu > move_time and self._charge(index, cpu):
+            if cpu > move_time and self._charge(rnd.current, cpu):
                 detail = f"used {cpu:.3f}s of CPU time, budget {budget:.3f}s"
                 return self._fault(rnd, player, "timeout", detail, give_up=True)
         return None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 
 from runner.errors import MaumauError
@@ -51,7 +50,7 @@ def stored_events(store: Store, settings: Settings, match_id: str,
     if commands:  # the stored config names them: a doctored directory must not make replay run programs
         raise MaumauError(f"match {match_id!r} has no stored log, and re-playing it would run {commands[0]!r:.80}; "
                           "replay only re-plays registered bots (run the tournament with --logs)")
-    outcome = play_unit(replace(unit, logs=True))
+    outcome = play_unit(unit._replace(logs=True))
     return parse_stored_log(outcome.log), entrants, True
 
 

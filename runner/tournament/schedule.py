@@ -14,17 +14,15 @@ from __future__ import annotations
 import hashlib
 import itertools
 import math
-from dataclasses import dataclass
-from typing import Iterator
+from typing import Iterator, NamedTuple
 
 from .deals import Deal
 from .settings import Settings
 from .work import WorkUnit
 
 
-@dataclass(frozen=True, kw_only=True)
-class Slot:
-    """One scheduled match: where it sits in the schedule, and who sits where."""
+class Slot(NamedTuple):
+    """One scheduled match: where it sits in the schedule, and who sits where (a NamedTuple: one per match)."""
 
     match_id: str
     table: int

@@ -12,8 +12,7 @@ from dataclasses import dataclass, field
 from statistics import NormalDist
 from typing import Callable, Hashable, Iterable, Sequence
 
-from openskill.models import PlackettLuce
-
+from .rating import Rating, rate
 from .work import SeatOutcome
 
 Z95 = 1.959963984540054  # the two-sided 95% normal quantile
@@ -182,12 +181,11 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
     order = {label: i for i, (label, _) in enumerate(entrants)}
     totals = {label: Totals() for label, _ in entrants}
     met: dict[tuple[str, str], list] = {}  # (a, b) -> [matches both played, matches a placed ahead]
-    model = PlackettLuce()
-    ratings = {label: model.rating(name=label) for label, _ in entrants}
+    ratings = {label: Rating() for label, _ in entrants}
     h2h: dict[tuple[str, str], tuple[int, float]] = {}
     sizes: set[int] = set()
     for _, match in read():
-        rate_match(model, ratings, match)
+        rate_match(ratings, match)
         sizes.add(len(match))
         for seat, share in zip(match, ahead_shares(match)):
             totals[seat.entrant].add(seat, share)
@@ -229,7 +227,9 @@ def ahead_shares(match: Sequence[SeatOutcome]) -> list[float]:
     others = len(match) - 1
     if others < 1:
         return [0.5] * len(match)
-    return [sum(ahead(me.place, other.place) for other in match if other is not me) / others for me in match]
+    places = [seat.place for seat in match]
+    # an opponent behind counts 1, one sharing the place a half (the seat itself shares its own: not counted)
+    return [(sum(place > mine for place in places) + 0.5 * (places.count(mine) - 1)) / others for mine in places]
 
 
 class Totals:
@@ -276,11 +276,9 @@ def ahead(place: int, other: int) -> float:
     return 1.0 if other > place else 0.5 if other == place else 0.0
 
 
-def rate_match(model: PlackettLuce, ratings: dict, match: Sequence[SeatOutcome]) -> None:
+def rate_match(ratings: dict[str, Rating], match: Sequence[SeatOutcome]) -> None:
     """Update the ratings of the entrants of one match from their places."""
-    teams = [[ratings[s.entrant]] for s in match]
-    rated = model.rate(teams, ranks=[s.place for s in match])
-    for seat, (rating,) in zip(match, rated):
+    for seat, rating in zip(match, rate([ratings[s.entrant] for s in match], [s.place for s in match])):
         ratings[seat.entrant] = rating
 
 

@@ -199,13 +199,13 @@ class Store:
                    FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.deal < ?
                    ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
         current, block, seats = None, "", []
-        for match_id, tbl, deal, *fields in self.db.execute(query, (deals if deals is not None else 2**62,)):
-            if match_id != current:
+        make = SeatOutcome._make  # the standings read every seat twice, one after another: the fewest steps a row
+        for row in self.db.execute(query, (deals if deals is not None else 2**62,)):
+            if row[0] != current:
                 if seats:
                     yield block, seats
-                current, block, seats = match_id, f"t{tbl}-d{deal}", []
-            fields[-1] = bool(fields[-1])
-            seats.append(SeatOutcome.from_row(fields))
+                current, block, seats = row[0], f"t{row[1]}-d{row[2]}", []
+            seats.append(make((*row[3:12], row[12] != 0)))  # forfeited: SQLite gives an integer
         if seats:
             yield block, seats
 

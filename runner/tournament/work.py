@@ -10,6 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import partial
+from typing import NamedTuple
 
 from runner.game.ruleset import Ruleset
 from runner.logs.codec import compress
@@ -22,26 +23,35 @@ from runner.table.referee import Fault, Referee
 from .logfiles import store_log
 
 
-@dataclass(frozen=True, kw_only=True)
-class WorkUnit:
-    """Everything needed to play one scheduled match, in picklable plain data."""
+class WorkUnit(NamedTuple):
+    """Everything needed to play one scheduled match, in picklable plain data.
+
+    A NamedTuple, as frozen as a frozen dataclass and made in half its time: the driver makes one per match,
+    on the core the workers share.
+    """
 
     match_id: str
     seed: int
     bots: tuple[str, ...]  # registered bot name per seat
     entrants: tuple[str, ...]  # entrant label per seat (distinct when a bot is entered twice)
-    ruleset: dict = field(repr=False)  # the resolved ruleset, Ruleset.to_data()
+    ruleset: dict  # the resolved ruleset, Ruleset.to_data()
     ruleset_name: str = ""
-    overrides: dict = field(default_factory=dict)
+    overrides: dict | None = None  # the --set overrides the ruleset was resolved with
     logs: bool = True
     faults: FaultSettings = FaultSettings()
     log_dir: str | None = None  # the results directory, if the worker writes the log file there itself
     decks: tuple[str, ...] = ()  # from a deal file: each round's deck, its cards top first, space-separated
 
+    def __repr__(self) -> str:  # without the ruleset, pages long
+        return f"WorkUnit(match_id={self.match_id!r}, seed={self.seed}, bots={self.bots})"
 
-@dataclass(frozen=True, kw_only=True)
-class SeatOutcome:
-    """How one seat of one match did; `place` is 1 for every seat sharing first."""
+
+class SeatOutcome(NamedTuple):
+    """How one seat of one match did; `place` is 1 for every seat sharing first.
+
+    A NamedTuple (frozen, typed, as a frozen dataclass is): the standings read every stored seat of a tournament,
+    twice, one after another at its end, and a tuple is made from a row in a fifth of a frozen dataclass's time.
+    """
 
     seat: int
     entrant: str
@@ -57,10 +67,7 @@ class SeatOutcome:
     @classmethod
     def from_row(cls, row) -> "SeatOutcome":
         """A seat from its fields in the order of the store's seats table."""
-        return cls(**dict(zip(SEAT_FIELDS, row)))
-
-
-SEAT_FIELDS = ("seat", "entrant", "bot", "place", "score", "points", "rounds", "rounds_won", "faults", "forfeited")
+        return cls._make(row)
 
 
 @dataclass(frozen=True, kw_only=True)
