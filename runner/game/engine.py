@@ -136,6 +136,7 @@ def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
     return after
 
 
+_DRAW_ONLY = (DRAW,)  # the legal actions of a seat in phase play with no card to play and no penalty pending
 _AFTER: dict[tuple[tuple[int, ...], int], dict[int, tuple[int, ...]]] = {}  # a few entries: seats in play per table
 
 
@@ -428,6 +429,11 @@ class Round(General):
             return self._alone(card, self.hands[self.current])
         return self.rules.playable(card, self.discard[-1], self.suit)
 
+    def _playable_now(self) -> dict[Card, tuple[Play, ...]]:
+        """The fast path's cards playable on the pile now, as a dict (a card's look-up costs less than `playable`):
+        the table `legal` finds its plays in (which cards it holds does not depend on the announcement)."""
+        return self.rules.plays_on(None, self.discard[-1], self.suit)
+
     def announcement_due(self, cards_left: int) -> str | None:
         """The announcement a play leaving `cards_left` cards needs, if the ruleset requires one."""
         return self.rules.due_after[cards_left] if 0 <= cards_left < 2 else None
@@ -475,6 +481,8 @@ class Round(General):
                             actions += found
                 if actions and rules.stuck_only:
                     return tuple(actions)
+            if not actions:  # no card to play: one tuple for every such decision (a View holds it, read only)
+                return _DRAW_ONLY
             actions.append(DRAW)
             return tuple(actions)
         if phase == DRAWN:
@@ -616,7 +624,7 @@ class Round(General):
                 else:
                     reason = STUCK if self.rules.stuck_only or not self._can_play(seat) else CHOICE
                 got = self._draw(seat, 1, reason)
-                if got and self.rules.play_drawn and self.playable(self.hands[seat][-1]):
+                if got and self.rules.play_drawn and self.hands[seat][-1] in self._playable_now():
                     self.drawn, self.phase = self.hands[seat][-1], DRAWN
                     return
                 self._end_turn(seat, got)
@@ -660,8 +668,9 @@ class Round(General):
         return (rules.maumau_penalty if not self.hands[seat] else rules.mau_penalty) or 0
 
     def _can_play(self, seat: int) -> bool:
+        playable = self._playable_now()
         for card in self.hands[seat]:  # a loop, not any(): no generator when compiled
-            if self.playable(card):
+            if card in playable:
                 return True
         return False
 

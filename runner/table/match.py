@@ -15,6 +15,11 @@ from runner.seats.seat import as_seat
 
 from .referee import Fault, Forfeit, Referee
 
+try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_seeding.pyx)
+    from runner.game._seeding import seeded
+except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py)
+    seeded = random.Random
+
 
 @dataclass(frozen=True)
 class TableChange:
@@ -75,7 +80,7 @@ def bot_rng(seed: int | str, seat: int) -> random.Random:
     An isolated bot is sent its generator's state, and a Mersenne Twister's seeding can be run
     backwards: what it gives back must not name the match seed, which also seeds the deal.
     """
-    return random.Random(hashlib.sha256(f"maumau:{seed}:seat:{seat}".encode()).hexdigest())
+    return seeded(hashlib.sha256(f"maumau:{seed}:seat:{seat}".encode()).hexdigest())
 
 
 class Match:
@@ -106,7 +111,7 @@ class Match:
         self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
         self.between_rounds = between_rounds
         self.referee = referee or Referee(seed=seed)
-        self.rng = random.Random(f"{seed}:deal")
+        self.rng = seeded(f"{seed}:deal")
         self.table = _Table(players=list(players), totals=[0] * len(players), rounds_won=[0] * len(players))
         self.bots = [make_bot(player, seat, bot_rng(seed, seat)) for seat, player in enumerate(players)]
         self.seats = [as_seat(bot) for bot in self.bots]  # what the referee asks: one interface for every bot
