@@ -121,3 +121,15 @@ def test_a_compiled_view_shares_the_rounds_lists_from_the_first_decision_and_a_p
     shared = Prefix if compiled else tuple  # compiled, a Prefix costs less than a copy of any length
     assert type(view.history) is shared and type(view.discard) is shared
     assert view.history == () and view.discard == tuple(rnd.discard)
+
+
+def test_a_views_seats_and_hand_sizes_are_the_rounds_at_its_decision():
+    """The tuple of `active` is made once per list the round holds (a new list, a new tuple); the sizes each view."""
+    rnd = Round.deal(registry().load_ruleset("strafpunten"), random.Random(2), 4)
+    first = rnd.view()
+    rnd.apply(rnd.legal()[0])
+    second = rnd.view()
+    assert first.active == second.active == (0, 1, 2, 3) and first.active is second.active
+    assert first.hand_sizes != second.hand_sizes and second.hand_sizes == tuple(len(hand) for hand in rnd.hands)
+    rnd.active = [0, 1, 3]  # a round rebuilt with fewer seats: its views say so
+    assert rnd.view().active == (0, 1, 3)

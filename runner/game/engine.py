@@ -150,6 +150,7 @@ class Round(General):
         self.general = rules.general
         self.single_deck = False  # True when no card can be in a hand twice (set by `deal`)
         self._after = None  # {direction: next seat in play after each seat}, built on first use
+        self._seated = None  # the tuple of `active` a View holds, made on first use
         self.pending_card, self.pending_from, self.skip_pending, self.skip_card = None, -1, 0, None
         self.waits: tuple[int, ...] = ()  # empty while no seat must miss turns
         self.deferred, self.wish, self.wish_left, self.next_rank = 0, None, 0, None
@@ -578,9 +579,9 @@ class Round(General):
         hands, discard, history = self.hands, self.discard, self.history
         return self._made(View, (
             seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
-            tuple([len(hand) for hand in hands]), len(self.stock),  # a list: a C loop when compiled
+            self._sizes(), len(self.stock),
             self._seen(discard),  # shared (runner/game/prefix.py)
-            self.totals, self.rounds_won, self.number, tuple(self.active), self.rules.ruleset,
+            self.totals, self.rounds_won, self.number, self._active_seen(), self.rules.ruleset,
             self._seen(history),
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),

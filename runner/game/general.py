@@ -853,9 +853,9 @@ class General(RoundState):
             history = self._seen(events)
         return self._made(View, (
             seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
-            tuple(map(len, hands)), len(self.stock),
+            self._sizes(), len(self.stock),
             self._seen(discard), self.totals,
-            self.rounds_won, self.number, tuple(self.active), rules.ruleset, history,
+            self.rounds_won, self.number, self._active_seen(), rules.ruleset, history,
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),
             self.wish, self.wish_left, self.skip_pending, self.discard[-1] in rules.free, self.next_rank, self.waits,

@@ -1,5 +1,7 @@
 # The typed layout of a Round's state for the compiled accelerator (runner/accel.py): every name of
 # RoundState.__slots__ in runner/game/state.py, as a C struct member; the ints and flags as C values.
+cimport cython
+
 from runner.game.compiled cimport Game
 from runner.game.prefix cimport shared
 
@@ -25,8 +27,34 @@ cdef extern from *:
     #endif
         return PyObject_CallMethod((PyObject *)&PyTuple_Type, "__new__", "OO", cls, fields);
     }
+
+    /* tuple(len(hand) for hand in hands), `hands` a list (of lists): a View's hand_sizes, without a list between. */
+    static PyObject *maumau_sizes(PyObject *hands) {
+        Py_ssize_t n, i;
+        PyObject *sizes;
+        if (!PyList_Check(hands)) {
+            PyErr_SetString(PyExc_TypeError, "the round's hands are not a list");
+            return NULL;
+        }
+        n = PyList_GET_SIZE(hands);
+        sizes = PyTuple_New(n);
+        if (sizes == NULL)
+            return NULL;
+        for (i = 0; i < n; i++) {
+            PyObject *hand = PyList_GET_ITEM(hands, i);
+            Py_ssize_t size = PyList_CheckExact(hand) ? PyList_GET_SIZE(hand) : PyObject_Size(hand);
+            PyObject *item = size < 0 ? NULL : PyLong_FromSsize_t(size);
+            if (item == NULL) {
+                Py_DECREF(sizes);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(sizes, i, item);
+        }
+        return sizes;
+    }
     """
     object _tuple_as "maumau_tuple_as"(object cls, object fields)
+    object _sizes_of "maumau_sizes"(list hands)
 
 cdef bint COMPILED
 
@@ -47,7 +75,7 @@ cdef class RoundState:
     cdef public int dealer, number
     cdef public object totals, rounds_won
     cdef public list history
-    cdef public object log, _legal, out, _after
+    cdef public object log, _legal, out, _after, _seated
     cdef public bint single_deck
     cdef public object outcome
     cdef public bint general
@@ -61,3 +89,6 @@ cdef class RoundState:
 
     cdef _made(self, cls, tuple fields)
     cdef _seen(self, list items)
+    cdef _sizes(self)
+    @cython.locals(seated=tuple)
+    cdef tuple _active_seen(self)

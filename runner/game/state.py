@@ -51,7 +51,7 @@ class RoundState:
         "rules", "rng", "n_seats", "active", "hands", "stock", "discard", "suit", "current", "phase",
         "pending", "chain", "direction", "again", "drawn", "missed", "idle", "turns", "winner",
         "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
-        "single_deck", "outcome", "general",
+        "single_deck", "outcome", "general", "_seated",
         # the state of the house rules (runner/game/general.py; at their defaults otherwise)
         "pending_card", "pending_from", "skip_pending", "skip_card", "waits", "deferred", "wish", "wish_left",
         "next_rank", "shown", "finished", "resume", "again_card", "out_card",
@@ -84,6 +84,7 @@ class RoundState:
     _legal: tuple[Action, ...] | None
     out: set[int]  # forfeited
     _after: dict[int, tuple[int, ...]] | None
+    _seated: tuple | None  # (the list `active`, its tuple): what a View holds of it, made once per list
     single_deck: bool
     outcome: Outcome | None
     general: bool  # the ruleset is played by the general path
@@ -108,6 +109,19 @@ class RoundState:
         if COMPILED:
             return _tuple_as(cls, fields)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
         return tuple.__new__(cls, fields)
+
+    def _sizes(self) -> tuple[int, ...]:
+        """The number of cards in each hand (a View's hand_sizes); compiled, a tuple made without a list between."""
+        if COMPILED:
+            return _sizes_of(self.hands)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
+        return tuple([len(hand) for hand in self.hands])
+
+    def _active_seen(self) -> tuple[int, ...]:
+        """`tuple(self.active)`, made once per list (the seats dealt in do not change during a round)."""
+        seated = self._seated
+        if seated is None or seated[0] is not self.active:
+            seated = self._seated = (self.active, tuple(self.active))
+        return seated[1]
 
     def _seen(self, items: list) -> Sequence:
         """What a View holds of the round's history or discard pile: a Prefix sharing the list (runner/game/prefix.py),
