@@ -116,3 +116,11 @@ def test_the_instruction_counts_play_the_same_matches_whatever_they_do_with_the_
 
     decisions = {mode: cachegrind.play(mode, "standard-single", 3) for mode in cachegrind.MODES}
     assert len(set(decisions.values())) == 1 and decisions["off"] > 0, decisions
+
+
+def test_the_openspiel_count_plays_the_games_of_the_peers_row():
+    pytest.importorskip("pyspiel")  # the bench extra
+    import cachegrind
+
+    # seeded as bench/peers.py seeds its row, the same games each time: the count's own run and valgrind's agree
+    assert cachegrind.play_openspiel(3, count=True) == cachegrind.play_openspiel(3, count=True) > 3 * 20
