@@ -20,10 +20,11 @@ import json
 import os
 import sys
 
-# The modules compiled, in import order: the engine, its tables, the log's events and line encoder, the simulator,
-# the in-process seat and its deadlines, and the match loop.
+# The modules compiled, in import order: the Views' shared lists, the engine, its tables, the log's events and line
+# encoder, the simulator, the in-process seat and its deadlines, and the match loop.
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
+    "runner.game.prefix",
     "runner.game.compiled",
     "runner.game.state",
     "runner.game.general",
@@ -42,8 +43,8 @@ KERNELS = ("runner.game._seeding", "runner.botkit._playout")
 # The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
 # methods, the compiled rules, the referee's decision loop on them): a compiled one cannot run on the pure-Python
 # class of another, so they run compiled only all together.
-LINKED = ("runner.game.compiled", "runner.game.state", "runner.game.general", "runner.game.engine",
-          "runner.table.referee")
+LINKED = ("runner.game.prefix", "runner.game.compiled", "runner.game.state", "runner.game.general",
+          "runner.game.engine", "runner.table.referee")
 MANIFEST = "_accelerated.json"  # {module's file name: SHA-256 of the .py it was compiled from}
 PURE_VARIABLE = "MAUMAU_PURE"
 

@@ -60,7 +60,7 @@ from .general import (
 )
 from .ruleset import Ruleset
 from .state import Outcome, RoundState
-from .view import SHARED_FROM, Event, Prefix, Resume, View
+from .view import Event, Resume, View
 
 __all__ = [
     "BLOCKED", "CHALLENGING", "DRAWN", "FORFEITED", "GIVING", "HAND_LIMIT", "JUMP_IN", "NAME_SUIT", "OVER", "PLAY",
@@ -579,9 +579,9 @@ class Round(General):
         return self._made(View, (
             seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
             tuple([len(hand) for hand in hands]), len(self.stock),  # a list: a C loop when compiled
-            tuple(discard) if len(discard) < SHARED_FROM else Prefix(discard, len(discard)),  # runner/game/view.py
+            self._seen(discard),  # shared (runner/game/prefix.py)
             self.totals, self.rounds_won, self.number, tuple(self.active), self.rules.ruleset,
-            tuple(history) if len(history) < SHARED_FROM else Prefix(history, len(history)),
+            self._seen(history),
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),
             None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume, move_time, time_bank,
