@@ -134,3 +134,11 @@ def test_hard_vs_medium_plays_further_deals_from_first_deal():
     three, _ = hard_vs_medium.measure(ruleset, make, 3)
     third, _ = hard_vs_medium.measure(ruleset, make, 1, first=2)
     assert third == three[8:] and third != three[:4]  # four seats a deal: deal 2, not deal 0 again
+
+
+def test_the_openspiel_count_plays_the_games_of_the_peers_row():
+    pytest.importorskip("pyspiel")  # the bench extra
+    import cachegrind
+
+    # seeded as bench/peers.py seeds its row, the same games each time: the count's own run and valgrind's agree
+    assert cachegrind.play_openspiel(3, count=True) == cachegrind.play_openspiel(3, count=True) > 3 * 20
