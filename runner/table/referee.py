@@ -93,10 +93,10 @@ class Referee:
             bank = budget = None
             wall = self._wall  # the cap without a budget: --wall-time, or none
         else:
-            banks = self.banks
-            bank = banks.get(index)
-            if bank is None:
-                bank = banks[index] = self.time_bank
+            try:  # a subscript, not dict.get: no method call on a dict the compiled code does not know as one
+                bank = self.banks[index]
+            except KeyError:
+                bank = self.banks[index] = self.time_bank
             budget = move_time + bank
             try:  # the same budget, the same cap: until a bank pays for an overrun
                 wall = self._walls[budget]
@@ -115,17 +115,18 @@ class Referee:
                                traceback=failure.traceback)
         if clocked:
             elapsed = perf_counter() - started
-            stats = self.thinking.get(index)  # counted here, not in a method: a timed decision's every step costs
-            if stats is None:
+            try:  # counted here, not in a method: a timed decision's every step costs
+                stats = self.thinking[index]
+            except KeyError:
                 stats = self.thinking[index] = [0, 0.0, 0.0]
             stats[0] += 1
             stats[1] += elapsed
             if elapsed > stats[2]:
                 stats[2] = elapsed
-            # an overrun is possible only past the wall cap, or past the move time (a bot's CPU time in one thread
-            # is at most its wall time)
-            if (wall is not None and elapsed > wall) or (
-                    budget is not None and (elapsed > move_time or not seat.one_thread)):
+            # an overrun is possible only past the wall cap, or past the move time (a bot's CPU time in one thread,
+            # as an in-process bot's is, is at most its wall time)
+            if (wall is not None and elapsed > wall) or (budget is not None and (
+                    elapsed > move_time or (type(seat) is not LocalSeat and not seat.one_thread))):
                 overrun = self._overrun(rnd, seat, player, elapsed, budget, wall)
                 if overrun is not None:
                     return overrun
