@@ -15,8 +15,8 @@ from runner.seats.seat import as_seat
 
 from .referee import Fault, Forfeit, Referee
 
-try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_seeding.pyx)
-    from runner.game._seeding import seeded
+try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_generator.pyx)
+    from runner.game._generator import seeded
 except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py)
     seeded = random.Random
 
