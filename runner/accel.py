@@ -20,10 +20,11 @@ import json
 import os
 import sys
 
-# The modules compiled, in import order: the engine, its tables, the log's events and line encoder, the simulator,
-# the in-process seat and its deadlines, and the match loop.
+# The modules compiled, in import order: the Views' shared lists, the engine, its tables, the log's events and line
+# encoder, the simulator, the in-process seat and its deadlines, and the match loop.
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
+    "runner.game.prefix",
     "runner.game.compiled",
     "runner.game.state",
     "runner.game.general",
@@ -40,9 +41,10 @@ MODULES = (
 # when it cannot be imported (not built, MAUMAU_PURE=1, or stale: the finder then refuses it).
 KERNELS = ("runner.game._generator", "runner.botkit._playout")
 # The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
-# methods, the compiled rules): a compiled one cannot run on the pure-Python class of another, so they
-# run compiled only all together (all in one package folder).
-LINKED = ("runner.game.compiled", "runner.game.state", "runner.game.general", "runner.game.engine")
+# methods, the compiled rules, the referee's decision loop on them): a compiled one cannot run on the pure-Python
+# class of another, so they run compiled only all together.
+LINKED = ("runner.game.prefix", "runner.game.compiled", "runner.game.state", "runner.game.general",
+          "runner.game.engine", "runner.table.referee")
 MANIFEST = "_accelerated.json"  # {module's file name: SHA-256 of the .py it was compiled from}
 PURE_VARIABLE = "MAUMAU_PURE"
 
@@ -101,6 +103,20 @@ def _pure_reason(folder: str, base: str, file: str) -> str | None:
     return None
 
 
+def _linked_reason(name: str, folder: str) -> str | None:
+    """Why module `name` of LINKED, found in `folder`, must run as pure Python because another of LINKED does (each
+    in its package's folder under the same root), or None."""
+    root = os.path.normpath(folder)
+    for _ in range(name.count(".")):  # up from the module's package folder to the folder holding the top package
+        root = os.path.dirname(root)
+    for other in LINKED:
+        package, _, other_base = other.rpartition(".")
+        other_reason = _pure_reason(os.path.join(root, *package.split(".")), other_base, other_base + ".py")
+        if other_reason is not None:
+            return f"{other} runs as pure Python ({other_reason}), and they share typed classes"
+    return None
+
+
 class PureWhenAsked(importlib.abc.MetaPathFinder):
     """Finds the pure .py of an accelerated module when the compiled one must not run; else leaves it to the rest."""
 
@@ -115,12 +131,7 @@ class PureWhenAsked(importlib.abc.MetaPathFinder):
                 continue
             reason = _pure_reason(folder, base, file)
             if reason is None and name in LINKED:  # compiled only together with the modules it shares types with
-                for other in LINKED:
-                    other_base = other.rpartition(".")[2]
-                    other_reason = _pure_reason(folder, other_base, other_base + ".py")
-                    if other_reason is not None:
-                        reason = f"{other} runs as pure Python ({other_reason}), and they share typed classes"
-                        break
+                reason = _linked_reason(name, folder)
             if reason is None:
                 _reasons.pop(name, None)
                 return None  # the usual finders load the extension, which comes first in their order

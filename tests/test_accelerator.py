@@ -176,6 +176,36 @@ def test_a_module_sharing_typed_classes_runs_as_pure_python_when_its_partner_doe
 
 
 @pytest.fixture
+def deep_partner(package, monkeypatch):
+    """`accel_probe.deep.other`, linked with `accel_probe.mod` from another package folder (as the referee in
+    runner/table is with the engine in runner/game), its 'compiled' file current."""
+    deep = package / "deep"
+    deep.mkdir()
+    (deep / "__init__.py").write_text("")
+    (deep / "other.py").write_text("WHERE = 'source'\n")
+    (deep / ("other" + accel.importlib.machinery.EXTENSION_SUFFIXES[0])).write_bytes(b"not a shared object")
+    (deep / accel.MANIFEST).write_text(json.dumps({"other.py": accel.source_digest(str(deep / "other.py"))}))
+    monkeypatch.setattr(accel, "MODULES", (*accel.MODULES, "accel_probe.deep.other"))
+    monkeypatch.setattr(accel, "LINKED", ("accel_probe.mod", "accel_probe.deep.other"))
+    yield deep
+    for name in ("accel_probe.deep.other", "accel_probe.deep"):
+        sys.modules.pop(name, None)
+
+
+def test_a_linked_module_of_another_package_folder_loads_compiled_while_its_partner_is_current(package, deep_partner):
+    record(package, accel.source_digest(str(package / "mod.py")))
+    with pytest.raises(ImportError):  # the finder left it to the usual ones, which load the extension first
+        __import__("accel_probe.deep.other")
+
+
+def test_a_linked_module_of_another_package_folder_runs_as_pure_python_when_its_partner_does(package, deep_partner):
+    record(package, "0" * 64)
+    module = __import__("accel_probe.deep.other", fromlist=["WHERE"])
+    assert module.WHERE == "source"
+    assert "accel_probe.mod runs as pure Python (mod.py changed since" in accel._reasons["accel_probe.deep.other"]
+
+
+@pytest.fixture
 def kernel_package(package, monkeypatch):
     """`accel_probe.mod` as a kernel: a .pyx source (no .py) and a 'compiled' file beside it."""
     (package / "mod.py").unlink()

@@ -126,3 +126,20 @@ def test_a_bot_maker_looks_each_in_process_player_up_once_for_all_its_matches():
     again = make_bot_factory(counting.reg)
     players = ["random", "t-honest", "random"]
     assert [Match(ruleset, players, seed, again).run() for seed in range(4)] == [first, *results]
+
+
+def test_a_referee_subclass_is_asked_to_decide_every_decision_of_the_loop():
+    """Referee.play makes an untimed in-process decision in its loop; a subclass's own `decide` still sees each one."""
+
+    class Counting(Referee):
+        asked = 0
+
+        def decide(self, rnd, seat, player):
+            self.asked += 1
+            return super().decide(rnd, seat, player)
+
+    referee = Counting(seed=7)
+    result, _ = play(["random", "random", "random"], referee)
+    assert referee.asked == result.decisions > 0
+    plain_result, _ = play(["random", "random", "random"], Referee(seed=7))
+    assert plain_result == result  # the same match either way

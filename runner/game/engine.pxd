@@ -27,6 +27,8 @@ cdef class Round(General):
     cpdef apply(self, action)
     cpdef bint playable(self, card)
     cpdef announcement_due(self, int cards_left)
+    cpdef dict _playable_now(self)
+    @cython.locals(playable=dict)
     cpdef bint _can_play(self, int seat)
     cpdef int _penalty_for(self, int seat)
     @cython.locals(hand=list, rules=CompiledGame, left=int, missed=bint, at=Py_ssize_t)

@@ -60,7 +60,7 @@ from .general import (
 )
 from .ruleset import Ruleset
 from .state import Outcome, RoundState
-from .view import SHARED_FROM, Event, Prefix, Resume, View
+from .view import Event, Resume, View
 
 try:  # rng.shuffle in C on the generator's own state (runner/game/_generator.pyx)
     from ._generator import shuffle as generator_shuffle  # type: ignore[import-not-found]  # a .pyx kernel
@@ -144,6 +144,7 @@ def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
     return after
 
 
+_DRAW_ONLY = (DRAW,)  # the legal actions of a seat in phase play with no card to play and no penalty pending
 _AFTER: dict[tuple[tuple[int, ...], int], dict[int, tuple[int, ...]]] = {}  # a few entries: seats in play per table
 
 
@@ -436,6 +437,11 @@ class Round(General):
             return self._alone(card, self.hands[self.current])
         return self.rules.playable(card, self.discard[-1], self.suit)
 
+    def _playable_now(self) -> dict[Card, tuple[Play, ...]]:
+        """The fast path's cards playable on the pile now, as a dict (a card's look-up costs less than `playable`):
+        the table `legal` finds its plays in (which cards it holds does not depend on the announcement)."""
+        return self.rules.plays_on(None, self.discard[-1], self.suit)
+
     def announcement_due(self, cards_left: int) -> str | None:
         """The announcement a play leaving `cards_left` cards needs, if the ruleset requires one."""
         return self.rules.due_after[cards_left] if 0 <= cards_left < 2 else None
@@ -483,6 +489,8 @@ class Round(General):
                             actions += found
                 if actions and rules.stuck_only:
                     return tuple(actions)
+            if not actions:  # no card to play: one tuple for every such decision (a View holds it, read only)
+                return _DRAW_ONLY
             actions.append(DRAW)
             return tuple(actions)
         if phase == DRAWN:
@@ -579,9 +587,9 @@ class Round(General):
         return self._made(View, (
             seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
             tuple([len(hand) for hand in hands]), len(self.stock),  # a list: a C loop when compiled
-            tuple(discard) if len(discard) < SHARED_FROM else Prefix(discard, len(discard)),  # runner/game/view.py
+            self._seen(discard),  # shared (runner/game/prefix.py)
             self.totals, self.rounds_won, self.number, tuple(self.active), self.rules.ruleset,
-            tuple(history) if len(history) < SHARED_FROM else Prefix(history, len(history)),
+            self._seen(history),
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),
             None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume, move_time, time_bank,
@@ -624,7 +632,7 @@ class Round(General):
                 else:
                     reason = STUCK if self.rules.stuck_only or not self._can_play(seat) else CHOICE
                 got = self._draw(seat, 1, reason)
-                if got and self.rules.play_drawn and self.playable(self.hands[seat][-1]):
+                if got and self.rules.play_drawn and self.hands[seat][-1] in self._playable_now():
                     self.drawn, self.phase = self.hands[seat][-1], DRAWN
                     return
                 self._end_turn(seat, got)
@@ -668,8 +676,9 @@ class Round(General):
         return (rules.maumau_penalty if not self.hands[seat] else rules.mau_penalty) or 0
 
     def _can_play(self, seat: int) -> bool:
+        playable = self._playable_now()
         for card in self.hands[seat]:  # a loop, not any(): no generator when compiled
-            if self.playable(card):
+            if card in playable:
                 return True
         return False
 

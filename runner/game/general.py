@@ -21,7 +21,7 @@ from .compiled import RANK_INDEX
 from .events import ACE, AGAIN, CHOICE, FALSE_CALL, OTHERS, PENALTY, SELF, SEVEN, STUCK
 from .multiple import sequences
 from .state import RoundState
-from .view import SHARED_FROM, Event, Prefix, Resume, View
+from .view import Event, Resume, View
 
 if TYPE_CHECKING:
     pass
@@ -849,12 +849,12 @@ class General(RoundState):
         if rules.give or rules.take:  # a card given (or taken) is seen by the giver and the receiver only
             history = tuple(event if event.kind != "give" or seat in (event.seat, event.to)
                             else event._replace(card=None) for event in events)
-        else:  # copied while short, else shared: runner/game/view.py
-            history = tuple(events) if len(events) < SHARED_FROM else Prefix(events, len(events))
+        else:
+            history = self._seen(events)
         return self._made(View, (
             seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
             tuple(map(len, hands)), len(self.stock),
-            tuple(discard) if len(discard) < SHARED_FROM else Prefix(discard, len(discard)), self.totals,
+            self._seen(discard), self.totals,
             self.rounds_won, self.number, tuple(self.active), rules.ruleset, history,
             legal, self.again, self.chain, self.missed, self.turns, self.idle,
             tuple(sorted(self.out)) if self.out else (),

@@ -1,6 +1,7 @@
 # The typed layout of a Round's state for the compiled accelerator (runner/accel.py): every name of
 # RoundState.__slots__ in runner/game/state.py, as a C struct member; the ints and flags as C values.
 from runner.game.compiled cimport Game
+from runner.game.prefix cimport shared
 
 cdef extern from *:
     """
@@ -59,3 +60,4 @@ cdef class RoundState:
     cdef public object next_rank, shown, finished, resume, again_card, out_card
 
     cdef _made(self, cls, tuple fields)
+    cdef _seen(self, list items)

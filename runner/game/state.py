@@ -5,11 +5,12 @@ from __future__ import annotations
 
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Sequence
 
 from .actions import Action
 from .cards import Card
-from .view import Event, Resume
+from .prefix import shared
+from .view import SHARED_FROM, Event, Resume
 
 if TYPE_CHECKING:
     from .compiled import Game
@@ -107,3 +108,10 @@ class RoundState:
         if COMPILED:
             return _tuple_as(cls, fields)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
         return tuple.__new__(cls, fields)
+
+    def _seen(self, items: list) -> Sequence:
+        """What a View holds of the round's history or discard pile: a Prefix sharing the list (runner/game/prefix.py),
+        or in pure Python, while the list is shorter than SHARED_FROM, a copy (cheaper there than a Prefix)."""
+        if COMPILED or len(items) >= SHARED_FROM:
+            return shared(items, len(items))  # type: ignore[return-value]  # a Sequence by registration (prefix.py)
+        return tuple(items)

@@ -3,80 +3,21 @@
 from __future__ import annotations
 
 from collections.abc import Sequence
-from itertools import islice
-from typing import TYPE_CHECKING, Any, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action
 from .cards import Card
+from .prefix import Prefix as Prefix  # where it was defined first: runner.game.view.Prefix
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
 
 
-# A View holds a copy of the round's history and discard pile while they are shorter than this, and a
-# Prefix sharing the round's list from then on: below it a tuple is cheaper to make than a Prefix
-# (about 100 items on Python 3.11), above it the copy grows with the round and the Prefix does not.
+# In pure Python a View holds a copy of the round's history and discard pile while they are shorter than this,
+# and a Prefix sharing the round's list from then on: below it a tuple is cheaper to make than a Prefix (about
+# 100 items on Python 3.11), above it the copy grows with the round and the Prefix does not. Compiled, a Prefix
+# (a C type, runner/game/prefix.pxd) costs less than a copy of any length, and a View always shares.
 SHARED_FROM = 100
-
-
-class Prefix(Sequence):
-    """The first `length` items of a list that only grows (a round's history, its discard pile), read like a tuple.
-
-    The Views of a long round share the round's own list instead of a copy per decision: a Prefix
-    is what the list held when the View was made, and stays so (the engine only appends to
-    these lists, and starts new ones on a reshuffle). It reads as the tuple of its items does:
-    index, slice (a tuple), iterate, reverse, `len`, `in`, `count`, `index`, `+`, and it equals,
-    hashes and pickles as that tuple.
-    """
-
-    __slots__ = ("_items", "_length")
-
-    def __init__(self, items: list, length: int):
-        self._items, self._length = items, length
-
-    def __len__(self) -> int:
-        return self._length
-
-    def __getitem__(self, index):
-        if type(index) is slice:
-            start, stop, step = index.indices(self._length)
-            if step == 1:
-                return tuple(self._items[start:stop])
-            return tuple(self._items[:self._length][index])
-        length = self._length
-        if index < 0:
-            index += length
-        if not 0 <= index < length:
-            raise IndexError("tuple index out of range")
-        return self._items[index]
-
-    def __iter__(self):
-        return islice(self._items, self._length)
-
-    def __reversed__(self):
-        return reversed(self._items[:self._length])
-
-    def __eq__(self, other: object) -> bool:
-        if type(other) is Prefix:
-            return self._length == other._length and self._items[:self._length] == other._items[:other._length]
-        if isinstance(other, tuple):
-            return tuple(self) == other
-        return NotImplemented
-
-    def __hash__(self) -> int:
-        return hash(tuple(self))
-
-    def __add__(self, other: Any) -> tuple:
-        return tuple(self) + tuple(other)
-
-    def __radd__(self, other: Any) -> tuple:
-        return tuple(other) + tuple(self)
-
-    def __repr__(self) -> str:
-        return repr(tuple(self))
-
-    def __reduce__(self):
-        return tuple, (tuple(self),)
 
 
 class Event(NamedTuple):

@@ -4,11 +4,16 @@ cimport cython
 cdef dict _strings
 cdef dict _keys
 cdef dict _later_keys
+cdef dict _later_strings
+cdef dict _lines
+cdef Py_ssize_t _LINE_LENGTH
+cdef Py_ssize_t _HASH_MASK
 cdef dict _ints
 cdef list _rules
 cdef object _NOTHING
 
 cdef str _string(str text)
+cdef str _later_string(str text)
 cdef str _key(str key, dict memo, str before)
 @cython.locals(encoded=object)
 cdef _value(object value, list parts)
@@ -19,5 +24,11 @@ cdef _array(object items, list parts)
 cdef _object(dict mapping, list parts, object shared)
 @cython.locals(encoded=list)
 cdef _event(dict event, list parts)
-@cython.locals(parts=list, start=Py_ssize_t)
+@cython.locals(mixed=Py_ssize_t, kind=object)
+cdef Py_ssize_t _flat_hash(dict event)
+@cython.locals(items=list)
+cdef tuple _items(dict event)
+@cython.locals(at=Py_ssize_t, index=Py_ssize_t, kept=object)
+cdef bint _same(dict event, tuple items)
+@cython.locals(parts=list, start=Py_ssize_t, lines=dict, mixed=Py_ssize_t, entry=tuple, line=str)
 cpdef str encode(object events, object fallback)

@@ -8,6 +8,10 @@ card is escaped once per process, not once per event. Whatever else an event hol
 subclass, a set, a key that is not a string) sends that event to the standard library's encoder, whose
 bytes are the reference. The rules of a `match_start` are the Ruleset's data, made once per Ruleset
 and shared by its logs, never changed (runner/table/match.py): the last one met is encoded once.
+A flat event (every value a string, an int or None, or a list of strings: a play, a draw, a pass, a
+skip) is written from a memo of whole lines, since a match repeats the same few hundred of them:
+found by a hash of its keys and values, and taken only if its keys and values are those of the line's
+event, of the same types (a bool is never flat: True == 1 would find the line of 1).
 """
 
 from __future__ import annotations
@@ -21,6 +25,10 @@ _MEMO_SIZE = 4096  # a bound on the memo, whatever the strings a log holds
 _strings: dict[str, str] = {}  # a short string's JSON form, quotes and escapes included
 _keys: dict[str, str] = {}  # a key's JSON form with the colon after it
 _later_keys: dict[str, str] = {}  # the same after a comma: the key of an object's second item or later
+_later_strings: dict[str, str] = {}  # a short string's JSON form after a comma: an array's second item or later
+_lines: dict[int, tuple] = {}  # a flat event's hash: its keys and values in order (a list as a tuple), its line
+_LINE_LENGTH = 160  # longer lines (a fault's detail) are not kept: they are rare and varied
+_HASH_MASK = (1 << 40) - 1  # so that the hash times its multiplier stays within a C long
 _ints = {number: str(number) for number in range(-1, 1024)}  # seats, counts, totals: written without a call
 _rules: list = [None, ""]  # the last `match_start` rules met, and their JSON form
 
@@ -39,6 +47,15 @@ def _string(text: str) -> str:
         encoded = encode_basestring_ascii(text)
         if len(text) <= _MEMO_LENGTH and len(_strings) < _MEMO_SIZE:
             _strings[text] = encoded
+    return encoded
+
+
+def _later_string(text: str) -> str:
+    encoded = _later_strings.get(text)
+    if encoded is None:
+        encoded = "," + encode_basestring_ascii(text)
+        if len(text) <= _MEMO_LENGTH and len(_later_strings) < _MEMO_SIZE:
+            _later_strings[text] = encoded
     return encoded
 
 
@@ -87,27 +104,36 @@ def _float(number: float) -> str:
 
 
 def _array(items: list | tuple, parts: list[str]) -> None:
+    """The bracket opens with the first item; a string after it is one part with its comma."""
+    if not items:
+        parts.append("[]")
+        return
     parts.append("[")
     first = True
     for item in items:
         if first:
             first = False
+            _value(item, parts)
+        elif type(item) is str:
+            parts.append(_later_string(item))  # type: ignore[arg-type]  # its type is str
         else:
             parts.append(",")
-        _value(item, parts)
+            _value(item, parts)
     parts.append("]")
 
 
 def _object(mapping: dict, parts: list[str], shared: object) -> None:
     """Append the JSON of `mapping`; a value that is `shared` (the rules of a match_start) as `_rules` holds it."""
-    parts.append("{")
+    if not mapping:
+        parts.append("{}")
+        return
     first = True
     for key, item in mapping.items():
         if type(key) is not str:
             raise _Other  # the standard encoder turns an int or a bool key into a string: left to it
         if first:
             first = False
-            parts.append(_key(key, _keys, ""))
+            parts.append(_key(key, _keys, "{"))  # the brace opens with the first key
         else:
             parts.append(_key(key, _later_keys, ","))
         if item is shared:
@@ -130,20 +156,87 @@ def _event(event: dict, parts: list[str]) -> None:
     _object(event, parts, rules)
 
 
+def _flat_hash(event: dict) -> int:
+    """A hash of a flat event's keys and values in order: every key a string, every value a string, an int (not a
+    bool), None or a list of strings; -1 for any other event."""
+    mixed = len(event)
+    for key, value in event.items():
+        if type(key) is not str:
+            return -1
+        mixed = ((mixed * 1000003) ^ hash(key)) & _HASH_MASK
+        kind = type(value)
+        if kind is list:
+            mixed = ((mixed * 1000003) ^ len(value)) & _HASH_MASK  # type: ignore[arg-type]  # kind is list
+            for item in value:  # type: ignore[attr-defined]  # kind is list
+                if type(item) is not str:
+                    return -1
+                mixed = ((mixed * 1000003) ^ hash(item)) & _HASH_MASK
+        elif kind is str or kind is int or value is None:
+            mixed = ((mixed * 1000003) ^ hash(value)) & _HASH_MASK
+        else:
+            return -1
+    return mixed
+
+
+def _items(event: dict) -> tuple:
+    """A flat event's keys and values in order, a list as a tuple: what its memo entry compares."""
+    items = []
+    for key, value in event.items():
+        items.append(key)
+        items.append(tuple(value) if type(value) is list else value)
+    return tuple(items)
+
+
+def _same(event: dict, items: tuple) -> bool:
+    """Whether flat `event` has the keys and values `items` of a memo entry, in order and of the same types."""
+    if 2 * len(event) != len(items):
+        return False
+    at = 0
+    for key, value in event.items():  # mostly the very objects of the entry: `is` first
+        kept = items[at]
+        if key is not kept and key != kept:
+            return False
+        kept = items[at + 1]
+        if value is kept:
+            pass
+        elif type(value) is list:
+            if type(kept) is not tuple or len(value) != len(kept):
+                return False
+            for index in range(len(value)):
+                if value[index] is not kept[index] and value[index] != kept[index]:  # strings both (see _flat_hash)
+                    return False
+        elif type(kept) is not type(value) or value != kept:
+            return False
+        at += 2
+    return True
+
+
 def encode(events: Iterable[dict], fallback: Callable[[object], str]) -> str:
     """The events as JSON lines (each followed by a newline); an event with another kind of value goes to
     `fallback`, the standard library's encoder with the same separators."""
     parts: list[str] = []
+    lines = _lines
     for event in events:
         start = len(parts)
+        mixed = -1
         try:
             if type(event) is not dict:
                 raise _Other
+            mixed = _flat_hash(event)
+            if mixed >= 0:
+                entry = lines.get(mixed)
+                if entry is not None and _same(event, entry[0]):
+                    parts.append(entry[1])
+                    continue
             _event(event, parts)
         except _Other:
             del parts[start:]
             parts.append(fallback(event))
         parts.append("\n")
+        if mixed >= 0 and len(lines) < _MEMO_SIZE and mixed not in lines:  # a hash met first keeps its line
+            line = "".join(parts[start:])
+            if len(line) <= _LINE_LENGTH:
+                lines[mixed] = (_items(event), line)
     return "".join(parts)
 
 

@@ -82,9 +82,10 @@ class LocalSeat(Seat):
 
     def act_within(self, view: View, budget: float | None, started: float, wall: float | None = None) -> object:
         # the hot path of every in-process match: no helper layers between the referee and the bot
+        cpu_start = 0.0
         if budget is not None:
-            self.cpu_start = thread_time()  # one system call: the decision's CPU time is counted from here
-        armed = (budget is not None or wall is not None) and arm(budget, wall, started, self.cpu_start)
+            cpu_start = self.cpu_start = thread_time()  # one system call: the decision's CPU time is counted from here
+        armed = (budget is not None or wall is not None) and arm(budget, wall, started, cpu_start)
         try:
             try:
                 return self.act(view)

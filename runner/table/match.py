@@ -9,11 +9,11 @@ from typing import Callable, Sequence
 
 from runner.game import events
 from runner.game.cards import Card, parse_card
-from runner.game.engine import OVER, Round, shuffle
+from runner.game.engine import Round, shuffle
 from runner.game.ruleset import Ruleset
 from runner.seats.seat import as_seat
 
-from .referee import Fault, Forfeit, Referee
+from .referee import Fault, Referee
 
 try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_generator.pyx)
     from runner.game._generator import seeded
@@ -136,22 +136,16 @@ class Match:
             totals=table.totals, rounds_won=table.rounds_won, log=self.log, deciding=deciding,
             direction=self.direction, deck=self._deck(number, len(active)),
         )
-        seats, players, decide, apply = self.seats, table.players, self.referee.decide, rnd.apply
-        decisions = 0
-        while rnd.phase != OVER:  # the loop of every decision: locals, no property
-            seat = rnd.current
-            try:
-                action = decide(rnd, seats[seat], players[seat])
-            except Forfeit as forfeit:
-                table.forfeited.append(forfeit.fault.seat)
-                if self.log is not None:  # before what the forfeit sets off (skips waiting for the turn to pass)
-                    self.log.append(events.forfeit(forfeit.fault.seat))
-                rnd.forfeit(forfeit.fault.seat)
-                continue
-            decisions += 1
-            apply(action)
-        self.decisions += decisions
-        return rnd
+        seats, players, play = self.seats, table.players, self.referee.play
+        while True:
+            decisions, forfeit = play(rnd, seats, players)  # until the round is over, or a seat forfeits
+            self.decisions += decisions
+            if forfeit is None:
+                return rnd
+            table.forfeited.append(forfeit.fault.seat)
+            if self.log is not None:  # before what the forfeit sets off (skips waiting for the turn to pass)
+                self.log.append(events.forfeit(forfeit.fault.seat))
+            rnd.forfeit(forfeit.fault.seat)
 
     def _deck(self, number: int, players: int) -> list[Card] | None:
         """Round `number`'s deck from the deal file, if it has one of the size this table shuffles."""

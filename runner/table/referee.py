@@ -17,7 +17,7 @@ from time import perf_counter
 from runner.errors import MaumauError
 from runner.game import events
 from runner.game.actions import Action
-from runner.game.engine import Round
+from runner.game.engine import OVER, Round
 from runner.seats.faults import FaultSettings
 from runner.seats.protocol import NotAnAction, describe_answer
 from runner.seats.seat import LocalSeat, Seat, SeatFailure, bot_failure
@@ -87,28 +87,16 @@ class Referee:
         if index in self.given_up:
             return self._autoplay(rnd)
         if self._untimed and type(seat) is LocalSeat:  # the usual decision: one call of the bot, no clock read
-            view = rnd.view()
-            try:
-                answer = seat.act(view)
-            except BaseException as exc:  # as LocalSeat.act_within judges it without a deadline
-                failure = bot_failure(exc)
-                if failure is None:  # the user's Ctrl-C, which landed in the bot's code
-                    raise
-                return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
-                                   traceback=failure.traceback)
-            for action in view.legal:  # the usual answer: one of `view.legal` itself (rnd.canonical checks it too)
-                if action is answer:
-                    return action
-            return self._checked(rnd, player, answer)
+            return _ask(self, rnd, seat, player)
         move_time = self.move_time  # the CPU budget: the move time plus what is left of the seat's bank
         if move_time is None:
             bank = budget = None
             wall = self._wall  # the cap without a budget: --wall-time, or none
         else:
-            banks = self.banks
-            bank = banks.get(index)
-            if bank is None:
-                bank = banks[index] = self.time_bank
+            try:  # a subscript, not dict.get: no method call on a dict the compiled code does not know as one
+                bank = self.banks[index]
+            except KeyError:
+                bank = self.banks[index] = self.time_bank
             budget = move_time + bank
             try:  # the same budget, the same cap: until a bank pays for an overrun
                 wall = self._walls[budget]
@@ -127,17 +115,18 @@ class Referee:
                                traceback=failure.traceback)
         if clocked:
             elapsed = perf_counter() - started
-            stats = self.thinking.get(index)  # counted here, not in a method: a timed decision's every step costs
-            if stats is None:
+            try:  # counted here, not in a method: a timed decision's every step costs
+                stats = self.thinking[index]
+            except KeyError:
                 stats = self.thinking[index] = [0, 0.0, 0.0]
             stats[0] += 1
             stats[1] += elapsed
             if elapsed > stats[2]:
                 stats[2] = elapsed
-            # an overrun is possible only past the wall cap, or past the move time (a bot's CPU time in one thread
-            # is at most its wall time)
-            if (wall is not None and elapsed > wall) or (
-                    budget is not None and (elapsed > move_time or not seat.one_thread)):
+            # an overrun is possible only past the wall cap, or past the move time (a bot's CPU time in one thread,
+            # as an in-process bot's is, is at most its wall time)
+            if (wall is not None and elapsed > wall) or (budget is not None and (
+                    elapsed > move_time or (type(seat) is not LocalSeat and not seat.one_thread))):
                 overrun = self._overrun(rnd, seat, player, elapsed, budget, wall)
                 if overrun is not None:
                     return overrun
@@ -145,6 +134,12 @@ class Referee:
             if action is answer:
                 return action
         return self._checked(rnd, player, answer)
+
+    def play(self, rnd: Round, seats: list[Seat], players: list[str]) -> tuple[int, Forfeit | None]:
+        """Ask the seat to act for each decision and carry its action out, until the round is over or a seat
+        forfeits: the decisions made, and the Forfeit (None: the round is over). `seats` and `players` by seat."""
+        # a subclass's `decide` is asked for every decision; this class's untimed in-process one is made in the loop
+        return _play(self, rnd, seats, players, type(self) is Referee and self._untimed)
 
     def _checked(self, rnd: Round, player: str, answer: object) -> Action:
         """The engine's legal action that `answer` asks for, or the fault of an illegal answer."""
@@ -194,3 +189,45 @@ class Referee:
     def _autoplay(self, rnd: Round) -> Action:
         legal = rnd.legal()
         return legal[int(self.rng.random() * len(legal))]
+
+
+# The two functions below are of the module, not methods, so that where compiled their `rnd` is the engine's C class
+# (runner/table/referee.pxd): a decision's view, legal actions and transition are C calls, its fields C reads.
+
+def _play(referee: Referee, rnd: Round, seats: list[Seat], players: list[str],
+          untimed: bool) -> tuple[int, Forfeit | None]:
+    """`Referee.play`; `untimed`: an in-process bot's decision is `_ask`ed here, not through `referee.decide`."""
+    decisions = 0
+    given_up = referee.given_up  # the set itself: a fault adds to it
+    while rnd.phase != OVER:
+        index = rnd.current
+        seat = seats[index]
+        try:
+            if untimed and type(seat) is LocalSeat and not given_up:  # the usual decision (`decide` would ask so)
+                action = _ask(referee, rnd, seat, players[index])
+            else:
+                action = referee.decide(rnd, seat, players[index])
+        except Forfeit as forfeit:
+            return decisions, forfeit
+        decisions += 1
+        rnd.apply(action)
+    return decisions, None
+
+
+def _ask(referee: Referee, rnd: Round, seat: LocalSeat, player: str) -> Action:
+    """An untimed decision of an in-process bot: its `act` called directly, without its seat's deadline machinery."""
+    view = rnd.view()
+    try:
+        answer = seat.act(view)
+    except BaseException as exc:  # as LocalSeat.act_within judges it without a deadline
+        failure = bot_failure(exc)
+        if failure is None:  # the user's Ctrl-C, which landed in the bot's code
+            raise
+        return referee._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
+                              traceback=failure.traceback)
+    legal = rnd._legal  # view.legal, as the view just made left it
+    if legal is not None:
+        for action in legal:  # the usual answer: one of the legal actions itself (rnd.canonical checks it first too)
+            if action is answer:
+                return action
+    return referee._checked(rnd, player, answer)

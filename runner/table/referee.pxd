@@ -1,0 +1,11 @@
+# Types for C of the referee's decision loop (runner/table/referee.py): the round is the engine's compiled class, so
+# that a decision's view, legal actions and transition are C calls (runner.accel.LINKED: compiled with the engine only).
+cimport cython
+
+from runner.game.engine cimport Round
+
+
+@cython.locals(decisions=Py_ssize_t, index=int, given_up=set)
+cpdef tuple _play(referee, Round rnd, list seats, list players, bint untimed)
+@cython.locals(legal=tuple)
+cpdef _ask(referee, Round rnd, seat, player)
