@@ -3,7 +3,7 @@
     python bench/instructions.py                     # strafpunten and standard-single, 4 players, 40 matches
     python bench/instructions.py --matches 100 --rulesets standard-single --logs off,memory
     python bench/instructions.py --move-time 1    # each decision timed, as a tournament's default --move-time 1
-    python bench/instructions.py --openspiel 200  # also OpenSpiel's evaluate_bots row of bench/peers.py, 200 and 400 games
+    python bench/instructions.py --openspiel 200  # also OpenSpiel's row of bench/peers.py: 200 and 400 games
 
 Each row plays N matches and then 2N under cachegrind (bench/cachegrind.py: how, and the log modes
 off, memory, encode and gzip). Needs valgrind (`apt-get install valgrind`).
