@@ -11,6 +11,7 @@ environment says (`MAUMAU_PURE=1`, runner/accel.py). Needs valgrind (`apt-get in
 from __future__ import annotations
 
 import os
+import random
 import re
 import shutil
 import subprocess
@@ -49,29 +50,68 @@ def play(mode: str, ruleset_name: str, matches: int, move_time: float | None = N
     return decisions
 
 
-def counted(mode: str, ruleset_name: str, matches: int, move_time: float | None = None) -> tuple[int, int]:
-    """(instructions, decisions) of a child process playing `matches` matches in `mode` under cachegrind."""
+def play_openspiel(games: int, count: bool = False) -> int:
+    """Play `games` games of OpenSpiel's `crazy_eights` at four players as bench/peers.py's row `OpenSpiel
+    evaluate_bots, Python bot` does (its UniformRandomBot on Python's random.Random, seeds from 0); with `count`,
+    the decisions they made (counted by a wrapper, so in a run of its own, outside the count of instructions)."""
+    import pyspiel
+    from open_spiel.python.bots.uniform_random import UniformRandomBot
+
+    decisions = 0
+
+    class Counting(UniformRandomBot):
+        def step(self, state):
+            nonlocal decisions
+            decisions += 1
+            return super().step(state)
+
+    game = pyspiel.load_game("crazy_eights", {"players": 4})
+    bots = [(Counting if count else UniformRandomBot)(p, random.Random(p)) for p in range(4)]
+    for seed in range(games):
+        pyspiel.evaluate_bots(game.new_initial_state(), bots, seed)
+    return decisions
+
+
+def counted(child: list[str], what: str) -> tuple[int, str]:
+    """The instructions of a child process (this file with `child` as its arguments) under cachegrind, and what it
+    printed."""
     with tempfile.TemporaryDirectory() as folder:
         done = subprocess.run(
             ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={folder}/out",
-             sys.executable, __file__, "--child", mode, ruleset_name, str(matches), str(move_time or 0)],
+             sys.executable, __file__, *child],
             capture_output=True, text=True, env=os.environ, check=False,
         )
     found = re.search(r"I\s+refs:\s+([\d,]+)", done.stderr)
     if done.returncode or found is None:
-        sys.exit(f"Error: valgrind failed on {mode} {ruleset_name}: {done.stderr.strip()[-500:]}")
-    return int(found.group(1).replace(",", "")), int(done.stdout.split()[-1])
+        sys.exit(f"Error: valgrind failed on {what}: {done.stderr.strip()[-500:]}")
+    return int(found.group(1).replace(",", "")), done.stdout
 
 
 def per_decision(mode: str, ruleset_name: str, matches: int, move_time: float | None = None) -> tuple[float, int]:
     """(instructions per decision, decisions counted) from `matches` against 2 x `matches` matches in `mode`
     (`move_time`: timed decisions, as `play`)."""
+    need_valgrind()
+    (few, few_out), (more, more_out) = (counted(["--child", mode, ruleset_name, str(n), str(move_time or 0)],
+                                                f"{mode} {ruleset_name}") for n in (matches, 2 * matches))
+    decisions = int(more_out.split()[-1]) - int(few_out.split()[-1])
+    return (more - few) / decisions, decisions
+
+
+def openspiel_per_decision(games: int) -> tuple[float, int]:
+    """(instructions per decision, decisions counted) of OpenSpiel's evaluate_bots row from `games` against
+    2 x `games` games (`play_openspiel`)."""
+    need_valgrind()
+    few, more = (counted(["--openspiel", str(n)], "OpenSpiel")[0] for n in (games, 2 * games))
+    decisions = [play_openspiel(n, count=True) for n in (games, 2 * games)]  # here: the counting costs instructions
+    return (more - few) / (decisions[1] - decisions[0]), decisions[1] - decisions[0]
+
+
+def need_valgrind() -> None:
     if shutil.which("valgrind") is None:
         sys.exit("Error: valgrind is not installed (apt-get install valgrind)")
-    (few, few_decisions), (more, more_decisions) = (counted(mode, ruleset_name, n, move_time)
-                                                        for n in (matches, 2 * matches))
-    return (more - few) / (more_decisions - few_decisions), more_decisions - few_decisions
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
     print(play(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]) or None))
+elif __name__ == "__main__" and sys.argv[1:2] == ["--openspiel"]:
+    play_openspiel(int(sys.argv[2]))

@@ -1,6 +1,6 @@
 """What makes `hard` beat `medium`: paired rounds of search variants against medium, and search that sees every hand.
 
-    python3 bench/hard_vs_medium.py [--deals 200] [--rollouts 240] [--ruleset standard]
+    python3 bench/hard_vs_medium.py [--deals 200] [--first-deal 0] [--rollouts 240] [--ruleset standard]
                                     [--candidate NAME ...] [--append]
 
 Paired single rounds: each deal is played once by four `medium` bots, then once per seat with
@@ -104,11 +104,12 @@ def relative(points: list[int], seat: int) -> float:
     return points[seat] - sum(p for s, p in enumerate(points) if s != seat) / (len(points) - 1)
 
 
-def measure(ruleset, make, deals: int, others: tuple[str, ...] = ("medium",) * 3) -> tuple[list[float], float]:
+def measure(ruleset, make, deals: int, others: tuple[str, ...] = ("medium",) * 3,
+            first: int = 0) -> tuple[list[float], float]:
     """The paired difference of each deal and seat, and the seconds it took; `others` sit in the other seats in turn."""
     started, diffs = time.perf_counter(), []
     kinds = {"medium": MediumBot, "easy": RandomBot}
-    for deal in range(deals):
+    for deal in range(first, first + deals):
         for seat in range(4):
             names = [others[(s - seat - 1) % 4] if s != seat else "medium" for s in range(4)]
             base, _ = play(ruleset, [kinds[n](rng=random.Random(f"{deal}:{s}")) for s, n in enumerate(names)], deal)
@@ -163,6 +164,9 @@ CANDIDATES = {
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--deals", type=int, default=200)
+    parser.add_argument("--first-deal", type=int, default=0,
+                        help="the first deal's number: --first-deal 600 --deals 600 plays deals 600-1199 (more deals, "
+                             "not the same ones)")
     parser.add_argument("--rollouts", type=int, default=240)
     parser.add_argument("--ruleset", default="standard")
     parser.add_argument("--candidate", action="append", choices=list(CANDIDATES),
@@ -179,8 +183,8 @@ def main() -> None:
     chosen = args.candidate or ["hard", "best mean, heuristic playouts, seeing all hands"]
     lines = [] if args.append else ["# hard against medium, and what the hidden cards are worth", ""]
     lines += ["", f"Made by `python3 bench/hard_vs_medium.py {' '.join(map(quote, sys.argv[1:]))}`.", "",
-              f"{args.ruleset}, {args.deals} deals x 4 seats, {args.rollouts} playouts a decision, the other seats "
-              f"{', '.join(others)}: the candidate's "
+              f"{args.ruleset}, {args.deals} deals (from deal {args.first_deal}) x 4 seats, {args.rollouts} playouts a "
+              f"decision, the other seats {', '.join(others)}: the candidate's "
               "points minus its opponents' mean in a round, against medium's in the same seat and deal "
               "(negative: the candidate did better), with a 95% interval; and against the first candidate, paired "
               "over the same deals and seats.", "",
@@ -188,7 +192,7 @@ def main() -> None:
     first: list[float] = []
     for name in chosen:
         make = lambda rng: CANDIDATES[name](rng, args.rollouts)  # noqa: E731
-        diffs, seconds = measure(ruleset, make, args.deals, others)
+        diffs, seconds = measure(ruleset, make, args.deals, others, args.first_deal)
         mean, half = interval(diffs)
         first = first or diffs
         against = "" if diffs is first else "{:+.2f} ± {:.2f}".format(*interval([a - b for a, b in zip(diffs, first)]))

@@ -3,9 +3,15 @@
     python bench/instructions.py                     # strafpunten and standard-single, 4 players, 40 matches
     python bench/instructions.py --matches 100 --rulesets standard-single --logs off,memory
     python bench/instructions.py --move-time 1    # each decision timed, as a tournament's default --move-time 1
+    python bench/instructions.py --openspiel 200  # also OpenSpiel's row of bench/peers.py: 200 and 400 games
 
 Each row plays N matches and then 2N under cachegrind (bench/cachegrind.py: how, and the log modes
 off, memory, encode and gzip). Needs valgrind (`apt-get install valgrind`).
+
+`--openspiel G` counts OpenSpiel's `crazy_eights` through `evaluate_bots` with its Python random bot the same way
+(G games, then 2G; `pip install -e '.[bench]'`), and gives each row's instruction ratio to it: OpenSpiel's
+instructions per decision over ours. That is not the time ratio bench/peers.py measures (a C++ engine runs more
+instructions a cycle than an interpreter), but it does not move with the machine's load, and its changes follow ours.
 """
 
 from __future__ import annotations
@@ -16,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from cachegrind import MODES, per_decision  # noqa: E402
+from cachegrind import MODES, openspiel_per_decision, per_decision  # noqa: E402
 
 
 def main() -> None:
@@ -26,11 +32,18 @@ def main() -> None:
     parser.add_argument("--logs", default="off", help=f"comma-separated, of: {', '.join(MODES)}")
     parser.add_argument("--move-time", type=float, default=0.0,
                         help="seconds of CPU time per decision, timed as a tournament times it (0: untimed)")
+    parser.add_argument("--openspiel", type=int, default=0, metavar="G",
+                        help="also count OpenSpiel's evaluate_bots row over G and 2G games, and the ratios to it")
     args = parser.parse_args()
     move_time = args.move_time or None
     from runner import accel
 
     print(f"engine: {accel.summary()}; {args.matches} and {2 * args.matches} matches of 4 random bots per row")
+    peer = None
+    if args.openspiel:
+        peer, decisions = openspiel_per_decision(args.openspiel)
+        print(f"{'OpenSpiel evaluate_bots, Python bot 4p':40s} {peer:8,.0f} instructions per decision "
+              f"({decisions} decisions)")
     for name in args.rulesets.split(","):
         for mode in args.logs.split(","):
             if mode not in MODES:
@@ -38,7 +51,8 @@ def main() -> None:
             cost, decisions = per_decision(mode, name, args.matches, move_time)
             row = f"{name} 4p" + ("" if mode == "off" else ", log" if mode == "memory" else f", log {mode}")
             row += "" if move_time is None else f", move time {move_time:g}"
-            print(f"{row:40s} {cost:8,.0f} instructions per decision ({decisions} decisions)")
+            ratio = "" if peer is None else f"; OpenSpiel's ÷ ours {peer / cost:.2f}"
+            print(f"{row:40s} {cost:8,.0f} instructions per decision ({decisions} decisions){ratio}")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ MODULES = (
 )
 # Typed Cython sources (.pyx) with no .py of the same name: the code importing one falls back to Python of its own
 # when it cannot be imported (not built, MAUMAU_PURE=1, or stale: the finder then refuses it).
-KERNELS = ("runner.game._seeding", "runner.botkit._playout")
+KERNELS = ("runner.game._generator", "runner.botkit._playout")
 # The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
 # methods, the compiled rules, the referee's decision loop on them): a compiled one cannot run on the pure-Python
 # class of another, so they run compiled only all together.

@@ -116,3 +116,29 @@ def test_the_instruction_counts_play_the_same_matches_whatever_they_do_with_the_
 
     decisions = {mode: cachegrind.play(mode, "standard-single", 3) for mode in cachegrind.MODES}
     assert len(set(decisions.values())) == 1 and decisions["off"] > 0, decisions
+
+
+def test_hard_vs_medium_plays_further_deals_from_first_deal():
+    import random
+
+    import hard_vs_medium
+
+    from bots.random_bot import RandomBot
+    from runner.plugins import registry
+
+    ruleset = registry().load_ruleset("standard")
+
+    def make(rng: random.Random) -> RandomBot:
+        return RandomBot(rng=rng)
+
+    three, _ = hard_vs_medium.measure(ruleset, make, 3)
+    third, _ = hard_vs_medium.measure(ruleset, make, 1, first=2)
+    assert third == three[8:] and third != three[:4]  # four seats a deal: deal 2, not deal 0 again
+
+
+def test_the_openspiel_count_plays_the_games_of_the_peers_row():
+    pytest.importorskip("pyspiel")  # the bench extra
+    import cachegrind
+
+    # seeded as bench/peers.py seeds its row, the same games each time: the count's own run and valgrind's agree
+    assert cachegrind.play_openspiel(3, count=True) == cachegrind.play_openspiel(3, count=True) > 3 * 20

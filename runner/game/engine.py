@@ -62,6 +62,11 @@ from .ruleset import Ruleset
 from .state import Outcome, RoundState
 from .view import Event, Resume, View
 
+try:  # rng.shuffle in C on the generator's own state (runner/game/_generator.pyx)
+    from ._generator import shuffle as generator_shuffle  # type: ignore[import-not-found]  # a .pyx kernel
+except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py): the loop of `shuffle` below
+    generator_shuffle = None
+
 __all__ = [
     "BLOCKED", "CHALLENGING", "DRAWN", "FORFEITED", "GIVING", "HAND_LIMIT", "JUMP_IN", "NAME_SUIT", "OVER", "PLAY",
     "SWAPPING", "TURN_LIMIT", "WENT_OUT", "Game", "IllegalAction", "Outcome", "Round", "hidden_cards", "shuffle",
@@ -77,6 +82,9 @@ def shuffle(rng: random.Random, cards: list) -> None:
     """`rng.shuffle(cards)`: the same permutation and rng state, without a method call per card."""
     if type(rng) is not random.Random:  # a subclass may draw differently
         rng.shuffle(cards)
+        return
+    if generator_shuffle is not None:
+        generator_shuffle(rng, cards)
         return
     getrandbits = rng.getrandbits
     k = len(cards).bit_length()

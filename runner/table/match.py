@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import hashlib
 import random
-from dataclasses import dataclass, field
-from typing import Callable, Sequence
+from dataclasses import dataclass
+from typing import Callable, NamedTuple, Sequence
 
 from runner.game import events
 from runner.game.cards import Card, parse_card
@@ -15,8 +15,8 @@ from runner.seats.seat import as_seat
 
 from .referee import Fault, Referee
 
-try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_seeding.pyx)
-    from runner.game._seeding import seeded
+try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_generator.pyx)
+    from runner.game._generator import seeded
 except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py)
     seeded = random.Random
 
@@ -31,8 +31,11 @@ class TableChange:
     seat: int | None = None
 
 
-@dataclass(frozen=True, kw_only=True)
-class RoundSummary:
+# RoundSummary and MatchResult are NamedTuples (frozen, typed; made positionally below, a third of a frozen
+# dataclass's construction, once per round and per match)
+class RoundSummary(NamedTuple):
+    """How one round ended: its winner, each seat's points, the totals after it."""
+
     number: int
     winner: int | None
     points: tuple[int, ...]
@@ -41,8 +44,7 @@ class RoundSummary:
     order: tuple[int, ...] = ()  # round.play_on: the seats out in order, then those left with cards
 
 
-@dataclass(frozen=True, kw_only=True)
-class MatchResult:
+class MatchResult(NamedTuple):
     """The outcome of one match; `ranking` lists every seat that stayed, best first."""
 
     match_id: str
@@ -58,18 +60,22 @@ class MatchResult:
     decisions: int = 0
 
 
-@dataclass(kw_only=True)
 class _Table:
     """Who sits where, and how each seat stands, during a match."""
 
-    players: list[str]
-    totals: list[int]
-    rounds_won: list[int]
-    eliminated: list[list[int]] = field(default_factory=list)  # batches, in order of elimination
-    forfeited: list[int] = field(default_factory=list)
-    left: list[int] = field(default_factory=list)
+    __slots__ = ("players", "totals", "rounds_won", "eliminated", "forfeited", "left")
+
+    def __init__(self, players: list[str]):
+        self.players = players
+        self.totals = [0] * len(players)
+        self.rounds_won = [0] * len(players)
+        self.eliminated: list[list[int]] = []  # batches, in order of elimination
+        self.forfeited: list[int] = []
+        self.left: list[int] = []
 
     def seated(self) -> list[int]:
+        if not (self.forfeited or self.left or self.eliminated):  # most matches: every seat, every round
+            return list(range(len(self.players)))
         gone = set(self.forfeited) | set(self.left) | {s for batch in self.eliminated for s in batch}
         return [seat for seat in range(len(self.players)) if seat not in gone]
 
@@ -112,7 +118,7 @@ class Match:
         self.between_rounds = between_rounds
         self.referee = referee or Referee(seed=seed)
         self.rng = seeded(f"{seed}:deal")
-        self.table = _Table(players=list(players), totals=[0] * len(players), rounds_won=[0] * len(players))
+        self.table = _Table(list(players))
         self.bots = [make_bot(player, seat, bot_rng(seed, seat)) for seat, player in enumerate(players)]
         self.seats = [as_seat(bot) for bot in self.bots]  # what the referee asks: one interface for every bot
         self.rounds: list[RoundSummary] = []
@@ -255,8 +261,9 @@ class Match:
             order = [*rnd.finished, *(seat for seat in rnd.in_play())]
         if not deciding and self.ruleset.deal.next_dealer != "rotate":
             self._choose_dealer(rnd)
-        self.rounds.append(RoundSummary(number=number, winner=rnd.winner, points=tuple(points),
-                                        totals=tuple(self.table.totals), deciding=deciding, order=tuple(order or ())))
+        # number, winner, points, totals, deciding, order
+        self.rounds.append(RoundSummary(number, rnd.winner, tuple(points), tuple(self.table.totals), deciding,
+                                        tuple(order or ())))
         if self.log is not None:
             self.log.append(events.round_end(number, rnd.winner, points, self.table.totals, order))
 
@@ -297,11 +304,10 @@ class Match:
             winners = [ranking[0]]
         if self.log is not None:
             self.log.append(events.match_end(ranking, winners, table.totals, table.rounds_won))
-        return MatchResult(
-            match_id=self.match_id, players=tuple(table.players), ranking=tuple(ranking), winners=tuple(winners),
-            totals=tuple(table.totals), rounds_won=tuple(table.rounds_won), rounds=tuple(self.rounds),
-            faults=tuple(self.referee.faults), forfeited=tuple(table.forfeited), left=tuple(table.left),
-            decisions=self.decisions,
+        return MatchResult(  # in the order of its fields
+            self.match_id, tuple(table.players), tuple(ranking), tuple(winners), tuple(table.totals),
+            tuple(table.rounds_won), tuple(self.rounds), tuple(self.referee.faults), tuple(table.forfeited),
+            tuple(table.left), self.decisions,
         )
 
     def _rank_by_points(self, rounds_played: int) -> tuple[list[int], list[int]]:

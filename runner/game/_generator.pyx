@@ -1,20 +1,26 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""`seeded(text)`: the generator `random.Random(text)` makes, for less: the same state, seeded in C.
+"""A match's random generators in C, state for state CPython's: `seeded(text)` and `shuffle(rng, cards)`.
 
-A match makes five generators from strings (the deal's and each bot's, runner/table/match.py).
+`seeded(text)` is the generator `random.Random(text)` makes, for less. A match makes five
+generators from strings (the deal's and each bot's, runner/table/match.py).
 `random.Random(text)` runs `Random.seed` in Python (the text and its SHA-512 as one big int),
 then CPython's init_by_array (Modules/_randommodule.c) on that int's 32-bit words. Here the words
 are read from the bytes themselves, init_by_array starts from its fixed first stage
 (init_genrand(19650218), the same for every seed: computed once) and writes the state into a
 new, unseeded `random.Random` in place. The object's layout is checked at import against
-`random.Random` itself: where a seeded generator's state differs, importing this module fails
-and its importer makes `random.Random(text)` instead.
+`random.Random` itself: where a seeded generator's state differs, or a shuffle's, importing this
+module fails and its importers use `random.Random` (runner/table/match.py, runner/game/engine.py).
+
+`shuffle(rng, cards)` is `rng.shuffle(cards)` (random.shuffle's Fisher-Yates, `_randbelow` by
+`getrandbits`) on the generator's state in place: the same permutation and the same state after,
+without a Python call per card (the engine's deal and reshuffles).
 """
 
 import random
 
 from cpython.bytes cimport PyBytes_AS_STRING, PyBytes_GET_SIZE
 from cpython.mem cimport PyMem_Free, PyMem_Malloc
+from cpython.list cimport PyList_GET_SIZE
 from cpython.object cimport PyObject
 from libc.stdint cimport uint32_t
 from libc.string cimport memcpy
@@ -29,6 +35,7 @@ except ImportError:
 
 cdef enum:
     N = 624
+    M = 397
     KEY_ON_STACK = 64  # words: a text of up to 192 bytes; a longer one takes its key from the heap
 
 
@@ -36,6 +43,9 @@ cdef extern from *:
     """
     /* CPython's random.Random object (Modules/_randommodule.c): the head, then the index, then the state. */
     typedef struct { PyObject_HEAD int index; uint32_t state[624]; } maumau_seeded_random;
+
+    /* The items of a list, swapped in place (no reference changes hands). */
+    static PyObject** maumau_list_items(PyObject* list) { return ((PyListObject*)list)->ob_item; }
 
     /* An object of `type` from its tp_new with no arguments: for random.Random, unseeded (CPython seeds in
        Random.__init__), without the call through the __new__ attribute. */
@@ -47,6 +57,7 @@ cdef extern from *:
         int index
         uint32_t state[624]
     object maumau_new_object(object type, object no_arguments)
+    PyObject** maumau_list_items(object list)
 
 
 cdef uint32_t first_stage[N]  # init_genrand(19650218): where init_by_array starts, whatever the key
@@ -94,6 +105,56 @@ cdef void init_by_array(uint32_t* s, const uint32_t* key, Py_ssize_t length) noe
             s[0] = previous
             i = 1
     s[0] = 0x80000000U
+
+
+cdef uint32_t genrand(maumau_seeded_random* mt) noexcept nogil:
+    """genrand_uint32 of Modules/_randommodule.c: the next 32 bits, the state twisted every N."""
+    cdef uint32_t y
+    cdef int kk
+    cdef uint32_t* s = mt.state
+    if mt.index >= N:
+        for kk in range(N - M):
+            y = (s[kk] & 0x80000000U) | (s[kk + 1] & 0x7fffffffU)
+            s[kk] = s[kk + M] ^ (y >> 1) ^ (0x9908b0dfU if y & 1U else 0U)
+        for kk in range(N - M, N - 1):
+            y = (s[kk] & 0x80000000U) | (s[kk + 1] & 0x7fffffffU)
+            s[kk] = s[kk + (M - N)] ^ (y >> 1) ^ (0x9908b0dfU if y & 1U else 0U)
+        y = (s[N - 1] & 0x80000000U) | (s[0] & 0x7fffffffU)
+        s[N - 1] = s[M - 1] ^ (y >> 1) ^ (0x9908b0dfU if y & 1U else 0U)
+        mt.index = 0
+    y = s[mt.index]
+    mt.index += 1
+    y ^= y >> 11
+    y ^= (y << 7) & 0x9d2c5680U
+    y ^= (y << 15) & 0xefc60000U
+    y ^= y >> 18
+    return y
+
+
+def shuffle(rng, list cards):
+    """`rng.shuffle(cards)` for a random.Random `rng` (a subclass may draw otherwise: the caller checks the type)."""
+    cdef Py_ssize_t count = PyList_GET_SIZE(cards)
+    if count > 0xffffffff:
+        rng.shuffle(cards)  # _randbelow past 32 bits: not replicated here
+        return
+    cdef maumau_seeded_random* mt = <maumau_seeded_random*><PyObject*>rng
+    cdef PyObject** items = maumau_list_items(cards)
+    cdef PyObject* item
+    cdef Py_ssize_t i
+    cdef uint32_t n, j
+    cdef int k = 32
+    while count > 1 and not (<uint32_t>count >> (k - 1)):
+        k -= 1  # the bit length of the first n, `count`
+    for i in range(count - 1, 0, -1):
+        n = <uint32_t>(i + 1)
+        if not (n >> (k - 1)):
+            k -= 1  # k stays n's bit length: n falls by one a step
+        j = genrand(mt) >> (32 - k)
+        while j >= n:
+            j = genrand(mt) >> (32 - k)
+        item = items[i]
+        items[i] = items[j]
+        items[j] = item
 
 
 cdef Py_ssize_t words_of(const unsigned char* data, Py_ssize_t size, uint32_t* key) noexcept nogil:
@@ -146,14 +207,21 @@ def seeded(str text):
 
 
 cdef bint _agrees():
-    """Whether generators made here are random.Random's, state and draws (the object's layout checks out)."""
+    """Whether generators made here are random.Random's, state and draws, and shuffles its shuffles (the object's
+    layout checks out)."""
     for text in ("maumau", "", "\x00\x00seed", "7:deal", "x" * 700):
         made, expected = seeded(text), random.Random(text)
         if made.getstate() != expected.getstate() or made.random() != expected.random():
             return False
+        for size in (0, 1, 2, 3, 52, 700):  # 700: past a twist of the state
+            cards, expected_cards = list(range(size)), list(range(size))
+            shuffle(made, cards)
+            expected.shuffle(expected_cards)
+            if cards != expected_cards or made.getstate() != expected.getstate():
+                return False
     return True
 
 
 init_first_stage()
 if not _agrees():
-    raise ImportError("runner.game._seeding: random.Random's layout is not the one expected; random.Random is used")
+    raise ImportError("runner.game._generator: random.Random's layout is not the one expected; random.Random is used")
