@@ -5,7 +5,10 @@ cimport cython
 from runner.game.engine cimport Round
 
 
-@cython.locals(decisions=Py_ssize_t, index=int, given_up=set)
+@cython.locals(decisions=Py_ssize_t, index=int, given_up=set, plain=bint)
 cpdef tuple _play(referee, Round rnd, list seats, list players, bint untimed)
-@cython.locals(legal=tuple)
 cpdef _ask(referee, Round rnd, seat, player)
+@cython.locals(index=int, started=double, elapsed=double, stats=list)
+cpdef _timed(referee, Round rnd, seat, player)
+@cython.locals(legal=tuple)
+cdef _answered(referee, Round rnd, player, answer)

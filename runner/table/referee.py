@@ -88,52 +88,7 @@ class Referee:
             return self._autoplay(rnd)
         if self._untimed and type(seat) is LocalSeat:  # the usual decision: one call of the bot, no clock read
             return _ask(self, rnd, seat, player)
-        move_time = self.move_time  # the CPU budget: the move time plus what is left of the seat's bank
-        if move_time is None:
-            bank = budget = None
-            wall = self._wall  # the cap without a budget: --wall-time, or none
-        else:
-            try:  # a subscript, not dict.get: no method call on a dict the compiled code does not know as one
-                bank = self.banks[index]
-            except KeyError:
-                bank = self.banks[index] = self.time_bank
-            budget = move_time + bank
-            try:  # the same budget, the same cap: until a bank pays for an overrun
-                wall = self._walls[budget]
-            except KeyError:
-                wall = self._walls[budget] = self.settings.wall_cap(budget)
-        view = rnd.view(None, move_time, bank)  # the bot sees its clock
-        # the clock is read only where something is timed: a budget, a wall cap, or the thinking kept for reports
-        clocked = budget is not None or wall is not None or self.times_decisions
-        try:
-            if type(seat) is not LocalSeat:  # an in-process bot needs no start-up
-                seat.prepare(view)  # start-up and handshake of a bot process are not charged to the bot's clock
-            started = perf_counter() if clocked else 0.0
-            answer = seat.act_within(view, budget, started, wall)
-        except SeatFailure as failure:
-            return self._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
-                               traceback=failure.traceback)
-        if clocked:
-            elapsed = perf_counter() - started
-            try:  # counted here, not in a method: a timed decision's every step costs
-                stats = self.thinking[index]
-            except KeyError:
-                stats = self.thinking[index] = [0, 0.0, 0.0]
-            stats[0] += 1
-            stats[1] += elapsed
-            if elapsed > stats[2]:
-                stats[2] = elapsed
-            # an overrun is possible only past the wall cap, or past the move time (a bot's CPU time in one thread,
-            # as an in-process bot's is, is at most its wall time)
-            if (wall is not None and elapsed > wall) or (budget is not None and (
-                    elapsed > move_time or (type(seat) is not LocalSeat and not seat.one_thread))):
-                overrun = self._overrun(rnd, seat, player, elapsed, budget, wall)
-                if overrun is not None:
-                    return overrun
-        for action in view.legal:  # the usual answer: one of `view.legal` itself (rnd.canonical checks it too)
-            if action is answer:
-                return action
-        return self._checked(rnd, player, answer)
+        return _timed(self, rnd, seat, player)
 
     def play(self, rnd: Round, seats: list[Seat], players: list[str]) -> tuple[int, Forfeit | None]:
         """Ask the seat to act for each decision and carry its action out, until the round is over or a seat
@@ -199,12 +154,15 @@ def _play(referee: Referee, rnd: Round, seats: list[Seat], players: list[str],
     """`Referee.play`; `untimed`: an in-process bot's decision is `_ask`ed here, not through `referee.decide`."""
     decisions = 0
     given_up = referee.given_up  # the set itself: a fault adds to it
+    plain = type(referee) is Referee  # not a subclass, whose `decide` is asked every decision
     while rnd.phase != OVER:
         index = rnd.current
         seat = seats[index]
         try:
             if untimed and type(seat) is LocalSeat and not given_up:  # the usual decision (`decide` would ask so)
                 action = _ask(referee, rnd, seat, players[index])
+            elif plain and not given_up:  # a timed one, or another seat's: as `decide` would, without its call
+                action = _timed(referee, rnd, seat, players[index])
             else:
                 action = referee.decide(rnd, seat, players[index])
         except Forfeit as forfeit:
@@ -225,6 +183,59 @@ def _ask(referee: Referee, rnd: Round, seat: LocalSeat, player: str) -> Action:
             raise
         return referee._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
                               traceback=failure.traceback)
+    return _answered(referee, rnd, player, answer)
+
+
+def _timed(referee: Referee, rnd: Round, seat: Seat, player: str) -> Action:
+    """A decision under the referee's clock: its CPU budget and wall cap, or only its thinking counted."""
+    index = rnd.current
+    move_time = referee.move_time  # the CPU budget: the move time plus what is left of the seat's bank
+    if move_time is None:
+        bank = budget = None
+        wall = referee._wall  # the cap without a budget: --wall-time, or none
+    else:
+        try:  # a subscript, not dict.get: no method call on a dict the compiled code does not know as one
+            bank = referee.banks[index]
+        except KeyError:
+            bank = referee.banks[index] = referee.time_bank
+        budget = move_time + bank
+        try:  # the same budget, the same cap: until a bank pays for an overrun
+            wall = referee._walls[budget]
+        except KeyError:
+            wall = referee._walls[budget] = referee.settings.wall_cap(budget)
+    view = rnd.view(None, move_time, bank)  # the bot sees its clock
+    # the clock is read only where something is timed: a budget, a wall cap, or the thinking kept for reports
+    clocked = budget is not None or wall is not None or referee.times_decisions
+    try:
+        if type(seat) is not LocalSeat:  # an in-process bot needs no start-up
+            seat.prepare(view)  # start-up and handshake of a bot process are not charged to the bot's clock
+        started = perf_counter() if clocked else 0.0
+        answer = seat.act_within(view, budget, started, wall)
+    except SeatFailure as failure:
+        return referee._fault(rnd, player, failure.kind, failure.detail, give_up=failure.give_up,
+                              traceback=failure.traceback)
+    if clocked:
+        elapsed = perf_counter() - started
+        try:  # counted here, not in a method: a timed decision's every step costs
+            stats = referee.thinking[index]
+        except KeyError:
+            stats = referee.thinking[index] = [0, 0.0, 0.0]
+        stats[0] += 1
+        stats[1] += elapsed
+        if elapsed > stats[2]:
+            stats[2] = elapsed
+        # an overrun is possible only past the wall cap, or past the move time (a bot's CPU time in one thread,
+        # as an in-process bot's is, is at most its wall time)
+        if (wall is not None and elapsed > wall) or (budget is not None and (
+                elapsed > move_time or (type(seat) is not LocalSeat and not seat.one_thread))):
+            overrun = referee._overrun(rnd, seat, player, elapsed, budget, wall)
+            if overrun is not None:
+                return overrun
+    return _answered(referee, rnd, player, answer)
+
+
+def _answered(referee: Referee, rnd: Round, player: str, answer: object) -> Action:
+    """The legal action `answer` asks for, or the fault of an illegal answer: the bot answered the view just made."""
     legal = rnd._legal  # view.legal, as the view just made left it
     if legal is not None:
         for action in legal:  # the usual answer: one of the legal actions itself (rnd.canonical checks it first too)
