@@ -5,6 +5,7 @@ const tournament = query("t");
 const PAGE = 100;
 let shownMatches = 0;
 let storedBefore = -1;
+let listGeneration = 0;  // the match list's requests answer in any order: one for filters changed since is dropped
 
 function fmt(number, digits = 3) { return typeof number === "number" ? number.toFixed(digits) : number; }
 
@@ -60,6 +61,8 @@ async function refreshStandings() {
 }
 
 async function loadMatches(fresh) {
+  if (fresh) listGeneration += 1;
+  const generation = listGeneration;
   const params = new URLSearchParams({ t: tournament, offset: fresh ? 0 : shownMatches, limit: PAGE });
   const bot = document.getElementById("bot").value;
   if (bot) params.set("bot", bot);
@@ -67,6 +70,7 @@ async function loadMatches(fresh) {
   if (document.getElementById("faults").checked) params.set("faults", "1");
   try {
     const data = await api(`/api/matches?${params}`);
+    if (generation !== listGeneration) return;  // the list of the filters as they are now comes with its own
     const box = document.getElementById("matches");
     if (fresh) {
       shownMatches = 0;
