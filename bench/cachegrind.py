@@ -21,14 +21,17 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-# what a match does with its log: off (none), memory (the events kept, as `peers.py --logs memory`), encode (also
-# as JSON lines, runner/logs/codec.py `encode`), gzip (also compressed as a tournament stores it, `compress`)
+# what a match does with its log: off (none), memory (the events kept, as a tournament and `peers.py --logs memory`
+# keep them: measure.py `kept_log`), encode (also as JSON lines, runner/logs/codec.py `encode`), gzip (also
+# compressed as a tournament stores it, `compress`)
 MODES = ("off", "memory", "encode", "gzip")
 
 
 def play(mode: str, ruleset_name: str, matches: int, move_time: float | None = None) -> int:
     """Play `matches` seeded matches of four random bots with the log in `mode`; the decisions made. `move_time`:
     each decision timed under that CPU budget in seconds, as a tournament's `--move-time` (None: untimed)."""
+    from measure import kept_log
+
     from runner.logs.codec import compress, encode
     from runner.plugins import registry
     from runner.seats.faults import FaultSettings
@@ -40,7 +43,7 @@ def play(mode: str, ruleset_name: str, matches: int, move_time: float | None = N
     make_bot, ruleset = make_bot_factory(reg), reg.load_ruleset(ruleset_name)
     decisions = 0
     for seed in range(matches):
-        log: list[dict] | None = None if mode == "off" else []
+        log = None if mode == "off" else kept_log()
         referee = None if move_time is None else Referee(FaultSettings(move_time=move_time), seed=seed)
         decisions += Match(ruleset, ["random"] * 4, seed, make_bot, log=log, referee=referee).run().decisions
         if mode == "encode":

@@ -122,6 +122,16 @@ def version(distribution: str) -> str:
 CLOCK = time.process_time
 
 
+def kept_log():
+    """A match's log as a tournament keeps it: a GameLog (the engine's records, runner/game/events.py), or a list
+    in a checkout from before there was one (so that a benchmark runs the same on an older commit)."""
+    try:
+        from runner.game.events import GameLog
+    except ImportError:
+        return []
+    return GameLog()
+
+
 def stopwatch(seconds: float, step: Callable[[], int]) -> tuple[int, int, float]:
     """Call `step` (one game, returning its decisions) until `seconds` of CPU time have passed."""
     clock = CLOCK

@@ -20,7 +20,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 
-from measure import Contender, engine, machine, markdown, measure, stopwatch, version  # noqa: E402
+from measure import Contender, engine, kept_log, machine, markdown, measure, stopwatch, version  # noqa: E402
 
 OUR_RULESETS = ("standard-single", "strafpunten")
 TARGETS = (  # (our row, peer row, lowest ratio): the speed goals set for the compiled engine
@@ -56,7 +56,7 @@ def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...]) -> 
         write = log == "gzip"
 
         def step(ruleset=ruleset, players=players, log=log, seeds=seeds, write=write) -> int:
-            events = [] if log != "off" else None
+            events = kept_log() if log != "off" else None
             result = Match(ruleset, ["random"] * players, next(seeds), make_bot, log=events).run()
             if write:
                 _compress(events)
@@ -91,7 +91,7 @@ def round_loop_contenders(player_counts: tuple[int, ...]) -> list[Contender]:
     return contenders
 
 
-def _compress(events: list[dict]) -> bytes:
+def _compress(events) -> bytes:
     """The game log as a tournament stores it: gzip JSON lines."""
     try:
         from runner.logs.codec import compress

@@ -8,6 +8,7 @@ from pathlib import Path
 import pytest
 
 from runner.game import events as ev
+from runner.game.cards import Card
 from runner.logs import codec, lines
 from runner.logs.codec import LogError
 
@@ -136,3 +137,44 @@ def test_no_module_builds_a_log_event_but_the_vocabulary():
                         assert value.value not in types, (
                             f"{path.relative_to(RUNNER.parent)}:{node.lineno} builds a log event"
                         )
+
+
+def _kept_and_listed(path_or_name: str, players: int, seed: int):
+    """One match played twice, its log kept as a GameLog and given as a list: (the GameLog, the list)."""
+    from runner.plugins import registry
+    from runner.table.match import Match
+    from runner.table.play import make_bot_factory
+
+    reg = registry()
+    ruleset, make_bot = reg.load_ruleset(path_or_name), make_bot_factory(reg)
+    kept, listed = ev.GameLog(), []
+    for log in (kept, listed):
+        Match(ruleset, ["random"] * players, seed, make_bot, log=log).run()
+    return kept, listed
+
+
+KEPT_CASES = [("strafpunten", 3, 7), ("standard-challenge", 4, 2), ("elimination", 5, 3)] + [
+    (str(path), 4, seed) for path in sorted((RUNNER.parent / "rulesets" / "gallery").glob("*.yaml")) for seed in (1, 2)]
+
+
+@pytest.mark.parametrize("name, players, seed", KEPT_CASES)
+def test_a_kept_log_reads_and_writes_as_the_list_of_its_events(name, players, seed):
+    """A GameLog holds the engine's records, not dicts; read, it gives the events a list is given, and it is written
+    as json.dumps writes those events, the first time and from the memo of records' lines."""
+    kept, listed = _kept_and_listed(name, players, seed)
+    assert any(type(record) is tuple for record in kept.records)
+    assert list(kept) == listed and len(kept) == len(listed) and kept[-1] == listed[-1]
+    for _ in range(2):
+        assert codec.encode(kept).decode() == _dumps_lines(listed) == codec.encode(listed).decode()
+
+
+def test_a_record_is_written_from_the_memo_only_for_its_own_builder_and_values():
+    """Records alike but for their builder, a card, a reason, or a draw's cards each get their own line."""
+    seven, eight = Card("7", "H"), Card("8", "H")
+    records = [(ev.give, 0, 1, seven), (ev.take, 0, 1, seven), (ev.give, 0, 1, eight), (ev.draw, 1, [seven], "stuck"),
+               (ev.draw, 1, [seven], "seven"), (ev.draw, 1, [seven, eight], "stuck"), (ev.draw, 1, [], "stuck"),
+               (ev.pass_, 0), (ev.skip, 0), (ev.play, 2, seven, None, "mau"), (ev.play, 2, seven, None, None)]
+    expected = _dumps_lines([ev.made(record) for record in records])
+    for _ in range(2):
+        assert lines.encode(records, codec.encode_line) == expected
+        assert lines.encode(records[::-1], codec.encode_line) == _dumps_lines([ev.made(r) for r in records[::-1]])

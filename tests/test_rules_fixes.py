@@ -65,9 +65,8 @@ def test_an_extra_turn_after_an_ace_draws_with_reason_ace():
 
 
 def test_an_extra_turn_after_another_play_again_card_draws_with_reason_again():
-    rnd = deal("elimination", ["KH 2C 3D", "4C 5D 6D"], "10H", STOCK, overrides={"powers.K.play_again": True})
     log: list[dict] = []
-    rnd.log = log
+    rnd = deal("elimination", ["KH 2C 3D", "4C 5D 6D"], "10H", STOCK, overrides={"powers.K.play_again": True}, log=log)
     do(rnd, "KH", "draw")
     assert [(e.kind, e.reason) for e in rnd.history][-1] == ("draw", "again")
     assert log[-1] == {"type": "draw", "seat": 0, "cards": ["2C"], "reason": "again"}

@@ -40,7 +40,7 @@ from .actions import (
 )
 from .cards import SUITS, Card
 from .compiled import Game
-from .events import ACE, AGAIN, CHOICE, OTHERS, PENALTY, SEVEN, STUCK
+from .events import ACE, AGAIN, CHOICE, OTHERS, PENALTY, SEVEN, STUCK, GameLog
 from .general import (
     BLOCKED,
     CHALLENGING,
@@ -183,7 +183,7 @@ class Round(General):
         number: int = 1,
         totals: Sequence[int] | None = None,
         rounds_won: Sequence[int] | None = None,
-        log: list | None = None,
+        log: GameLog | list | None = None,
         deciding: bool = False,
     ) -> "Round":
         """Shuffle (or take `deck`, top card first), deal and turn up: a round ready for its first decision."""
@@ -194,7 +194,7 @@ class Round(General):
 
     def _deal(self, ruleset: Ruleset, n_seats: int, dealer: int, active: list[int], direction: int | None,
               deck: Sequence[Card] | None, number: int, totals: Sequence[int] | None,
-              rounds_won: Sequence[int] | None, log: list | None, deciding: bool) -> None:
+              rounds_won: Sequence[int] | None, log: GameLog | list | None, deciding: bool) -> None:
         """`deal` on the new round (a method of it, so that its fields are C struct members where compiled)."""
         rules, rng, players = self.rules, self.rng, len(active)
         self.n_seats, self.active = n_seats, active
@@ -202,7 +202,7 @@ class Round(General):
         self.number, self.dealer = number, dealer
         self.totals = tuple(totals) if totals is not None else (0,) * n_seats
         self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * n_seats
-        self.log = log
+        self.log = events.sink(log)  # records to keep, or a reader's list fed each event as a dict
         if deck is None:
             unshuffled, copies = rules.deck_for(players)
             cards = list(unshuffled)  # the order of make_deck(ranks, copies, jokers)
@@ -697,7 +697,7 @@ class Round(General):
         self.idle = 0
         self.history.append(self._made(Event, ("play", seat, card, named, 0, announce, (), None, -1)))
         if self.log is not None:
-            self.log.append(events.play(seat, card, named, announce))
+            self.log.append((events.play, seat, card, named, announce))
         left = len(hand)
         due = rules.due_after[left] if left < 2 else None
         missed = due is not None and announce != due
@@ -825,7 +825,7 @@ class Round(General):
     def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None:
         self.history.append(self._made(Event, ("draw", seat, None, None, len(cards), reason, (), None, -1)))
         if self.log is not None:
-            self.log.append(events.draw(seat, cards, reason))
+            self.log.append((events.draw, seat, cards, reason))
 
     def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
                 count: int = 0, reason: str | None = None) -> None:
@@ -834,13 +834,13 @@ class Round(General):
         if log is None:
             return
         if kind == events.NAME_SUIT:
-            log.append(events.name_suit(seat, suit))  # type: ignore[arg-type]  # a name_suit names a suit
+            log.append((events.name_suit, seat, suit))
         elif kind == events.CHALLENGE:
-            log.append(events.challenge(seat, count))
+            log.append((events.challenge, seat, count))
         elif kind == events.PASS:
-            log.append(events.pass_(seat))
+            log.append((events.pass_, seat))
         else:
-            log.append(events.skip(seat))
+            log.append((events.skip, seat))
 
     def _finish(self, winner: int | None, reason: str) -> None:
         if reason == WENT_OUT and self.out_card is None:

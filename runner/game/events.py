@@ -4,11 +4,19 @@ A game log is one JSON object per line, each with a "type" (README: Game logs). 
 writes the events of a round, the match those around its rounds, the referee its faults;
 readers (the verifier, replay, check-bot) compare against the names here. The builders keep
 the order of the keys, which is part of the log's bytes.
+
+The engine does not build its events: it records each as its builder and the builder's arguments,
+one tuple (`(play, seat, card, suit, announce)`), and `made` builds the dict from that when it is
+read. A `GameLog` keeps those records as they are (a match's log for a tournament file or a
+benchmark: runner/logs/codec.py encodes the records without their dicts); any other list given as
+a round's log (a watcher's, a test's) gets each event as a dict the moment it is written (`sink`).
+A record's arguments are never changed after it is made (cards, strings, ints, tuples and lists
+the engine drops), so its event reads the same later as it would have then.
 """
 
 from __future__ import annotations
 
-from typing import Iterable, Sequence
+from typing import Iterable, Iterator, Sequence
 
 from .cards import Card
 
@@ -43,6 +51,60 @@ AGAIN = "again"  # draws instead of following its own play-again card that is no
 
 def _texts(cards: Iterable[Card]) -> list[str]:
     return [card.text for card in cards]
+
+
+def made(entry) -> dict:
+    """The event of a log entry: a dict as it is; an engine's record (its builder, then the builder's arguments)
+    built by its builder."""
+    return entry if type(entry) is dict else entry[0](*entry[1:])
+
+
+class GameLog:
+    """A game log as it is written: the engine's records and the match's dicts, in order; reading it gives each
+    event as its dict, made when it is read (`list(log)`, `log[i]`, iteration)."""
+
+    __slots__ = ("records",)
+
+    def __init__(self) -> None:
+        self.records: list = []  # what a round appends to: dicts and records (runner/game/engine.py)
+
+    def append(self, event: dict) -> None:
+        self.records.append(event)
+
+    def __len__(self) -> int:
+        return len(self.records)
+
+    def __iter__(self) -> Iterator[dict]:
+        return map(made, self.records)
+
+    def __getitem__(self, index: int) -> dict:
+        return made(self.records[index])
+
+    def __repr__(self) -> str:
+        return f"GameLog({len(self.records)} events)"
+
+
+class DictFeed:
+    """A reader's own list as a round's log: each record becomes its dict as it is written, so that a watcher
+    (runner/seats/human.py's EventFeed, the web host's log) sees every event at once."""
+
+    __slots__ = ("target",)
+
+    def __init__(self, target: list) -> None:
+        self.target = target
+
+    def append(self, entry) -> None:
+        self.target.append(made(entry))
+
+
+def sink(log: GameLog | list | None) -> list | DictFeed | None:
+    """What a round appends its records to, for the log it is given: a GameLog's records, or a feed of dicts to any
+    other list."""
+    if log is None:
+        return None
+    if isinstance(log, GameLog):
+        return log.records
+    return DictFeed(log)
 
 
 def match_start(match: str, ruleset: str, overrides: dict, rules: dict, limit: int | None, seed: int | str,

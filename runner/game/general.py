@@ -301,7 +301,7 @@ class General(RoundState):
             assert fx is not None
             if kind is Pass:  # written to the log, left out of the history: it would show who holds the card
                 if self.log is not None:
-                    self.log.append(events.pass_(seat))
+                    self.log.append((events.pass_, seat))
                 self._jump_on(fx, seat)
             else:
                 self.resume = None
@@ -406,7 +406,7 @@ class General(RoundState):
         self.history.append(self._made(Event, ("play", seat, first, action.suit, 0, action.announce, more, action.rank,
                                                -1)))
         if self.log is not None:
-            self.log.append(events.play_more(seat, first, action.suit, action.announce, more, action.rank, jump))
+            self.log.append((events.play_more, seat, first, action.suit, action.announce, more, action.rank, jump))
         left = len(hand)
         due = rules.due_after[left] if left < 2 else None
         missed = due is not None and action.announce != due
@@ -470,7 +470,7 @@ class General(RoundState):
         place = len(self.finished)
         self.history.append(self._made(Event, ("out", seat, None, None, place, None, (), None, -1)))
         if self.log is not None:
-            self.log.append(events.out(seat, place))
+            self.log.append((events.out, seat, place))
 
     # ------------------------------------------------------------------ powers
 
@@ -614,14 +614,14 @@ class General(RoundState):
             hands[seat] = hand
         self.history.append(self._made(Event, ("pass_hands", -1, None, None, self.direction, None, (), None, -1)))
         if self.log is not None:
-            self.log.append(events.pass_hands(self.direction))
+            self.log.append((events.pass_hands, self.direction))
 
     def _swap(self, seat: int, other: int) -> None:
         hands = self.hands
         hands[seat], hands[other] = hands[other], hands[seat]
         self.history.append(self._made(Event, ("swap", seat, None, None, 0, None, (), None, other)))
         if self.log is not None:
-            self.log.append(events.swap(seat, other))
+            self.log.append((events.swap, seat, other))
 
     def _give(self, seat: int, card: Card) -> None:
         """`seat` gives `card` to the next player (the other seats see that a card went, not which)."""
@@ -630,7 +630,7 @@ class General(RoundState):
         self.hands[to].append(card)
         self.history.append(self._made(Event, ("give", seat, card, None, 1, None, (), None, to)))
         if self.log is not None:
-            self.log.append(events.give(seat, to, card))
+            self.log.append((events.give, seat, to, card))
         limit = self.rules.hand_limit
         if limit is not None and len(self.hands[to]) > limit:
             self._gfinish(None, HAND_LIMIT)
@@ -644,7 +644,7 @@ class General(RoundState):
             hand.append(card)
             self.history.append(self._made(Event, ("give", source, card, None, 1, None, (), None, seat)))
             if self.log is not None:
-                self.log.append(events.take(source, seat, card))
+                self.log.append((events.take, source, seat, card))
         limit = self.rules.hand_limit
         if limit is not None and len(hand) > limit:
             self._gfinish(None, HAND_LIMIT)
@@ -655,7 +655,7 @@ class General(RoundState):
                                   key=lambda entry: entry[0]))
         self.history.append(self._made(Event, ("show", seat, None, None, len(cards), None, (), None, -1)))
         if self.log is not None:
-            self.log.append(events.show(seat, cards))
+            self.log.append((events.show, seat, cards))
 
     # ------------------------------------------------------------------ jumping in
 

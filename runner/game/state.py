@@ -14,6 +14,7 @@ from .view import SHARED_FROM, Event, Resume
 
 if TYPE_CHECKING:
     from .compiled import Game
+    from .events import DictFeed
 
 
 def _runs_compiled() -> bool:
@@ -80,7 +81,7 @@ class RoundState:
     totals: tuple[int, ...]
     rounds_won: tuple[int, ...]
     history: list[Event]
-    log: list[dict] | None
+    log: list | DictFeed | None  # what the events are appended to (runner/game/events.py `sink`)
     _legal: tuple[Action, ...] | None
     out: set[int]  # forfeited
     _after: dict[int, tuple[int, ...]] | None

@@ -6,6 +6,7 @@ cdef dict _keys
 cdef dict _later_keys
 cdef dict _later_strings
 cdef dict _lines
+cdef dict _record_lines
 cdef Py_ssize_t _LINE_LENGTH
 cdef Py_ssize_t _HASH_MASK
 cdef dict _ints
@@ -30,5 +31,12 @@ cdef Py_ssize_t _flat_hash(dict event)
 cdef tuple _items(dict event)
 @cython.locals(at=Py_ssize_t, index=Py_ssize_t, kept=object)
 cdef bint _same(dict event, tuple items)
-@cython.locals(parts=list, start=Py_ssize_t, lines=dict, mixed=Py_ssize_t, entry=tuple, line=str)
+@cython.locals(start=Py_ssize_t)
+cdef _fresh(dict event, list parts, object fallback)
+@cython.locals(mixed=Py_ssize_t, entry=tuple, start=Py_ssize_t, line=str)
+cdef _entry(object event, list parts, object fallback)
+cdef tuple _record_key(tuple record)
+@cython.locals(key=tuple, line=object, start=Py_ssize_t)
+cdef _record(tuple record, list parts, object fallback)
+@cython.locals(parts=list)
 cpdef str encode(object events, object fallback)

@@ -11,7 +11,9 @@ and shared by its logs, never changed (runner/table/match.py): the last one met 
 A flat event (every value a string, an int or None, or a list of strings: a play, a draw, a pass, a
 skip) is written from a memo of whole lines, since a match repeats the same few hundred of them:
 found by a hash of its keys and values, and taken only if its keys and values are those of the line's
-event, of the same types (a bool is never flat: True == 1 would find the line of 1).
+event, of the same types (a bool is never flat: True == 1 would find the line of 1). The engine's
+records of its events (runner/game/events.py: a builder and its arguments) are written from a memo of
+lines keyed by the record, without building their dicts; a record met first is built and encoded.
 """
 
 from __future__ import annotations
@@ -20,6 +22,8 @@ import types
 from json.encoder import encode_basestring_ascii
 from typing import Callable, Iterable
 
+from runner.game.events import made
+
 _MEMO_LENGTH = 24  # longer strings (a fault's detail, a traceback) are escaped each time: they are rare and varied
 _MEMO_SIZE = 4096  # a bound on the memo, whatever the strings a log holds
 _strings: dict[str, str] = {}  # a short string's JSON form, quotes and escapes included
@@ -27,6 +31,7 @@ _keys: dict[str, str] = {}  # a key's JSON form with the colon after it
 _later_keys: dict[str, str] = {}  # the same after a comma: the key of an object's second item or later
 _later_strings: dict[str, str] = {}  # a short string's JSON form after a comma: an array's second item or later
 _lines: dict[int, tuple] = {}  # a flat event's hash: its keys and values in order (a list as a tuple), its line
+_record_lines: dict[tuple, str] = {}  # an engine's record (its lists as tuples): its line and the newline
 _LINE_LENGTH = 160  # longer lines (a fault's detail) are not kept: they are rare and varied
 _HASH_MASK = (1 << 40) - 1  # so that the hash times its multiplier stays within a C long
 _ints = {number: str(number) for number in range(-1, 1024)}  # seats, counts, totals: written without a call
@@ -211,32 +216,72 @@ def _same(event: dict, items: tuple) -> bool:
     return True
 
 
-def encode(events: Iterable[dict], fallback: Callable[[object], str]) -> str:
-    """The events as JSON lines (each followed by a newline); an event with another kind of value goes to
-    `fallback`, the standard library's encoder with the same separators."""
-    parts: list[str] = []
-    lines = _lines
-    for event in events:
-        start = len(parts)
-        mixed = -1
-        try:
-            if type(event) is not dict:
-                raise _Other
-            mixed = _flat_hash(event)
-            if mixed >= 0:
-                entry = lines.get(mixed)
-                if entry is not None and _same(event, entry[0]):
-                    parts.append(entry[1])
-                    continue
-            _event(event, parts)
-        except _Other:
-            del parts[start:]
-            parts.append(fallback(event))
+def _fresh(event: dict, parts: list[str], fallback: Callable[[object], str]) -> None:
+    """Append `event`'s line and its newline, encoded here or (another kind of value) by `fallback`."""
+    start = len(parts)
+    try:
+        _event(event, parts)
+    except _Other:
+        del parts[start:]
+        parts.append(fallback(event))
+    parts.append("\n")
+
+
+def _entry(event: object, parts: list[str], fallback: Callable[[object], str]) -> None:
+    """Append the line of a log's dict event: a flat one from the memo of lines where it is there."""
+    if type(event) is not dict:
+        parts.append(fallback(event))
         parts.append("\n")
-        if mixed >= 0 and len(lines) < _MEMO_SIZE and mixed not in lines:  # a hash met first keeps its line
-            line = "".join(parts[start:])
-            if len(line) <= _LINE_LENGTH:
-                lines[mixed] = (_items(event), line)
+        return
+    mixed = _flat_hash(event)  # type: ignore[arg-type]  # its type is dict
+    if mixed >= 0:
+        entry = _lines.get(mixed)
+        if entry is not None and _same(event, entry[0]):  # type: ignore[arg-type]  # its type is dict
+            parts.append(entry[1])  # its newline included
+            return
+    start = len(parts)
+    _fresh(event, parts, fallback)  # type: ignore[arg-type]  # its type is dict
+    if mixed >= 0 and len(_lines) < _MEMO_SIZE and mixed not in _lines:  # a hash met first keeps its line
+        line = "".join(parts[start:])
+        if len(line) <= _LINE_LENGTH:
+            _lines[mixed] = (_items(event), line)  # type: ignore[arg-type]  # its type is dict
+
+
+def _record_key(record: tuple) -> tuple:
+    """An engine's record as the key of its line: the record itself, or a copy with its lists (a draw's cards) as
+    tuples."""
+    for item in record:
+        if type(item) is list:
+            return tuple([tuple(part) if type(part) is list else part for part in record])
+    return record
+
+
+def _record(record: tuple, parts: list[str], fallback: Callable[[object], str]) -> None:
+    """Append the line of an engine's record (runner/game/events.py): from the memo of records' lines, else made
+    from its event. Records of the same builder hold the same types at each place (a seat an int, a card a Card),
+    so equal records are equal events."""
+    key = _record_key(record)
+    line = _record_lines.get(key)
+    if line is None:
+        start = len(parts)
+        _fresh(made(record), parts, fallback)
+        line = "".join(parts[start:])
+        del parts[start:]
+        if len(line) <= _LINE_LENGTH and len(_record_lines) < _MEMO_SIZE:
+            _record_lines[key] = line
+    parts.append(line)
+
+
+def encode(events: Iterable[object], fallback: Callable[[object], str]) -> str:
+    """The events as JSON lines (each followed by a newline): dicts, or the engine's records of them (a GameLog's
+    `records`); an event with another kind of value goes to `fallback`, the standard library's encoder with the
+    same separators."""
+    parts: list[str] = []
+    for event in events:
+        if type(event) is tuple:
+            _record(event, parts, fallback)  # type: ignore[arg-type]  # its type is tuple
+        else:
+            _entry(event, parts, fallback)
     return "".join(parts)
 
 

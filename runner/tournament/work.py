@@ -12,6 +12,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import NamedTuple
 
+from runner.game.events import GameLog
 from runner.game.ruleset import Ruleset
 from runner.logs.codec import compress
 from runner.rules import ruleset_of
@@ -96,7 +97,7 @@ def make_referee(unit: WorkUnit) -> Referee:
 
 def play_unit(unit: WorkUnit) -> MatchOutcome:
     """Play one match and summarise it; the log, gzip-compressed (byte-stable), comes back or goes to `unit.log_dir`."""
-    log: list[dict] | None = [] if unit.logs else None
+    log = GameLog() if unit.logs else None  # the engine's records, encoded without their dicts
     ruleset = ruleset_of(unit.ruleset, "tournament ruleset")
     bots = shared_maker(unit.faults.isolate, unit.faults.bot_memory, unit.faults.sandbox)
     try:

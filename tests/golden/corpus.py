@@ -37,6 +37,7 @@ def cases():
 
 def log_digest(name: str, players: list[str], seed: int) -> str:
     """The SHA-256 of the game log of one match, as `maumau play --log` writes it (JSON lines)."""
+    from runner.game.events import GameLog
     from runner.plugins import registry
     from runner.table.match import Match
     from runner.table.referee import Referee
@@ -47,7 +48,7 @@ def log_digest(name: str, players: list[str], seed: int) -> str:
         options = {"rollouts": HARD_ROLLOUTS} if player == "hard" else {}
         return reg.bot(player).cls(rng=rng, **options)
 
-    log: list[dict] = []
+    log = GameLog()  # as a tournament keeps it: the engine's records, each event's dict made when read
     Match(reg.load_ruleset(name), players, seed, make_bot, match_id=f"golden-{seed}",
           referee=Referee(seed=seed), log=log, ruleset_name=name).run()
     text = "".join(json.dumps(event, separators=(",", ":")) + "\n" for event in log)
