@@ -17,12 +17,13 @@ class Card:
     A joker is `Card("X", "R")` or `Card("X", "B")`: its `suit` holds its colour.
     """
 
-    __slots__ = ("rank", "suit", "text")
+    __slots__ = ("rank", "suit", "text", "ordinal")
     _interned: dict[str, "Card"] = {}
 
     rank: str
     suit: str
     text: str
+    ordinal: int  # the card's place in EVERY_CARD (0 to 53): tables by card can be tuples indexed by it
 
     def __new__(cls, rank: str, suit: str) -> "Card":
         text = rank + suit
@@ -35,6 +36,9 @@ class Card:
             object.__setattr__(card, "rank", rank)
             object.__setattr__(card, "suit", suit)
             object.__setattr__(card, "text", text)
+            ordinal = (len(SUITS) * len(RANKS) + JOKER_COLOURS.index(suit) if rank == JOKER
+                       else SUITS.index(suit) * len(RANKS) + RANKS.index(rank))  # make_deck's order
+            object.__setattr__(card, "ordinal", ordinal)
             cls._interned[text] = card
         return card
 
@@ -78,7 +82,7 @@ def make_deck(ranks: tuple[str, ...], copies: int = 1, joker_count: int = 0) -> 
 
 ALL_CARDS: tuple[Card, ...] = tuple(make_deck(RANKS))
 EVERY_CARD: tuple[Card, ...] = ALL_CARDS + tuple(jokers(2))
-"""Every distinct card there is: the 52 of ALL_CARDS and the two jokers."""
+"""Every distinct card there is: the 52 of ALL_CARDS and the two jokers (`card.ordinal` is its index here)."""
 
 # Sort order: by suit, then rank (as before jokers existed); jokers after every suit, red first.
 _ORDER = {card.text: (SUITS.index(card.suit), RANKS.index(card.rank)) for card in ALL_CARDS}

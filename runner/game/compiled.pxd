@@ -12,7 +12,7 @@ cdef class Game:
     cdef public tuple due_after
     cdef public dict play_tables, _decks
     cdef public object _last_top, _last_suit, _last_due  # plays_on's memo of its last answer
-    cdef public dict _last_table
+    cdef public tuple _last_table
     cdef public bint general, plain_scoring
     # the general path's tables
     cdef public dict suit_of, wish, wish_ranks, wish_binds, self_draw, next_rank, swap_hands, give, take
@@ -24,5 +24,5 @@ cdef class Game:
     cdef public object until_playable, draw_max, reshuffle, play_on, hand_limit, jump_in, dealer_names_suit
 
     cpdef bint playable(self, card, top, suit)
-    cpdef dict plays_on(self, due, top, suit)
+    cpdef tuple plays_on(self, due, top, suit)
     cpdef tuple deck_for(self, int players)

@@ -12,7 +12,7 @@ from typing import Iterable
 
 from . import selectors
 from .actions import Play, play
-from .cards import JOKER, RANKS, SUITS, Card
+from .cards import EVERY_CARD, JOKER, RANKS, SUITS, Card
 from .powers import NO_POWER, Power
 from .ruleset import DeckSpec, Ruleset
 
@@ -71,12 +71,12 @@ class Game:
         # The announcement due with a play that leaves 0 or 1 cards (None: not required).
         self.due_after = ("maumau" if self.maumau_penalty is not None else None,
                           "mau" if self.mau_penalty is not None else None)
-        self.play_tables: dict[tuple, dict[Card, tuple[Play, ...]]] = {}
+        self.play_tables: dict[tuple, tuple[tuple[Play, ...] | None, ...]] = {}
         # plays_on's last answer and its key (top, suit, due); no card is None, so the first call misses
         self._last_top: Card | None = None
         self._last_suit: str | None = None
         self._last_due: str | None = None
-        self._last_table: dict[Card, tuple[Play, ...]] = {}
+        self._last_table: tuple[tuple[Play, ...] | None, ...] = ()
         self._decks: dict[int, tuple[tuple[Card, ...], int]] = {}
         self._general(ruleset, with_power)
         self.general = _needs_general(self, ruleset, with_power)
@@ -146,11 +146,12 @@ class Game:
             return top not in self.wild or card in self.wild_on_wild
         return card.rank == top.rank or card.suit == suit
 
-    def plays_on(self, due: str | None, top: Card, suit: str | None) -> dict[Card, tuple[Play, ...]]:
-        """Each card playable on `top` with `suit` to follow, with its plays (a wild card: one per suit).
+    def plays_on(self, due: str | None, top: Card, suit: str | None) -> tuple[tuple[Play, ...] | None, ...]:
+        """By `card.ordinal` of every card (cards.py: EVERY_CARD), the plays of that card on `top` with `suit` to
+        follow (a wild card: one per suit), or None where it is not playable.
 
         Built once per (announcement due, top card, suit), so that finding the legal plays of a
-        hand is one dictionary look-up per card.
+        hand is one index per card.
         """
         # The table asked for last, again: the usual case (a draw, a pass or a named suit leave the pile as it was),
         # found by three identity checks, without the key tuple, its hash and the look-up (a miss looks it up).
@@ -184,12 +185,14 @@ class Game:
         return game
 
 
-def _plays_on(game: Game, due: str | None, top: Card, suit: str | None) -> dict[Card, tuple[Play, ...]]:
+def _plays_on(game: Game, due: str | None, top: Card, suit: str | None) -> tuple[tuple[Play, ...] | None, ...]:
     """The table of `Game.plays_on`, built (a function of the module: the compiled method may hold no closure)."""
-    return {
-        card: tuple(play(card, named, due) for named in SUITS) if card in game.wild else (play(card, None, due),)
-        for card in game.deck_cards if game.playable(card, top, suit)
-    }
+    table: list[tuple[Play, ...] | None] = [None] * len(EVERY_CARD)
+    for card in game.deck_cards:
+        if game.playable(card, top, suit):
+            table[card.ordinal] = (tuple([play(card, named, due) for named in SUITS]) if card in game.wild
+                                   else (play(card, None, due),))
+    return tuple(table)
 
 
 def _needs_general(game: Game, ruleset: Ruleset, with_power: list[tuple[Card, Power]]) -> bool:

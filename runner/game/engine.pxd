@@ -5,7 +5,9 @@ from runner.game.compiled cimport Game as CompiledGame  # as: the module keeps i
 from runner.game.general cimport General
 from runner.game.state cimport _slot
 
-cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT
+cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT, CARD_ORDINAL
+
+cdef Py_ssize_t _ordinal(card) except -1
 
 
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, n=Py_ssize_t, k=int)
@@ -13,7 +15,7 @@ cpdef shuffle(rng, list cards)
 
 
 cdef class Round(General):
-    @cython.locals(hand=list, left=int, actions=list, rules=CompiledGame, table=dict, found=tuple)
+    @cython.locals(hand=list, left=int, actions=list, rules=CompiledGame, table=tuple, found=tuple, drawn=object)
     cpdef tuple _compute_legal(self)
     @cython.locals(rules=CompiledGame, players=int, cards=list, upcards=list, order=list, size=int, k=int,
                    lead=int)
@@ -30,8 +32,8 @@ cdef class Round(General):
     cpdef apply(self, action)
     cpdef bint playable(self, card)
     cpdef announcement_due(self, int cards_left)
-    cpdef dict _playable_now(self)
-    @cython.locals(playable=dict)
+    cpdef tuple _playable_now(self)
+    @cython.locals(playable=tuple)
     cpdef bint _can_play(self, int seat)
     cpdef int _penalty_for(self, int seat)
     @cython.locals(hand=list, rules=CompiledGame, left=int, missed=bint, at=Py_ssize_t)

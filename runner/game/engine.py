@@ -148,7 +148,17 @@ def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
 # at a tenth of the cost of the look-up by name; -1 in pure Python, which looks them up.
 PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Play, "suit"),
                                        slot_offset(Play, "announce"))
-CARD_SUIT = slot_offset(Card, "suit")
+CARD_SUIT, CARD_ORDINAL = slot_offset(Card, "suit"), slot_offset(Card, "ordinal")
+
+
+def _ordinal(card: Card) -> int:
+    """`card.ordinal` (cards.py), the index of its plays in a table of Game.plays_on; compiled, read where the card
+    holds it."""
+    if CARD_ORDINAL >= 0 and type(card) is Card:
+        return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
+    return card.ordinal
+
+
 _DRAW_ONLY = (DRAW,)  # the legal actions of a seat in phase play with no card to play and no penalty pending
 _AFTER: dict[tuple[tuple[int, ...], int], dict[int, tuple[int, ...]]] = {}  # a few entries: seats in play per table
 
@@ -443,8 +453,8 @@ class Round(General):
             return self._alone(card, self.hands[self.current])
         return self.rules.playable(card, self.discard[-1], self.suit)
 
-    def _playable_now(self) -> dict[Card, tuple[Play, ...]]:
-        """The fast path's cards playable on the pile now, as a dict (a card's look-up costs less than `playable`):
+    def _playable_now(self) -> tuple[tuple[Play, ...] | None, ...]:
+        """The fast path's plays of each card on the pile now, by its ordinal (an index costs less than `playable`):
         the table `legal` finds its plays in (which cards it holds does not depend on the announcement)."""
         return self.rules.plays_on(None, self.discard[-1], self.suit)
 
@@ -484,7 +494,7 @@ class Round(General):
                 rules = self.rules
                 table = rules.plays_on(due, self.discard[-1], self.suit)
                 for card in hand if self.single_deck else dict.fromkeys(hand):
-                    found = table.get(card)
+                    found = table[_ordinal(card)]
                     if found is not None:
                         if len(found) == 1:  # a card of one play (a wild card has one per suit)
                             actions.append(found[0])
@@ -499,8 +509,9 @@ class Round(General):
         if phase == DRAWN:
             left = len(self.hands[self.current]) - 1
             due = self.rules.due_after[left] if 0 <= left < 2 else None  # announcement_due(left), inlined
-            plays = self.rules.plays_on(due, self.discard[-1], self.suit)
-            return plays.get(self.drawn, ()) + (PASS,)  # type: ignore[arg-type]  # drawn: a Card in phase drawn
+            drawn: Card = self.drawn  # type: ignore[assignment]  # phase drawn: the card drawn
+            plays = self.rules.plays_on(due, self.discard[-1], self.suit)[_ordinal(drawn)]
+            return (plays or ()) + (PASS,)
         if phase == NAME_SUIT:
             return tuple([name_suit(suit) for suit in SUITS])
         if phase == CHALLENGING:
@@ -636,7 +647,7 @@ class Round(General):
                 else:
                     reason = STUCK if self.rules.stuck_only or not self._can_play(seat) else CHOICE
                 got = self._draw(seat, 1, reason)
-                if got and self.rules.play_drawn and self.hands[seat][-1] in self._playable_now():
+                if got and self.rules.play_drawn and self._playable_now()[_ordinal(self.hands[seat][-1])] is not None:
                     self.drawn, self.phase = self.hands[seat][-1], DRAWN
                     return
                 self._end_turn(seat, got)
@@ -682,7 +693,7 @@ class Round(General):
     def _can_play(self, seat: int) -> bool:
         playable = self._playable_now()
         for card in self.hands[seat]:  # a loop, not any(): no generator when compiled
-            if card in playable:
+            if playable[_ordinal(card)] is not None:
                 return True
         return False
 
