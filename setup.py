@@ -12,6 +12,7 @@ from __future__ import annotations
 import importlib.util
 import json
 import sys
+import threading
 from pathlib import Path
 
 from setuptools import setup
@@ -66,6 +67,11 @@ def extensions() -> list:
         return []
 
 
+# `build_ext -j N` compiles in threads: each records its module in the shared manifest under this lock, so that
+# parallel builds do not overwrite each other's entries (a lost entry makes its module run pure).
+_manifest_lock = threading.Lock()
+
+
 class OptionalBuildExt(build_ext):
     """build_ext that warns instead of failing, and records the source hash of each module it compiled."""
 
@@ -87,14 +93,16 @@ class OptionalBuildExt(build_ext):
         folders = {Path(self.get_ext_fullpath(ext.name)).parent}
         if getattr(self, "in_tree", False):
             folders.add(source.parent)
-        for folder in folders:
-            manifest = folder / accel.MANIFEST
-            try:
-                recorded = json.loads(manifest.read_text(encoding="utf-8"))
-            except (OSError, ValueError):
-                recorded = {}
-            recorded[source.name] = accel.source_digest(str(source))
-            manifest.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n", encoding="utf-8")
+        digest = accel.source_digest(str(source))
+        with _manifest_lock:
+            for folder in folders:
+                manifest = folder / accel.MANIFEST
+                try:
+                    recorded = json.loads(manifest.read_text(encoding="utf-8"))
+                except (OSError, ValueError):
+                    recorded = {}
+                recorded[source.name] = digest
+                manifest.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
 setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})

@@ -3,7 +3,8 @@
     python bench/scaling.py memory      # peak RSS of a 10,000- and of a 100,000-match tournament
     python bench/scaling.py workers     # 1 worker against 2, 4,000 strafpunten matches at tables of 4, 3 runs each
     python bench/scaling.py profile     # where a stored match's time goes, in a worker and in the driver
-    python bench/scaling.py all         # the three, one after the other
+    python bench/scaling.py driver      # the driver's own CPU per match, fed recorded results (see `driver`)
+    python bench/scaling.py all         # memory, workers and profile, one after the other
 
 Each tournament is `maumau tournament` run as its own process (random bots; `standard-single`
 at two seats for memory), watched from outside through /proc: its peak resident memory (VmHWM)
@@ -243,19 +244,163 @@ def profile(args) -> str:
             + "\n\nplay_unit under cProfile (cumulative):\n\n```\n" + "\n".join(lines) + "\n```\n")
 
 
+# ---------------------------------------------------------------- the driver alone, fed recorded results
+
+RECORDED: dict = {}  # match id -> its MatchOutcome, played once; set before the replaying pool forks its workers
+
+
+def replayed_batch(units: list) -> list:
+    """What a pool worker answers in a replayed run: the recorded outcomes of `units`, at no cost of play."""
+    return [RECORDED[unit.match_id] for unit in units]
+
+
+def record(settings, path: Path, tmp: Path) -> None:
+    """Play `settings`' tournament once on two workers (logs written under `tmp`); pickle its outcomes to `path`."""
+    from runner.tournament.backends import ProcessBackend
+    from runner.tournament.driver import Pending
+    from runner.tournament.store import Store
+
+    store = Store.create(tmp / "recorded", settings.config())
+    outcomes: list = []
+    with ProcessBackend(2) as backend:
+        backend.run(Pending(settings, store, range(settings.deals), str(store.directory.resolve())), outcomes.extend)
+    store.close()
+    path.write_bytes(pickle.dumps(outcomes))
+
+
+def replay(settings, directory: Path, batch: int) -> int:
+    """Play `settings`' tournament again into `directory` through the driver (its standings included), its pool's
+    workers answering from RECORDED; the matches stored."""
+    from runner.tournament import driver as tournament_driver
+    from runner.tournament.backends import ProcessBackend, processes
+    from runner.tournament.store import Store
+
+    played = processes.play_batch
+    processes.play_batch = replayed_batch  # the pool's workers answer from RECORDED
+    store = Store.create(directory, settings.config())
+    try:
+        with ProcessBackend(2, batch_size=batch) as backend:
+            tournament_driver.run(settings, store, backend)
+        return store.count()
+    finally:
+        store.close()
+        processes.play_batch = played
+
+
+def driver_settings(matches: int):
+    from runner.tournament.settings import plan
+
+    return plan(LONG[0], ["random"] * LONG[1], deals=matches // LONG[1], table_size=LONG[1], seed=1)
+
+
+def recorded(args, matches: int, tmp: Path):
+    """The settings of a `matches`-match tournament, with RECORDED holding its outcomes (played into --record first,
+    if that file is missing)."""
+    settings = driver_settings(matches)
+    if not args.record.exists():
+        record(driver_settings(args.matches), args.record, tmp)
+    RECORDED.update((outcome.match_id, outcome) for outcome in pickle.loads(args.record.read_bytes()))
+    if len(RECORDED) < settings.match_count(settings.deals):
+        raise SystemExit(f"{args.record} holds {len(RECORDED)} matches, fewer than {matches}: remove it to record anew")
+    return settings
+
+
+def standings_cpu(directory: Path, times: int = 1) -> float:
+    """The CPU seconds of the standings of the tournament stored in `directory`, computed `times` times."""
+    from runner.tournament.driver import standings_of
+    from runner.tournament.store import Store
+
+    store = Store.open(directory)
+    try:
+        start = time.process_time()
+        for _ in range(times):
+            standings_of(store)
+        return time.process_time() - start
+    finally:
+        store.close()
+
+
+def driver(args) -> str:
+    """The driver's cost per match with logs on, its workers only looking up recorded outcomes: what it takes from them.
+
+    The tournament (strafpunten, four random bots at a table of four) is played once and its
+    outcomes kept in `--record` (made if missing); each run then plays it again through the
+    driver (`runner.tournament.driver.run`: units, pool traffic, rows, SQLite, the standings at
+    the end) into a new directory, on a pool of two workers that answer each batch with its
+    recorded outcomes. The parent's CPU (all its threads) is what the workers lose to it on two
+    cores. With `--instructions`, valgrind counts the parent's instructions instead (independent of
+    the machine's load): a run of half the matches subtracted from a whole one.
+    """
+    rows = []
+    with scratch(args) as tmp:
+        settings = recorded(args, args.matches, Path(tmp))
+        if args.instructions:
+            half = (args.matches // 2 // LONG[1]) * LONG[1]
+            counts = {n: instructions(["replay-child", "--matches", str(n), "--record", str(args.record),
+                                       "--batch", str(args.batch), "--dir", str(Path(tmp) / f"i{n}")])
+                      for n in (half, args.matches)}
+            standings = {k: instructions(["standings-child", "--runs", str(k), "--dir", str(Path(tmp) / f"i{half}")])
+                         for k in (1, 2)}
+            per_match = (counts[args.matches] - counts[half]) / (args.matches - half)
+            rows.append(["instructions", f"{args.matches - half:,}", f"{per_match:,.0f}",
+                         f"{per_match - (standings[2] - standings[1]) / half:,.0f}",
+                         f"{(standings[2] - standings[1]) / half:,.0f}"])
+            unit = "instructions a match"
+        else:
+            for run in range(args.runs):
+                start = time.process_time()
+                count = replay(settings, Path(tmp) / f"replayed{run}", args.batch)
+                whole = time.process_time() - start
+                standings = standings_cpu(Path(tmp) / f"replayed{run}")
+                rows.append([f"run {run + 1}", f"{count:,}", f"{1e6 * whole / count:,.1f}",
+                             f"{1e6 * (whole - standings) / count:,.1f}", f"{1e6 * standings / count:,.1f}"])
+            unit = "CPU µs a match (process_time, all the parent's threads)"
+    return (f"## The driver alone: {args.matches:,} matches of {LONG[0]} at a table of {LONG[1]}, logs on, "
+            f"recorded results fed back in batches of {args.batch}\n\n"
+            + markdown(["measure", "matches", "parent, whole run", "of it while playing", "of it the standings"], rows)
+            + f"\n\nIn {unit}.\n")
+
+
+def instructions(child: list[str]) -> int:
+    """The instructions of this script run as `child` under valgrind's cachegrind: the parent process only."""
+    with tempfile.TemporaryDirectory() as folder:
+        process = subprocess.Popen(
+            ["valgrind", "--tool=cachegrind", "--cache-sim=no", f"--cachegrind-out-file={folder}/out.%p",
+             sys.executable, __file__, *child], stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+        _, stderr = process.communicate()
+        if process.returncode:
+            raise SystemExit(f"valgrind failed: {stderr[-1000:]}")
+        with open(f"{folder}/out.{process.pid}") as out:
+            summary = [line for line in out if line.startswith("summary:")]
+        return int(summary[0].split()[1])
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("what", choices=["memory", "workers", "profile", "all"])
+    parser.add_argument("what", choices=["memory", "workers", "profile", "driver", "all", "replay-child",
+                                         "standings-child"])
     parser.add_argument("--matches", type=int, help="matches per tournament (memory: 100000, workers: 4000)")
     parser.add_argument("--runs", type=int, default=3, help="workers: runs of each kind, in alternation (default 3)")
     parser.add_argument("--workers", type=int, default=2, help="workers for the memory run (default 2)")
     parser.add_argument("--profile-matches", type=int, default=2000)
+    parser.add_argument("--record", type=Path, default=Path("/tmp/maumau-driver-record.pickle"),
+                        help="driver: the recorded outcomes, made by playing once if missing")
+    parser.add_argument("--batch", type=int, default=256,
+                        help="driver: matches per batch (about what the pool's sizer picks for strafpunten)")
+    parser.add_argument("--instructions", action="store_true", help="driver: count instructions (valgrind)")
     parser.add_argument("--dir", type=Path, default=Path("results"),
                         help="where the tournaments' directories are made, then removed (default: results)")
     args = parser.parse_args(argv)
+    if args.what == "replay-child":  # under valgrind (`driver --instructions`)
+        replay(recorded(args, args.matches, args.dir), args.dir, args.batch)
+        return 0
+    if args.what == "standings-child":
+        standings_cpu(args.dir, args.runs)
+        return 0
     print(f"# Scaling\n\nMachine: {machine()} (at the start).\n")
-    for name, runner, default in (("memory", memory, 100_000), ("workers", workers, 4_000), ("profile", profile, None)):
-        if args.what in (name, "all"):
+    for name, runner, default in (("memory", memory, 100_000), ("workers", workers, 4_000), ("profile", profile, None),
+                                  ("driver", driver, 8_000)):
+        if args.what == name or (args.what == "all" and name != "driver"):
             chosen = args.matches
             args.matches = chosen or default
             print(runner(args), flush=True)

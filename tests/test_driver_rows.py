@@ -1,10 +1,17 @@
-"""The driver's fast path for a match's rows gives the very digests the generic path gives (the format on disk)."""
+"""The driver's fast path for a match's rows, and the digest its worker computes, give the very digests the generic
+path gives (the format on disk)."""
 
 import hashlib
+from dataclasses import replace
 
-from runner.tournament.integrity import digest, plain_digest
-from runner.tournament.store import seat_row
-from runner.tournament.work import SeatOutcome
+import pytest
+
+import misbehaving_bots
+from runner.tournament.integrity import digest, plain_digest, seat_row
+from runner.tournament.schedule import schedule, unit_of
+from runner.tournament.settings import plan
+from runner.tournament.store import Store
+from runner.tournament.work import SeatOutcome, play_unit
 
 
 def seats():
@@ -34,3 +41,34 @@ def test_digest_of_a_config_text_is_unchanged():
     text = '{"b": 1, "a": [true, 1.5]}'
     assert digest(text) == plain_digest(text)
     assert digest(text) == hashlib.sha256(b'["{\\"b\\": 1, \\"a\\": [true, 1.5]}"]').hexdigest()
+
+
+@pytest.fixture
+def with_misbehaving_bots(monkeypatch):
+    misbehaving_bots.install(monkeypatch)
+
+
+@pytest.mark.parametrize("worker_writes_logs", [True, False])
+def test_the_digest_a_worker_computes_is_the_one_the_store_computes(tmp_path, with_misbehaving_bots,
+                                                                      worker_writes_logs):
+    settings = plan("strafpunten", ["random", "t-crash", "t-illegal"], deals=2, table_size=3, seed=4)
+    slots = list(schedule(settings, range(settings.deals)))
+    by_id = {slot.match_id: slot for slot in slots}
+    stored = {}
+    for name, keep in (("worker", True), ("store", False)):  # the worker's digest kept, or left to the store
+        store = Store.create(tmp_path / name, settings.config())
+        log_dir = str(store.directory.resolve()) if worker_writes_logs else None
+        outcomes = [play_unit(unit_of(settings, slot, log_dir)) for slot in slots]
+        assert all(outcome.digest for outcome in outcomes) and any(outcome.faults for outcome in outcomes)
+        assert all((outcome.log is None) == worker_writes_logs for outcome in outcomes)
+        store.add([outcome if keep else replace(outcome, digest=None) for outcome in outcomes], by_id)
+        stored[name] = store.db.execute("SELECT * FROM matches ORDER BY id").fetchall()
+        store.close()
+        Store.open(tmp_path / name).close()  # every row checked against its digest
+    assert stored["worker"] == stored["store"] and len(stored["worker"]) == len(slots)
+
+
+def test_a_unit_without_its_place_in_the_schedule_leaves_the_digest_to_the_store(tmp_path):
+    settings = plan("strafpunten", ["random", "random"], deals=1, seed=4)
+    slot = next(schedule(settings, range(1)))
+    assert play_unit(unit_of(settings, slot)._replace(place=None)).digest is None

@@ -158,3 +158,13 @@ def test_plain_set_values_still_read_as_before():
 
 def test_a_big_but_bounded_list_passes():
     assert len(parse_override(f"x={LAUGHS}")[1]) == 9
+
+
+def test_a_reader_that_leaves_early_is_no_error():
+    """`maumau info | head -1`: the pipe closes before maumau writes; that is not code calling sys.exit."""
+    child = subprocess.Popen([sys.executable, "-m", "runner.cli", "info"], stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE)
+    child.stdout.close()  # before the child has imported enough to write a line
+    _, errors = child.communicate(timeout=120)
+    assert b"sys.exit" not in errors, errors.decode()
+    assert b"Traceback" not in errors, errors.decode()

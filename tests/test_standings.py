@@ -189,3 +189,25 @@ def test_the_rating_is_openskills_plackett_luce_to_the_last_bit(seed):
         for p, rating in zip(players, rate([ours[p] for p in players], places)):
             ours[p] = rating
         assert [(r.mu, r.sigma) for r in ours] == [(r.mu, r.sigma) for r in theirs]
+
+
+def test_the_shapes_the_standings_keep_give_the_standings_made_without_them(monkeypatch):
+    # the standings look each order of places and each seating up once (standings.Shapes): to the last bit the same
+    # as working every match out afresh, over random tables of two to five seats with shared places
+    import random
+
+    from runner.tournament.standings import Shapes
+
+    rng = random.Random(7)
+    entrants = [(f"e{i}", "random") for i in range(6)]
+    matches, blocks = [], []
+    for m in range(400):
+        table = rng.sample(entrants, rng.randint(2, 5))
+        places = [rng.randint(1, len(table)) for _ in table]
+        first = min(places)
+        matches.append([SeatOutcome(s, e, b, p, 1 / places.count(first) if p == first else 0.0, rng.randint(0, 99),
+                                    3, 1, 0, False) for s, ((e, b), p) in enumerate(zip(table, places))])
+        blocks.append(m // 3)
+    kept = compute(entrants, matches, blocks=blocks)
+    monkeypatch.setattr(Shapes, "KEPT", 0)
+    assert compute(entrants, matches, blocks=blocks) == kept

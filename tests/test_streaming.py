@@ -4,6 +4,7 @@ twice instead of held, and game logs written by the workers themselves."""
 import gzip
 import itertools
 import math
+import pickle
 import random
 import sys
 from collections import Counter, defaultdict
@@ -335,6 +336,19 @@ def test_the_scaling_bench_profiles_and_times_workers_end_to_end(tmp_path, capsy
     assert "| storing the rows (driver: digests, SQLite)" in printed and "play_unit" in printed
     assert printed.count("|  off |") == 2 and "2 workers ÷ 1 worker" in printed
     assert list(tmp_path.iterdir()) == []  # every tournament directory removed
+
+
+def test_the_scaling_bench_feeds_recorded_results_through_the_driver(tmp_path, capsys):
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
+    import scaling
+
+    record, work = tmp_path / "recorded.pickle", tmp_path / "work"
+    assert scaling.main(["driver", "--matches", "16", "--runs", "2", "--record", str(record), "--dir", str(work)]) == 0
+    assert len(pickle.loads(record.read_bytes())) == 16 and list(work.iterdir()) == []
+    printed = capsys.readouterr().out
+    assert "| run 2 " in printed and "|      16 |" in printed
+    with pytest.raises(SystemExit, match="fewer than"):
+        scaling.main(["driver", "--matches", "32", "--runs", "1", "--record", str(record), "--dir", str(work)])
 
 
 def decided(unit) -> MatchOutcome:

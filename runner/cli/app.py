@@ -399,7 +399,9 @@ def _run() -> None:
         sys.exit(exc.exit_code)
     except (typer.Abort, KeyboardInterrupt) as exc:
         _interrupted(exc)
-    except SystemExit as exc:  # no command of ours exits from inside: code it ran did
+    except SystemExit as exc:  # no command of ours exits from inside: code it ran did, or click met a closed pipe
+        if _stdout_closed():  # `maumau info | head -1`: the reader left, nothing to report
+            sys.exit(1)
         typer.echo(f"Error: the run was ended by code that called sys.exit({exc.code!r:.40}) (a bot or a plugin); "
                    "no results", err=True)
         sys.exit(1)
@@ -421,6 +423,11 @@ def _run() -> None:
         typer.echo("Error: interrupted", err=True)
     if isinstance(code, int) and code:
         sys.exit(code)
+
+
+def _stdout_closed() -> bool:
+    """Whether click met a closed pipe on stdout: it then wraps the streams to mute their flush, and exits 1."""
+    return type(sys.stdout).__name__.endswith("PacifyFlushWrapper")
 
 
 def _interrupted(exc: BaseException) -> None:

@@ -7,9 +7,12 @@ cdef class Game:
     cdef public dict power, draw, chain_limit, skip, others_draw, points
     cdef public frozenset stack, reverse, wild, wild_on_wild, again, skip_others, action
     cdef public bint stuck_only, play_drawn, challenge, last_card_draws
-    cdef public object mau_penalty, maumau_penalty, turn_limit
+    cdef public object mau_penalty, maumau_penalty
+    cdef public int turn_limit
     cdef public tuple due_after
     cdef public dict play_tables, _decks
+    cdef public object _last_top, _last_suit, _last_due  # plays_on's memo of its last answer
+    cdef public dict _last_table
     cdef public bint general, plain_scoring
     # the general path's tables
     cdef public dict suit_of, wish, wish_ranks, wish_binds, self_draw, next_rank, swap_hands, give, take

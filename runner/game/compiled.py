@@ -72,6 +72,11 @@ class Game:
         self.due_after = ("maumau" if self.maumau_penalty is not None else None,
                           "mau" if self.mau_penalty is not None else None)
         self.play_tables: dict[tuple, dict[Card, tuple[Play, ...]]] = {}
+        # plays_on's last answer and its key (top, suit, due); no card is None, so the first call misses
+        self._last_top: Card | None = None
+        self._last_suit: str | None = None
+        self._last_due: str | None = None
+        self._last_table: dict[Card, tuple[Play, ...]] = {}
         self._decks: dict[int, tuple[tuple[Card, ...], int]] = {}
         self._general(ruleset, with_power)
         self.general = _needs_general(self, ruleset, with_power)
@@ -147,10 +152,15 @@ class Game:
         Built once per (announcement due, top card, suit), so that finding the legal plays of a
         hand is one dictionary look-up per card.
         """
+        # The table asked for last, again: the usual case (a draw, a pass or a named suit leave the pile as it was),
+        # found by three identity checks, without the key tuple, its hash and the look-up (a miss looks it up).
+        if top is self._last_top and suit is self._last_suit and due is self._last_due:
+            return self._last_table
         key = (due, top, suit)
         table = self.play_tables.get(key)
         if table is None:
             table = self.play_tables[key] = _plays_on(self, due, top, suit)
+        self._last_top, self._last_suit, self._last_due, self._last_table = top, suit, due, table
         return table
 
     # ------------------------------------------------------------------ the deal

@@ -3,6 +3,9 @@ cimport cython
 
 from runner.game.compiled cimport Game as CompiledGame  # as: the module keeps its Python name Game
 from runner.game.general cimport General
+from runner.game.state cimport _slot
+
+cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT
 
 
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, n=Py_ssize_t, k=int)
@@ -17,7 +20,7 @@ cdef class Round(General):
     cpdef _deal(self, ruleset, int n_seats, int dealer, list active, direction, deck, int number, totals,
                 rounds_won, log, bint deciding)
     cpdef tuple legal(self)
-    @cython.locals(hands=list, discard=list, history=list)
+    @cython.locals(index=int, hand=list, discard=list, history=list)
     cpdef view(self, seat=*, move_time=*, time_bank=*)
     cpdef list in_play(self)
     cpdef list _clockwise_from(self, int seat)

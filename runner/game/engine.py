@@ -59,7 +59,7 @@ from .general import (
     known_hands,
 )
 from .ruleset import Ruleset
-from .state import Outcome, RoundState
+from .state import Outcome, RoundState, slot_offset
 from .view import Event, Resume, View
 
 try:  # rng.shuffle in C on the generator's own state (runner/game/_generator.pyx)
@@ -144,6 +144,11 @@ def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
     return after
 
 
+# Where a Play and a Card hold the fields a play reads: compiled, they are read there (runner/game/state.pxd: _slot),
+# at a tenth of the cost of the look-up by name; -1 in pure Python, which looks them up.
+PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Play, "suit"),
+                                       slot_offset(Play, "announce"))
+CARD_SUIT = slot_offset(Card, "suit")
 _DRAW_ONLY = (DRAW,)  # the legal actions of a seat in phase play with no card to play and no penalty pending
 _AFTER: dict[tuple[tuple[int, ...], int], dict[int, tuple[int, ...]]] = {}  # a few entries: seats in play per table
 
@@ -477,10 +482,7 @@ class Round(General):
                                 actions.append(play(card, None, due))
             else:
                 rules = self.rules
-                top, suit = self.discard[-1], self.suit
-                table = rules.play_tables.get((due, top, suit))
-                if table is None:  # not `or`: a table of no playable card is empty, and built already
-                    table = rules.plays_on(due, top, suit)
+                table = rules.plays_on(due, self.discard[-1], self.suit)
                 for card in hand if self.single_deck else dict.fromkeys(hand):
                     found = table.get(card)
                     if found is not None:
@@ -584,9 +586,10 @@ class Round(General):
             legal = ()
         if self.general:
             return self._gview(seat, legal, move_time, time_bank)
-        hands, discard, history = self.hands, self.discard, self.history
+        index: int = seat  # the seat to act if None was asked for
+        hand, discard, history = self.hands[index], self.discard, self.history
         return self._made(View, (
-            seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
+            seat, tuple(hand), discard[-1], self.suit, self.phase, self.pending, self.direction,
             self._sizes(), len(self.stock),
             self._seen(discard),  # shared (runner/game/prefix.py)
             self.totals, self.rounds_won, self.number, self._active_seen(), self.rules.ruleset,
@@ -684,7 +687,13 @@ class Round(General):
         return False
 
     def _play(self, seat: int, action: Play) -> None:
-        card, named, announce, hand, rules = action.card, action.suit, action.announce, self.hands[seat], self.rules
+        if PLAY_CARD >= 0 and type(action) is Play:  # compiled: each field read where the Play holds it (state.pxd)
+            card = _slot(action, PLAY_CARD)  # type: ignore[name-defined]  # noqa: F821
+            named = _slot(action, PLAY_SUIT)  # type: ignore[name-defined]  # noqa: F821
+            announce = _slot(action, PLAY_ANNOUNCE)  # type: ignore[name-defined]  # noqa: F821
+        else:
+            card, named, announce = action.card, action.suit, action.announce
+        hand, rules = self.hands[seat], self.rules
         for at in range(len(hand)):  # hand.remove(card) by identity (cards are interned; == on a Card calls Python)
             if hand[at] is card:
                 del hand[at]
@@ -692,7 +701,13 @@ class Round(General):
         else:
             hand.remove(card)
         self.discard.append(card)
-        self.suit = named if card in rules.wild else card.suit
+        # a legal play names a suit exactly when its card is wild (Game.plays_on, _compute_legal)
+        if named is not None:
+            self.suit = named
+        elif CARD_SUIT >= 0 and type(card) is Card:
+            self.suit = _slot(card, CARD_SUIT)  # type: ignore[name-defined]  # noqa: F821
+        else:
+            self.suit = card.suit
         self.again = False
         self.idle = 0
         self.history.append(self._made(Event, ("play", seat, card, named, 0, announce, (), None, -1)))
@@ -789,7 +804,12 @@ class Round(General):
     def _draw(self, seat: int, count: int, reason: str) -> int:
         """`seat` draws up to `count` cards, reshuffling the discard pile into the stock as needed."""
         stock, hand = self.stock, self.hands[seat]
-        if 0 < count <= len(stock):  # the usual case: no reshuffle on the way
+        if count == 1 and stock:  # the usual draw: one card, without the slices of several
+            taken = [stock.pop()]
+            hand.append(taken[0])
+            self._record_draw(seat, taken, reason)
+            return 1
+        if 0 < count <= len(stock):  # no reshuffle on the way
             taken = stock[:-count - 1:-1]  # the top `count` cards, top first
             del stock[-count:]
             hand += taken

@@ -2,6 +2,7 @@
 # (runner/game/prefix.py), made by the engine with a C call (`shared`).
 cimport cython
 
+@cython.freelist(16)  # a View makes two and frees them with it: reused, not allocated anew (a round's Views)
 cdef class Prefix:
     cdef readonly list _items
     cdef readonly Py_ssize_t _length

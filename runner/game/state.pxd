@@ -5,6 +5,9 @@ cimport cython
 from runner.game.compiled cimport Game
 from runner.game.prefix cimport shared
 
+cdef extern from "structmember.h":  # T_OBJECT_EX, the member type of a __slots__ field
+    pass
+
 cdef extern from *:
     """
     /* tuple.__new__(cls, fields) for a tuple subclass that adds no storage of its own (a NamedTuple: View,
@@ -52,8 +55,32 @@ cdef extern from *:
         }
         return sizes;
     }
+
+    /* The offset of a __slots__ field in its class's instances, from the field's member descriptor (-1 and a
+       TypeError for anything else): what maumau_slot reads. */
+    static CYTHON_UNUSED Py_ssize_t maumau_slot_offset(PyObject *descr) {
+        if (Py_TYPE(descr) != &PyMemberDescr_Type || ((PyMemberDescrObject *)descr)->d_member->type != T_OBJECT_EX) {
+            PyErr_SetString(PyExc_TypeError, "not the member descriptor of a __slots__ field");
+            return -1;
+        }
+        return ((PyMemberDescrObject *)descr)->d_member->offset;
+    }
+
+    /* The value of the __slots__ field at `offset` (maumau_slot_offset) of `obj`, an instance of the field's class
+       (the caller checks its type): read as a struct member is, without the look-up of the attribute by name. */
+    static CYTHON_INLINE PyObject *maumau_slot(PyObject *obj, Py_ssize_t offset) {
+        PyObject *value = *(PyObject **)((char *)obj + offset);
+        if (value == NULL) {
+            PyErr_SetString(PyExc_AttributeError, "a __slots__ field is not set");
+            return NULL;
+        }
+        Py_INCREF(value);
+        return value;
+    }
     """
     object _tuple_as "maumau_tuple_as"(object cls, object fields)
+    Py_ssize_t _slot_offset "maumau_slot_offset"(object descr) except -1
+    object _slot "maumau_slot"(object obj, Py_ssize_t offset)
     object _sizes_of "maumau_sizes"(list hands)
 
 cdef bint COMPILED

@@ -29,6 +29,14 @@ def _runs_compiled() -> bool:
 COMPILED = _runs_compiled()
 
 
+def slot_offset(cls: type, name: str) -> int:
+    """Where instances of `cls` hold its __slots__ field `name`, for the compiled engine to read it there
+    (runner/game/state.pxd: _slot) instead of looking it up by name; -1 in pure Python, which looks it up."""
+    if COMPILED:
+        return _slot_offset(cls.__dict__[name])  # type: ignore[name-defined]  # noqa: F821  # state.pxd
+    return -1
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a round ended: the seat that won it (None: nobody), and why it ended.

@@ -21,7 +21,7 @@ from typing import Iterator
 from .backends import Backend
 from .deals import Deal, deal_book
 from .progress import Progress
-from .schedule import Slot, schedule, unit_of
+from .schedule import Slot, Units, schedule
 from .settings import Settings, plan
 from .sprt import Hypotheses, Sprt, check_hypotheses, elo_of_score
 from .standings import Z95, ahead_shares
@@ -147,6 +147,7 @@ class TestPending:
         self.begun = store.last_deal()  # deals up to this one were begun before (a resumed test): they are finished
 
     def __iter__(self) -> Iterator[WorkUnit]:
+        unit = Units(self.settings, self.log_dir, self.book)
         slots: list[Slot] = []
         for slot in schedule(self.settings, range(self.settings.deals)):
             slots.append(slot)
@@ -159,7 +160,7 @@ class TestPending:
             for s in deal:
                 if s.match_id not in stored:
                     self.slots[s.match_id] = s
-                    yield unit_of(self.settings, s, self.log_dir, self.book)
+                    yield unit(s)
 
     def store_results(self, outcomes: list[MatchOutcome]) -> None:
         self.store.add(outcomes, self.slots)

@@ -19,7 +19,7 @@ from .backends import Backend, make_backend
 from .deals import Deal, deal_book
 from .integrity import ResultsCorrupt
 from .progress import Progress, progress_for
-from .schedule import Slot, schedule, unit_of
+from .schedule import Slot, Units, schedule
 from .settings import Settings, extended, stored_settings
 from .standings import Standings, tally
 from .store import DB_NAME, Store
@@ -45,13 +45,14 @@ class Pending:
         return self.size
 
     def __iter__(self) -> Iterator[WorkUnit]:
+        unit = Units(self.settings, self.log_dir, self.book)
         for _, group in itertools.groupby(schedule(self.settings, self.deals), key=lambda slot: slot.deal):
             slots = list(group)
             stored = self.store.stored_among([slot.match_id for slot in slots]) if self.stored else ()
             for slot in slots:
                 if slot.match_id not in stored:
                     self.slots[slot.match_id] = slot
-                    yield unit_of(self.settings, slot, self.log_dir, self.book)
+                    yield unit(slot)
 
     def store_results(self, outcomes: list[MatchOutcome]) -> None:
         """Commit finished matches to the store; their slots are no longer needed."""

@@ -44,6 +44,23 @@ def plain_digest(*parts) -> str:
 _canonical = json.JSONEncoder(sort_keys=True, separators=(",", ":")).encode
 
 
+def seat_row(seat) -> tuple:
+    """A seat's fields (a SeatOutcome, runner/tournament/work.py) in the order of the seats table, `forfeited` as the
+    integer SQLite stores."""
+    return (*seat[:9], int(seat[9]))
+
+
+def fault_row(fault) -> tuple:
+    """A fault's fields (runner/table/referee.py) in the order of the faults table, after its match id."""
+    return (fault.seat, fault.player, fault.kind, fault.detail, fault.round, fault.traceback)
+
+
+def match_digest(row: tuple, seats, faults) -> str:
+    """The digest a match row stores: of `row` (id, table, deal, rotation, seed, rounds, decisions, log, log_sha256),
+    its seats' rows and its faults' rows, as `check_rows` recomputes it from the database."""
+    return plain_digest(row, [seat_row(seat) for seat in seats], [fault_row(fault) for fault in faults])
+
+
 def _plain(value):
     if isinstance(value, bool):
         return int(value)

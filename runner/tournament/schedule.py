@@ -59,8 +59,8 @@ def schedule(settings: Settings, deals: range) -> Iterator[Slot]:
             # an A/B test pairs NEW's table with BASE's: both play the same deals
             seed = derive_seed(settings.seed, f"d{deal}" if settings.sprt else f"t{t}-d{deal}")
             for r, seating in enumerate(seatings):
-                seats = tuple(members[i] for i in seating)
-                yield Slot(match_id=f"t{t}-d{deal}-r{r}", table=t, deal=deal, rotation=r, seed=seed, seats=seats)
+                # positional: the driver makes one per match, on the core the workers share
+                yield Slot(f"t{t}-d{deal}-r{r}", t, deal, r, seed, tuple([members[i] for i in seating]))
 
 
 def match_count(entrants: int, table_size: int, deals: int) -> int:
@@ -73,9 +73,27 @@ def unit_of(settings: Settings, slot: Slot, log_dir: str | None = None, book: li
 
     `book`: the deals of the tournament's deal file, of which the slot's deal plays its decks.
     """
-    return WorkUnit(
-        match_id=slot.match_id, seed=slot.seed, bots=tuple(settings.bots[e] for e in slot.seats),
-        entrants=tuple(settings.entrants[e] for e in slot.seats), ruleset=settings.ruleset,
-        ruleset_name=settings.ruleset_name, overrides=settings.overrides, logs=settings.logs, faults=settings.faults,
-        log_dir=log_dir, decks=book[slot.deal].decks if book is not None else (),
-    )
+    return Units(settings, log_dir, book)(slot)
+
+
+class Units:
+    """The work units of a tournament's slots (`unit_of`), made cheaply one per match by the driver.
+
+    What the units share is looked up once: the settings' fields, and the bots and entrant labels
+    of each seating (a few per table), which the pickled batches then also share.
+    """
+
+    def __init__(self, settings: Settings, log_dir: str | None = None, book: list[Deal] | None = None):
+        self.settings, self.book = settings, book
+        self.shared = (settings.ruleset, settings.ruleset_name, settings.overrides, settings.logs, settings.faults,
+                       log_dir)
+        self.seated: dict[tuple[int, ...], tuple[tuple[str, ...], tuple[str, ...]]] = {}  # seats: bots, entrants
+
+    def __call__(self, slot: Slot) -> WorkUnit:
+        seated = self.seated.get(slot.seats)
+        if seated is None:
+            bots, entrants = self.settings.bots, self.settings.entrants
+            seated = self.seated[slot.seats] = (tuple(bots[e] for e in slot.seats),
+                                                tuple(entrants[e] for e in slot.seats))
+        decks = self.book[slot.deal].decks if self.book is not None else ()
+        return WorkUnit(slot.match_id, slot.seed, *seated, *self.shared, decks, (slot.table, slot.deal, slot.rotation))

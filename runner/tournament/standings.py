@@ -184,15 +184,19 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
     ratings = {label: Rating() for label, _ in entrants}
     h2h: dict[tuple[str, str], tuple[int, float]] = {}
     sizes: set[int] = set()
+    shape = Shapes()
     for _, match in read():
         rate_match(ratings, match)
         sizes.add(len(match))
-        for seat, share in zip(match, ahead_shares(match)):
+        shares, aheads = shape.of_places(match)
+        for seat, share in zip(match, shares):
             totals[seat.entrant].add(seat, share)
-        for a, b in itertools.permutations(match, 2):
-            count = met.setdefault((a.entrant, b.entrant), [0, 0])
+        for pair, value in zip(shape.pairs(match), aheads):
+            count = met.get(pair)
+            if count is None:
+                count = met[pair] = [0, 0]
             count[0] += 1
-            count[1] += ahead(a.place, b.place)
+            count[1] += value
         if len(match) == 2:
             add_head_to_head(h2h, match)
     ranked = sorted(entrants, key=lambda e: (-totals[e[0]].win_rate, -ratings[e[0]].mu, order[e[0]]))
@@ -200,11 +204,12 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
     ahead_spread = {label: Clustered(t.n, t.ahead) for label, t in totals.items()}
     pair_spread = {pair: Clustered(*counts) for pair, counts in met.items()}
     for block, match in read():
-        for seat, share in zip(match, ahead_shares(match)):
+        shares, aheads = shape.of_places(match)
+        for seat, share in zip(match, shares):
             spread[seat.entrant].add(block, seat.score)
             ahead_spread[seat.entrant].add(block, share)
-        for a, b in itertools.permutations(match, 2):
-            pair_spread[a.entrant, b.entrant].add(block, ahead(a.place, b.place))
+        for pair, value in zip(shape.pairs(match), aheads):
+            pair_spread[pair].add(block, value)
     rows = tuple(totals[label].standing(label, bot, spread[label].interval(), ratings[label],
                                         ahead_spread[label].interval()) for label, bot in ranked)
     z = sequential_z(looks) if looks else Z95
@@ -213,6 +218,41 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
     crosstable = {(a, b): pair_comparison(a, b, c) for (a, b), c in pair_spread.items()}
     return Standings(rows=rows, head_to_head=h2h, adjacent=adjacent, looks=looks, crosstable=crosstable,
                      table_sizes=tuple(sorted(sizes)), gauntlet=gauntlet)
+
+
+class Shapes:
+    """What the standings derive from a match's places, and its ordered pairs of entrants, each made once.
+
+    A tournament has few of either (the orders of places a table can end in; the seatings of its
+    tables), and the standings meet each of them in thousands of matches, twice. Each kind is kept
+    up to KEPT shapes (large tables have many orders of places): memory stays flat.
+    """
+
+    KEPT = 5000
+
+    def __init__(self):
+        self.places: dict[tuple[int, ...], tuple[list[float], list[float]]] = {}
+        self.entrants: dict[tuple[str, ...], list[tuple[str, str]]] = {}
+
+    def of_places(self, match: Sequence[SeatOutcome]) -> tuple[list[float], list[float]]:
+        """The seats' ahead shares (`ahead_shares`), and `ahead` of each ordered pair of seats (in `pairs`' order)."""
+        places = tuple([seat.place for seat in match])
+        found = self.places.get(places)
+        if found is None:
+            found = (ahead_shares(match), [ahead(a, b) for a, b in itertools.permutations(places, 2)])
+            if len(self.places) < self.KEPT:
+                self.places[places] = found
+        return found
+
+    def pairs(self, match: Sequence[SeatOutcome]) -> list[tuple[str, str]]:
+        """The match's ordered pairs of entrants, as itertools.permutations gives its seats."""
+        labels = tuple([seat.entrant for seat in match])
+        found = self.entrants.get(labels)
+        if found is None:
+            found = list(itertools.permutations(labels, 2))
+            if len(self.entrants) < self.KEPT:
+                self.entrants[labels] = found
+        return found
 
 
 def pair_comparison(above: str, below: str, clustered: "Clustered | None", z: float = Z95) -> Comparison:

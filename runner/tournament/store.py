@@ -22,7 +22,7 @@ from typing import Iterator, Mapping, Sequence
 from runner.errors import MaumauError
 from runner.table.referee import Fault
 
-from .integrity import META_DIGEST, check_database, check_rows, digest, meta_digest, plain_digest
+from .integrity import META_DIGEST, check_database, check_rows, digest, fault_row, match_digest, meta_digest
 from .logfiles import LOGS, store_log
 from .schedule import Slot
 from .work import MatchOutcome, SeatOutcome
@@ -243,7 +243,8 @@ class Store:
         """Store finished matches: their logs first (unless their worker wrote them), then their rows in one
         committed transaction.
 
-        `slots` maps each match id to its place in the schedule (table, deal, rotation, seed).
+        `slots` maps each match id to its place in the schedule (table, deal, rotation, seed). A match's
+        digest is the one its worker computed, if it did (runner/tournament/work.py), else computed here.
         """
         matches, seats, faults = [], [], []
         for outcome in outcomes:
@@ -253,11 +254,10 @@ class Store:
                 log_name, log_hash = store_log(self.directory, outcome.match_id, outcome.log)
             row = (outcome.match_id, slot.table, slot.deal, slot.rotation, slot.seed, outcome.rounds,
                    outcome.decisions, log_name, log_hash)
-            seat_rows = [seat_row(s) for s in outcome.seats]
-            fault_rows = [(f.seat, f.player, f.kind, f.detail, f.round, f.traceback) for f in outcome.faults]
-            matches.append((*row, plain_digest(row, seat_rows, fault_rows)))
-            seats.extend((outcome.match_id, *fields) for fields in seat_rows)
-            faults.extend((outcome.match_id, *fields) for fields in fault_rows)
+            matches.append((*row, outcome.digest or match_digest(row, outcome.seats, outcome.faults)))
+            # a seat as it is: SQLite stores its boolean `forfeited` as an integer (integrity.seat_row)
+            seats.extend((outcome.match_id, *seat) for seat in outcome.seats)
+            faults.extend((outcome.match_id, *fault_row(fault)) for fault in outcome.faults)
         with self.writing():
             self.db.executemany("INSERT INTO matches VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", matches)
             self.db.executemany("INSERT INTO seats VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", seats)
@@ -290,11 +290,6 @@ class Store:
         rows = self.db.execute("SELECT match_id, seat, bot, kind, detail, round, traceback FROM faults ORDER BY rowid")
         return [(match_id, Fault(seat=seat, player=bot, kind=kind, detail=detail, round=round_, traceback=traceback))
                 for match_id, seat, bot, kind, detail, round_, traceback in rows]
-
-
-def seat_row(s: SeatOutcome) -> tuple:
-    """A seat's fields in the order of the seats table, `forfeited` as the integer SQLite stores."""
-    return (s.seat, s.entrant, s.bot, s.place, s.score, s.points, s.rounds, s.rounds_won, s.faults, int(s.forfeited))
 
 
 def _foreign_files(directory: Path) -> bool:

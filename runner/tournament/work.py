@@ -20,7 +20,8 @@ from runner.seats.faults import FaultSettings
 from runner.table.match import Match, MatchResult
 from runner.table.referee import Fault, Referee
 
-from .logfiles import store_log
+from .integrity import match_digest, sha256
+from .logfiles import log_name, store_log
 
 
 class WorkUnit(NamedTuple):
@@ -41,6 +42,7 @@ class WorkUnit(NamedTuple):
     faults: FaultSettings = FaultSettings()
     log_dir: str | None = None  # the results directory, if the worker writes the log file there itself
     decks: tuple[str, ...] = ()  # from a deal file: each round's deck, its cards top first, space-separated
+    place: tuple[int, int, int] | None = None  # (table, deal, rotation) in the schedule: the worker digests the rows
 
     def __repr__(self) -> str:  # without the ruleset, pages long
         return f"WorkUnit(match_id={self.match_id!r}, seed={self.seed}, bots={self.bots})"
@@ -82,6 +84,9 @@ class MatchOutcome:
     log: bytes | None = field(default=None, repr=False)
     log_name: str | None = None  # written by the worker: its path in the results directory
     log_sha256: str | None = None
+    # of the match's rows as the store writes them (runner/tournament/integrity.py), computed by the worker that played
+    # it: in parallel, not in the one driver
+    digest: str | None = None
 
 
 def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
@@ -111,13 +116,19 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
         raise
     bots.end_match(result)
     data = compress(log) if log is not None else None
-    name = digest = None
+    name = log_hash = None
     if data is not None and unit.log_dir is not None:
-        name, digest = store_log(unit.log_dir, unit.match_id, data)
+        name, log_hash = store_log(unit.log_dir, unit.match_id, data)
         data = None
+    seats = seat_outcomes(unit, ruleset, result)
+    rows_digest = None
+    if unit.place is not None:  # the row as the store writes it: a log sent back is stored under its name, its hash
+        logged = (name, log_hash) if data is None else (log_name(unit.match_id), sha256(data))
+        row = (unit.match_id, *unit.place, unit.seed, len(result.rounds), result.decisions, *logged)
+        rows_digest = match_digest(row, seats, result.faults)
     return MatchOutcome(
-        match_id=unit.match_id, rounds=len(result.rounds), decisions=result.decisions,
-        seats=seat_outcomes(unit, ruleset, result), faults=result.faults, log=data, log_name=name, log_sha256=digest,
+        match_id=unit.match_id, rounds=len(result.rounds), decisions=result.decisions, seats=seats,
+        faults=result.faults, log=data, log_name=name, log_sha256=log_hash, digest=rows_digest,
     )
 
 
