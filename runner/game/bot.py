@@ -27,6 +27,9 @@ class Option:
     low: float | None = None
 
 
+_DEFAULTS: dict[type, tuple[dict[str, Option], dict[str, object]]] = {}  # class -> (its parameters, their defaults)
+
+
 class Bot:
     """A Mau Mau player: one instance per seat per match; `act` picks one of `view.legal`.
 
@@ -42,7 +45,12 @@ class Bot:
 
     def __init__(self, rng: random.Random | None = None, **options):
         self.rng = rng if rng is not None else random.Random()
-        self.options = {key: option.default for key, option in self.parameters.items()} | options
+        # the defaults made once per class (a bot is made for every seat of every match), again if its
+        # `parameters` was replaced since; each bot its own dict, which it may change
+        known = _DEFAULTS.get(type(self))
+        if known is None or known[0] is not self.parameters:
+            known = _DEFAULTS[type(self)] = (self.parameters, {key: o.default for key, o in self.parameters.items()})
+        self.options = known[1] | options if options else known[1].copy()
 
     def act(self, view: View) -> Action:
         """The action to take; must be one of `view.legal` (a Play may leave out its announcement)."""
