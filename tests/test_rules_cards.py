@@ -3,12 +3,19 @@
 import random
 from collections import Counter
 
-from runner.game.cards import Card, parse_card
+from runner.game.cards import EVERY_CARD, Card, parse_card
 from runner.game.engine import Game, Round
 from scenario import all_cards, deal, do, hand, load, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"
 JOKERS = {"deck.jokers": 2, "points.X": 50}
+
+
+def test_a_cards_ordinal_is_its_place_in_every_card():
+    """Game.plays_on's tables are indexed by `card.ordinal`, worked out in Card's constructor from make_deck's
+    order: it must stay each card's index in EVERY_CARD, jokers included."""
+    assert [card.ordinal for card in EVERY_CARD] == list(range(54))
+    assert Card("X", "B").ordinal == 53 and Card("2", "C").ordinal == 0
 
 
 def test_a_deck_with_two_jokers_deals_54_cards_red_and_black():
