@@ -133,3 +133,38 @@ def test_a_views_seats_and_hand_sizes_are_the_rounds_at_its_decision():
     assert first.hand_sizes != second.hand_sizes and second.hand_sizes == tuple(len(hand) for hand in rnd.hands)
     rnd.active = [0, 1, 3]  # a round rebuilt with fewer seats: its views say so
     assert rnd.view().active == (0, 1, 3)
+
+
+@pytest.mark.parametrize("source", ["strafpunten", "standard-single", "elimination"])
+def test_a_view_nobody_holds_is_refilled_and_one_held_or_a_part_held_never_changes(source):
+    """Compiled, the round refills the View it made last once nobody else holds it (runner/game/engine.py `view`):
+    every view reads as a view made afresh (a clone's first) at its decision, and a view kept, or its history,
+    discard pile or hand sizes kept without it, reads later as it did then."""
+    ruleset = registry().load_ruleset(source)
+    rng = random.Random(11)
+    compiled = accel.status()["runner.game.engine"] == "compiled"
+    refilled = 0
+    for seed in range(10):
+        rnd = Round.deal(ruleset, random.Random(seed), 4)
+        kept, parts = [], []
+        while not rnd.over:
+            fresh = tuple(rnd.clone().view())  # a clone has no View of its own to refill
+            spare = id(rnd._spare)  # not the View itself: a reference held here would keep it from being refilled
+            view = rnd.view()
+            refilled += id(view) == spare  # compiled, the spare lives on in the round: no other View takes its place
+            assert tuple(view) == fresh and type(view) is View
+            choice = rng.random()
+            if choice < 0.2:  # a bot that keeps the view
+                kept.append((view, fresh))
+            elif choice < 0.5:  # one that keeps only parts of it
+                parts.append(((view.history, view.discard, view.hand_sizes, view.legal, view.hand),
+                              tuple(tuple(part) for part in (view.history, view.discard, view.hand_sizes,
+                                                             view.legal, view.hand))))
+            legal = rnd.legal()
+            del view
+            rnd.apply(legal[int(rng.random() * len(legal))])
+        for view, fresh in kept:
+            assert tuple(view) == fresh
+        for held, then in parts:
+            assert tuple(tuple(part) for part in held) == then
+    assert bool(refilled) == compiled

@@ -149,6 +149,7 @@ def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
 PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Play, "suit"),
                                        slot_offset(Play, "announce"))
 CARD_SUIT, CARD_ORDINAL = slot_offset(Card, "suit"), slot_offset(Card, "ordinal")
+COMPILED = CARD_ORDINAL >= 0  # this module runs compiled (runner.accel.LINKED: with state.py, which reads the offsets)
 
 
 def _ordinal(card: Card) -> int:
@@ -157,6 +158,20 @@ def _ordinal(card: Card) -> int:
     if CARD_ORDINAL >= 0 and type(card) is Card:
         return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
     return card.ordinal
+
+
+# The places of the View's fields that `Round._refill` sets (the others keep the fast path's defaults).
+(_SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _TOTALS, _ROUNDS_WON,
+ _ROUND, _ACTIVE, _RULESET, _HISTORY, _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT, _RESUME, _MOVE_TIME,
+ _TIME_BANK) = (View._fields.index(name) for name in (
+    "seat", "hand", "top", "suit", "phase", "pending", "direction", "hand_sizes", "stock_size", "discard", "totals",
+    "rounds_won", "round", "active", "ruleset", "history", "legal", "again", "chain", "missed", "turns", "idle", "out",
+    "resume", "move_time", "time_bank"))
+
+
+def _set(view: View, at: int, value: object) -> int:
+    """Field `at` of `view`, a View held by its round alone, set to `value` in place (compiled only: a C call)."""
+    return _put(view, at, value)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
 
 
 _DRAW_ONLY = (DRAW,)  # the legal actions of a seat in phase play with no card to play and no penalty pending
@@ -182,6 +197,7 @@ class Round(General):
         self.resume: Resume | None = None
         self.again_card: Card | None = None
         self.out_card: Card | None = None
+        self._spare = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -294,7 +310,7 @@ class Round(General):
         other.hands = [list(hand) for hand in self.hands]
         other.stock, other.discard = list(self.stock), list(self.discard)
         other.active, other.out = list(self.active), set(self.out)
-        other.history, other.log = list(self.history), None
+        other.history, other.log, other._spare = list(self.history), None, None
         return other
 
     @classmethod
@@ -598,8 +614,16 @@ class Round(General):
         if self.general:
             return self._gview(seat, legal, move_time, time_bank)
         index: int = seat  # the seat to act if None was asked for
+        if COMPILED:
+            # The View made last, if nobody holds it any more (the bot let it go, as most do): refilled in place, not
+            # built and freed anew each decision. Nobody can tell: no reference to it is left to read it by.
+            spare, self._spare = self._spare, None
+            if spare is not None and _sole(spare):  # type: ignore[name-defined]  # noqa: F821  # state.pxd
+                self._refill(spare, index, legal, move_time, time_bank)
+                self._spare = spare
+                return spare
         hand, discard, history = self.hands[index], self.discard, self.history
-        return self._made(View, (
+        view = self._made(View, (
             seat, tuple(hand), discard[-1], self.suit, self.phase, self.pending, self.direction,
             self._sizes(), len(self.stock),
             self._seen(discard),  # shared (runner/game/prefix.py)
@@ -609,6 +633,42 @@ class Round(General):
             tuple(sorted(self.out)) if self.out else (),
             None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume, move_time, time_bank,
         ))
+        if COMPILED:
+            self._spare = view
+        return view
+
+    def _refill(self, view: View, seat: int, legal: tuple[Action, ...], move_time: float | None,
+                time_bank: float | None) -> None:
+        """`view`, a View of this round held by it alone (compiled only), made what `view(seat)` would make now:
+        each field the fast path's Views of a round differ in set in place (runner/game/state.pxd: _put); the
+        house rules' fields keep the defaults the View was made with."""
+        discard = self.discard
+        _set(view, _SEAT, seat)
+        _set(view, _HAND, tuple(self.hands[seat]))
+        _set(view, _TOP, discard[-1])
+        _set(view, _SUIT, self.suit)
+        _set(view, _PHASE, self.phase)
+        _set(view, _PENDING, self.pending)
+        _set(view, _DIRECTION, self.direction)
+        _sizes_at(view, _HAND_SIZES, self.hands)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
+        _set(view, _STOCK_SIZE, len(self.stock))
+        self._reseen(view, _DISCARD, discard)
+        _set(view, _TOTALS, self.totals)
+        _set(view, _ROUNDS_WON, self.rounds_won)
+        _set(view, _ROUND, self.number)
+        _set(view, _ACTIVE, self._active_seen())
+        _set(view, _RULESET, self.rules.ruleset)
+        self._reseen(view, _HISTORY, self.history)
+        _set(view, _LEGAL, legal)
+        _set(view, _AGAIN, self.again)
+        _set(view, _CHAIN, self.chain)
+        _set(view, _MISSED, self.missed)
+        _set(view, _TURNS, self.turns)
+        _set(view, _IDLE, self.idle)
+        _set(view, _OUT, tuple(sorted(self.out)) if self.out else ())
+        _set(view, _RESUME, self.resume)
+        _set(view, _MOVE_TIME, move_time)
+        _set(view, _TIME_BANK, time_bank)
 
     # ------------------------------------------------------------------ transitions
 

@@ -3,7 +3,7 @@
 cimport cython
 
 from runner.game.compiled cimport Game
-from runner.game.prefix cimport shared
+from runner.game.prefix cimport Prefix, shared
 
 cdef extern from "structmember.h":  # T_OBJECT_EX, the member type of a __slots__ field
     pass
@@ -77,11 +77,88 @@ cdef extern from *:
         Py_INCREF(value);
         return value;
     }
+
+    /* Whether `obj` is held by one reference alone, its caller's: a View (or a part of one) that nobody else holds
+       may be refilled in place for the next decision, and nobody can tell (runner/game/engine.py `view`). Never
+       under free threading, where another thread may be taking a reference as this one reads the count. */
+    static CYTHON_INLINE int maumau_sole(PyObject *obj) {
+    #ifndef Py_GIL_DISABLED
+        return Py_REFCNT(obj) == 1;
+    #else
+        return 0;
+    #endif
+    }
+
+    /* maumau_sole of item `at` of a tuple, read without a reference of its own (which would make it two). */
+    static CYTHON_INLINE int maumau_sole_at(PyObject *tuple, Py_ssize_t at) {
+        return maumau_sole(PyTuple_GET_ITEM(tuple, at));
+    }
+
+    /* Item `at` of a tuple (a View), read as an exact tuple's is: a tuple subclass's item by index is otherwise
+       looked up as its method __getitem__ (a heap type's sq_item slot calls it by name). */
+    static CYTHON_INLINE PyObject *maumau_item(PyObject *tuple, Py_ssize_t at) {
+        PyObject *item = PyTuple_GET_ITEM(tuple, at);
+        Py_INCREF(item);
+        return item;
+    }
+
+    /* Item `at` of a tuple held by its caller alone (maumau_sole) set to `value`, the old item let go. A tuple the
+       collector stopped tracking (all its items were plain values) is tracked again if `value` may hold others. */
+    static CYTHON_INLINE int maumau_put(PyObject *tuple, Py_ssize_t at, PyObject *value) {
+        PyObject *old = PyTuple_GET_ITEM(tuple, at);
+        if (old != value) {
+            Py_INCREF(value);
+            PyTuple_SET_ITEM(tuple, at, value);
+            if (PyObject_IS_GC(value) && !PyObject_GC_IsTracked(tuple))
+                PyObject_GC_Track(tuple);
+            Py_DECREF(old);
+        }
+        return 0;
+    }
+
+    /* Item `at` of a View held by its caller alone made the sizes of `hands` (maumau_sizes): the tuple there
+       refilled where nobody else holds it and it has one size per hand, else a new one. */
+    static CYTHON_UNUSED int maumau_sizes_at(PyObject *view, Py_ssize_t at, PyObject *hands) {
+        PyObject *sizes = PyTuple_GET_ITEM(view, at), *fresh;
+        Py_ssize_t n, i;
+        if (!PyList_Check(hands)) {
+            PyErr_SetString(PyExc_TypeError, "the round's hands are not a list");
+            return -1;
+        }
+        n = PyList_GET_SIZE(hands);
+        if (maumau_sole(sizes) && PyTuple_CheckExact(sizes) && PyTuple_GET_SIZE(sizes) == n) {
+            for (i = 0; i < n; i++) {
+                PyObject *hand = PyList_GET_ITEM(hands, i), *item;
+                Py_ssize_t size = PyList_CheckExact(hand) ? PyList_GET_SIZE(hand) : PyObject_Size(hand);
+                if (size < 0)
+                    return -1;
+                item = PyTuple_GET_ITEM(sizes, i);
+                if (PyLong_CheckExact(item) && PyLong_AsSsize_t(item) == size)
+                    continue;
+                item = PyLong_FromSsize_t(size);
+                if (item == NULL)
+                    return -1;
+                Py_SETREF(((PyTupleObject *)sizes)->ob_item[i], item);
+            }
+            return 0;
+        }
+        fresh = maumau_sizes(hands);
+        if (fresh == NULL)
+            return -1;
+        PyTuple_SET_ITEM(view, at, fresh);
+        Py_DECREF(sizes);
+        return 0;
+    }
     """
     object _tuple_as "maumau_tuple_as"(object cls, object fields)
     Py_ssize_t _slot_offset "maumau_slot_offset"(object descr) except -1
     object _slot "maumau_slot"(object obj, Py_ssize_t offset)
     object _sizes_of "maumau_sizes"(list hands)
+    bint _sole "maumau_sole"(object obj)
+    bint _sole_at "maumau_sole_at"(object tuple, Py_ssize_t at)
+    object _item "maumau_item"(object tuple, Py_ssize_t at)
+    int _put "maumau_put"(object tuple, Py_ssize_t at, object value) except -1
+    int _sizes_at "maumau_sizes_at"(object view, Py_ssize_t at, list hands) except -1
 
 cdef bint COMPILED
 
@@ -113,9 +190,12 @@ cdef class RoundState:
     cdef public object wish
     cdef public int wish_left
     cdef public object next_rank, shown, finished, resume, again_card, out_card
+    cdef public object _spare
 
     cdef _made(self, cls, tuple fields)
     cdef _seen(self, list items)
+    @cython.locals(prefix=Prefix)
+    cdef _reseen(self, view, Py_ssize_t at, list items)
     cdef _sizes(self)
     @cython.locals(seated=tuple)
     cdef tuple _active_seen(self)

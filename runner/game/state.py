@@ -10,7 +10,7 @@ from typing import TYPE_CHECKING, Sequence
 from .actions import Action
 from .cards import Card
 from .prefix import shared
-from .view import SHARED_FROM, Event, Resume
+from .view import SHARED_FROM, Event, Resume, View
 
 if TYPE_CHECKING:
     from .compiled import Game
@@ -64,6 +64,7 @@ class RoundState:
         # the state of the house rules (runner/game/general.py; at their defaults otherwise)
         "pending_card", "pending_from", "skip_pending", "skip_card", "waits", "deferred", "wish", "wish_left",
         "next_rank", "shown", "finished", "resume", "again_card", "out_card",
+        "_spare",
     )
     rules: Game
     rng: random.Random
@@ -111,6 +112,7 @@ class RoundState:
     resume: Resume | None  # a play being carried out while a seat decides
     again_card: Card | None  # the card whose extra turn it is
     out_card: Card | None  # the winner's last card
+    _spare: View | None  # compiled: the View made last, refilled for the next decision once nobody holds it
 
     def _made(self, cls, fields: tuple):
         """`tuple.__new__(cls, fields)`: a View or Event from the tuple of its fields (`View(*fields)` without the
@@ -138,3 +140,12 @@ class RoundState:
         if COMPILED or len(items) >= SHARED_FROM:
             return shared(items, len(items))  # type: ignore[return-value]  # a Sequence by registration (prefix.py)
         return tuple(items)
+
+    def _reseen(self, view: tuple, at: int, items: list) -> None:
+        """Field `at` of `view`, a View held by the round alone (compiled only), made `self._seen(items)`: its Prefix
+        refilled where nobody else holds it, else a new one."""
+        if _sole_at(view, at):  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
+            prefix = _item(view, at)  # type: ignore[name-defined]  # noqa: F821  # a Prefix: `_seen` makes no other
+            prefix._items, prefix._length = items, len(items)
+        else:
+            _put(view, at, shared(items, len(items)))  # type: ignore[name-defined]  # noqa: F821  # state.pxd
