@@ -179,20 +179,32 @@ class Cheater(Honest):
         frame = sys._getframe(1)
         while frame is not None:
             for value in frame.f_locals.values():
-                if type(value).__name__ == "Round" and getattr(value, "current", None) == view.seat:
+                if is_the_round(value, view):
                     return value
             frame = frame.f_back
         # The compiled referee (runner/accel.py) leaves no Python frame to read: then the heap, once a round
         # (enough to show that isolation leaves nothing to find), keeping the Round it finds for the round.
         if self.scanned_round == view.round:
             found = self.found_round
-            return found if found is not None and getattr(found, "current", None) == view.seat else None
+            return found if is_the_round(found, view) else None
         self.scanned_round, self.found_round = view.round, None
         for obj in gc.get_objects():
-            if type(obj).__name__ == "Round" and getattr(obj, "current", None) == view.seat:
+            if is_the_round(obj, view):
                 self.found_round = obj
                 return obj
         return None
+
+
+def is_the_round(obj, view):
+    """Whether `obj` is the Round that `view` was made from, not another Round still on the heap.
+
+    The match's previous round, or a Round left from an earlier test, can have the same seat to act; which of
+    them `gc.get_objects` lists first varies, so the cheat rigged the wrong one now and then (CI saw it lose).
+    Its hand and discard pile tell the live one apart.
+    """
+    return (type(obj).__name__ == "Round" and getattr(obj, "current", None) == view.seat
+            and list(obj.hands[view.seat]) == list(view.hand) and len(obj.discard) == len(view.discard)
+            and obj.discard[-1] == view.top)
 
 
 class BrokenConstructor(Honest):
