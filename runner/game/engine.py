@@ -597,10 +597,13 @@ class Round(General):
         if not self.rules.plain_scoring:
             return self._gpoints()
         points = [0] * self.n_seats
-        values = self.rules.points
+        values, hands, out, winner = self.rules.points, self.hands, self.out, self.winner
         for seat in self.active:
-            if seat != self.winner and seat not in self.out:
-                points[seat] = sum(values[card.rank] for card in self.hands[seat])
+            if seat != winner and seat not in out:
+                total = 0
+                for card in hands[seat]:  # a loop, not sum() of a generator: a generator object per seat where compiled
+                    total += values[card.rank]
+                points[seat] = total
         return points
 
     def view(self, seat: int | None = None, move_time: float | None = None, time_bank: float | None = None) -> View:
