@@ -31,6 +31,11 @@ cdef extern from *:
         return PyObject_CallMethod((PyObject *)&PyTuple_Type, "__new__", "OO", cls, fields);
     }
 
+    /* The size of one hand of the round's (a list; any sized object, for a Python subclass's hands). */
+    static CYTHON_INLINE Py_ssize_t maumau_hand_size(PyObject *hand) {
+        return PyList_CheckExact(hand) ? PyList_GET_SIZE(hand) : PyObject_Size(hand);
+    }
+
     /* tuple(len(hand) for hand in hands), `hands` a list (of lists): a View's hand_sizes, without a list between. */
     static PyObject *maumau_sizes(PyObject *hands) {
         Py_ssize_t n, i;
@@ -44,8 +49,7 @@ cdef extern from *:
         if (sizes == NULL)
             return NULL;
         for (i = 0; i < n; i++) {
-            PyObject *hand = PyList_GET_ITEM(hands, i);
-            Py_ssize_t size = PyList_CheckExact(hand) ? PyList_GET_SIZE(hand) : PyObject_Size(hand);
+            Py_ssize_t size = maumau_hand_size(PyList_GET_ITEM(hands, i));
             PyObject *item = size < 0 ? NULL : PyLong_FromSsize_t(size);
             if (item == NULL) {
                 Py_DECREF(sizes);
@@ -128,8 +132,8 @@ cdef extern from *:
         n = PyList_GET_SIZE(hands);
         if (maumau_sole(sizes) && PyTuple_CheckExact(sizes) && PyTuple_GET_SIZE(sizes) == n) {
             for (i = 0; i < n; i++) {
-                PyObject *hand = PyList_GET_ITEM(hands, i), *item;
-                Py_ssize_t size = PyList_CheckExact(hand) ? PyList_GET_SIZE(hand) : PyObject_Size(hand);
+                PyObject *item;
+                Py_ssize_t size = maumau_hand_size(PyList_GET_ITEM(hands, i));
                 if (size < 0)
                     return -1;
                 item = PyTuple_GET_ITEM(sizes, i);
