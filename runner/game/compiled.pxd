@@ -10,7 +10,7 @@ cdef class Game:
     cdef public object mau_penalty, maumau_penalty
     cdef public int turn_limit
     cdef public tuple due_after
-    cdef public dict play_tables, _decks
+    cdef public dict play_tables, _decks, _hand_sizes
     cdef public object _last_top, _last_suit, _last_due  # plays_on's memo of its last answer
     cdef public tuple _last_table
     cdef public bint general, plain_scoring
@@ -26,3 +26,4 @@ cdef class Game:
     cpdef bint playable(self, card, top, suit)
     cpdef tuple plays_on(self, due, top, suit)
     cpdef tuple deck_for(self, int players)
+    cpdef int hand_size_for(self, int players)

@@ -16,9 +16,12 @@ from runner.seats.seat import as_seat
 from .referee import Fault, Referee
 
 try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_generator.pyx)
-    from runner.game._generator import seeded
+    from runner.game._generator import seeded, seeded_by_sha256
 except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py)
     seeded = random.Random
+
+    def seeded_by_sha256(text: str) -> random.Random:
+        return random.Random(hashlib.sha256(text.encode()).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -86,7 +89,7 @@ def bot_rng(seed: int | str, seat: int) -> random.Random:
     An isolated bot is sent its generator's state, and a Mersenne Twister's seeding can be run
     backwards: what it gives back must not name the match seed, which also seeds the deal.
     """
-    return seeded(hashlib.sha256(f"maumau:{seed}:seat:{seat}".encode()).hexdigest())
+    return seeded_by_sha256(f"maumau:{seed}:seat:{seat}")
 
 
 class Match:
@@ -299,7 +302,8 @@ class Match:
             ranking, winners = self._rank_by_score()
         else:
             ranking, winners = self._rank_by_points(rounds_played)
-        ranking = ranking + sorted(table.forfeited, key=lambda s: -table.forfeited.index(s))
+        if table.forfeited:
+            ranking = ranking + sorted(table.forfeited, key=lambda s: -table.forfeited.index(s))
         if not winners and ranking:
             winners = [ranking[0]]
         if self.log is not None:
@@ -323,10 +327,10 @@ class Match:
                 ranking = sorted(seated, key=lambda s: (place.get(s, len(place)), s))
                 return ranking, ranking[:1]
             winner = last.winner if last else None
-            key = lambda s: (0 if s == winner else 1, table.totals[s], s)  # noqa: E731
-            ranking = sorted(seated, key=key)
-            if winner is not None:
-                return ranking, [winner]
+            if winner is not None:  # the winner, then fewest points (a stable sort of the seats in order: then by seat)
+                others = sorted([s for s in seated if s != winner], key=table.totals.__getitem__)
+                return ([winner, *others] if winner in seated else others), [winner]
+            ranking = sorted(seated, key=lambda s: (table.totals[s], s))
             best = min(table.totals[s] for s in seated)
             return ranking, [s for s in ranking if table.totals[s] == best]
         key = lambda s: (table.totals[s], -table.rounds_won[s], s)  # noqa: E731
