@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from runner.game import events
 from runner.game.cards import Card, parse_card
@@ -34,8 +34,8 @@ class TableChange:
     seat: int | None = None
 
 
-# RoundSummary and MatchResult are NamedTuples (frozen, typed; made positionally below, a third of a frozen
-# dataclass's construction, once per round and per match)
+# RoundSummary and MatchResult are NamedTuples (frozen, typed), made below by `_made` from all their fields in order:
+# tuple.__new__ in C, without the interpreted __new__ that namedtuple writes (a tenth of a frozen dataclass's cost)
 class RoundSummary(NamedTuple):
     """How one round ended: its winner, each seat's points, the totals after it."""
 
@@ -61,6 +61,11 @@ class MatchResult(NamedTuple):
     forfeited: tuple[int, ...] = ()
     left: tuple[int, ...] = ()
     decisions: int = 0
+
+
+def _made(cls: type, fields: tuple) -> Any:
+    """The NamedTuple `cls` of `fields`, every field in order."""
+    return tuple.__new__(cls, fields)
 
 
 class _Table:
@@ -265,8 +270,8 @@ class Match:
         if not deciding and self.ruleset.deal.next_dealer != "rotate":
             self._choose_dealer(rnd)
         # number, winner, points, totals, deciding, order
-        self.rounds.append(RoundSummary(number, rnd.winner, tuple(points), tuple(self.table.totals), deciding,
-                                        tuple(order or ())))
+        self.rounds.append(_made(RoundSummary, (number, rnd.winner, tuple(points), tuple(self.table.totals), deciding,
+                                                tuple(order or ()))))
         if self.log is not None:
             self.log.append(events.round_end(number, rnd.winner, points, self.table.totals, order))
 
@@ -308,11 +313,11 @@ class Match:
             winners = [ranking[0]]
         if self.log is not None:
             self.log.append(events.match_end(ranking, winners, table.totals, table.rounds_won))
-        return MatchResult(  # in the order of its fields
+        return _made(MatchResult, (
             self.match_id, tuple(table.players), tuple(ranking), tuple(winners), tuple(table.totals),
             tuple(table.rounds_won), tuple(self.rounds), tuple(self.referee.faults), tuple(table.forfeited),
             tuple(table.left), self.decisions,
-        )
+        ))
 
     def _rank_by_points(self, rounds_played: int) -> tuple[list[int], list[int]]:
         """Fewest points first; the tie for first is broken by the format's tie-break."""
