@@ -160,13 +160,13 @@ def _ordinal(card: Card) -> int:
     return card.ordinal
 
 
-# The places of the View's fields that `Round._refill` sets (the others keep the fast path's defaults).
-(_SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _TOTALS, _ROUNDS_WON,
- _ROUND, _ACTIVE, _RULESET, _HISTORY, _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT, _RESUME, _MOVE_TIME,
- _TIME_BANK) = (View._fields.index(name) for name in (
-    "seat", "hand", "top", "suit", "phase", "pending", "direction", "hand_sizes", "stock_size", "discard", "totals",
-    "rounds_won", "round", "active", "ruleset", "history", "legal", "again", "chain", "missed", "turns", "idle", "out",
-    "resume", "move_time", "time_bank"))
+# The places of the View's fields that `Round._refill` sets (the others keep what the round made the View with).
+(_SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _ACTIVE, _HISTORY,
+ _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT, _RESUME, _MOVE_TIME, _TIME_BANK) = (
+    View._fields.index(name) for name in (
+        "seat", "hand", "top", "suit", "phase", "pending", "direction", "hand_sizes", "stock_size", "discard",
+        "active", "history", "legal", "again", "chain", "missed", "turns", "idle", "out", "resume", "move_time",
+        "time_bank"))
 
 
 def _set(view: View, at: int, value: object) -> int:
@@ -644,7 +644,8 @@ class Round(General):
                 time_bank: float | None) -> None:
         """`view`, a View of this round held by it alone (compiled only), made what `view(seat)` would make now:
         each field the fast path's Views of a round differ in set in place (runner/game/state.pxd: _put); the
-        house rules' fields keep the defaults the View was made with."""
+        house rules' fields keep the defaults the View was made with, and the round's own (its number, totals,
+        rounds won and ruleset, set when it was dealt or rebuilt) what this round made the View with."""
         discard = self.discard
         _set(view, _SEAT, seat)
         _set(view, _HAND, tuple(self.hands[seat]))
@@ -656,11 +657,7 @@ class Round(General):
         _sizes_at(view, _HAND_SIZES, self.hands)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
         _set(view, _STOCK_SIZE, len(self.stock))
         self._reseen(view, _DISCARD, discard)
-        _set(view, _TOTALS, self.totals)
-        _set(view, _ROUNDS_WON, self.rounds_won)
-        _set(view, _ROUND, self.number)
         _set(view, _ACTIVE, self._active_seen())
-        _set(view, _RULESET, self.rules.ruleset)
         self._reseen(view, _HISTORY, self.history)
         _set(view, _LEGAL, legal)
         _set(view, _AGAIN, self.again)
