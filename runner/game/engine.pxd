@@ -6,6 +6,8 @@ from runner.game.general cimport General
 from runner.game.state cimport _put, _sizes_at, _slot, _sole
 
 cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT, CARD_ORDINAL
+cdef object PLAY_RECORD, DRAW_RECORD, NAME_SUIT_RECORD, CHALLENGE_RECORD, PASS_RECORD, SKIP_RECORD
+cdef str NAME_SUIT_EVENT, CHALLENGE_EVENT, PASS_EVENT
 cdef bint COMPILED
 
 cdef Py_ssize_t _ordinal(card) except -1

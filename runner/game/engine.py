@@ -174,6 +174,11 @@ def _set(view: View, at: int, value: object) -> int:
     return _put(view, at, value)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
 
 
+# The log's builders and event types the fast path records with, bound once: compiled, each is a C global read, where
+# `events.play` would look the name up in the module at every record (runner/game/engine.pxd).
+PLAY_RECORD, DRAW_RECORD, NAME_SUIT_RECORD, CHALLENGE_RECORD, PASS_RECORD, SKIP_RECORD = (
+    events.play, events.draw, events.name_suit, events.challenge, events.pass_, events.skip)
+NAME_SUIT_EVENT, CHALLENGE_EVENT, PASS_EVENT = events.NAME_SUIT, events.CHALLENGE, events.PASS
 _DRAW_ONLY = (DRAW,)  # the legal actions of a seat in phase play with no card to play and no penalty pending
 _AFTER: dict[tuple[tuple[int, ...], int], dict[int, tuple[int, ...]]] = {}  # a few entries: seats in play per table
 
@@ -783,7 +788,7 @@ class Round(General):
         self.idle = 0
         self.history.append(self._made(Event, ("play", seat, card, named, 0, announce, (), None, -1)))
         if self.log is not None:
-            self.log.append((events.play, seat, card, named, announce))
+            self.log.append((PLAY_RECORD, seat, card, named, announce))
         left = len(hand)
         due = rules.due_after[left] if left < 2 else None
         missed = due is not None and announce != due
@@ -916,7 +921,7 @@ class Round(General):
     def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None:
         self.history.append(self._made(Event, ("draw", seat, None, None, len(cards), reason, (), None, -1)))
         if self.log is not None:
-            self.log.append((events.draw, seat, cards, reason))
+            self.log.append((DRAW_RECORD, seat, cards, reason))
 
     def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
                 count: int = 0, reason: str | None = None) -> None:
@@ -924,14 +929,14 @@ class Round(General):
         log = self.log
         if log is None:
             return
-        if kind == events.NAME_SUIT:
-            log.append((events.name_suit, seat, suit))
-        elif kind == events.CHALLENGE:
-            log.append((events.challenge, seat, count))
-        elif kind == events.PASS:
-            log.append((events.pass_, seat))
+        if kind == NAME_SUIT_EVENT:
+            log.append((NAME_SUIT_RECORD, seat, suit))
+        elif kind == CHALLENGE_EVENT:
+            log.append((CHALLENGE_RECORD, seat, count))
+        elif kind == PASS_EVENT:
+            log.append((PASS_RECORD, seat))
         else:
-            log.append((events.skip, seat))
+            log.append((SKIP_RECORD, seat))
 
     def _finish(self, winner: int | None, reason: str) -> None:
         if reason == WENT_OUT and self.out_card is None:
