@@ -67,6 +67,19 @@ def test_legal_plays_from_the_tables_are_the_rule_applied_card_by_card(overrides
         assert all(type(a) is not Play or rnd.canonical(a) is a for a in rnd.legal())
 
 
+def test_plays_on_keeps_a_table_per_top_suit_and_announcement_and_refuses_any_other_key():
+    rules = Game.of(load("standard"))
+    top = Card("9", "H")
+    hearts, hearts_due = rules.plays_on(None, top, "H"), rules.plays_on("mau", top, "H")
+    spades = rules.plays_on(None, top, "S")
+    assert rules.plays_on(None, top, "H") is hearts  # kept, not built again, after another key was asked
+    assert hearts[Card("7", "H").ordinal] == (Play(Card("7", "H"), None, None),)
+    assert hearts_due[Card("7", "H").ordinal] == (Play(Card("7", "H"), None, "mau"),)
+    assert spades[Card("7", "H").ordinal] is None and spades[Card("7", "S").ordinal] is not None
+    with pytest.raises(ValueError, match="no plays on 9H"):
+        rules.plays_on(None, top, "R")  # a joker's colour is never a suit to follow on the fast path
+
+
 def test_a_two_deck_hand_holding_a_card_twice_gets_one_action_for_it():
     ruleset = load("standard")  # two decks from 7 players on
     rnd = Round.deal(ruleset, random.Random(1), 7)

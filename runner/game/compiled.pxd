@@ -1,6 +1,12 @@
 # The compiled rules' tables as C struct members for the accelerator (runner/accel.py), so that the
 # engine's look-ups (runner/game/engine.py, general.py) reach each table without an attribute search.
 
+cimport cython
+
+cdef dict SUIT_PLACE, DUE_PLACE  # typed: their look-ups are dict calls, not a search for the method `get`
+cdef Py_ssize_t PLACES
+
+
 cdef class Game:
     cdef public object ruleset, players
     cdef public tuple deck_cards
@@ -10,7 +16,7 @@ cdef class Game:
     cdef public object mau_penalty, maumau_penalty
     cdef public int turn_limit
     cdef public tuple due_after
-    cdef public dict play_tables, _decks, _hand_sizes
+    cdef public dict tables_by_top, _decks, _hand_sizes
     cdef public object _last_top, _last_suit, _last_due  # plays_on's memo of its last answer
     cdef public tuple _last_table
     cdef public bint general, plain_scoring
@@ -24,6 +30,7 @@ cdef class Game:
     cdef public object until_playable, draw_max, reshuffle, play_on, hand_limit, jump_in, dealer_names_suit
 
     cpdef bint playable(self, card, top, suit)
+    @cython.locals(at=Py_ssize_t, due_at=Py_ssize_t, tables=list, found=tuple)
     cpdef tuple plays_on(self, due, top, suit)
     cpdef tuple deck_for(self, int players)
     cpdef int hand_size_for(self, int players)

@@ -17,6 +17,11 @@ from .powers import NO_POWER, Power
 from .ruleset import DeckSpec, Ruleset
 
 RANK_INDEX = {rank: index for index, rank in enumerate(RANKS)}  # the deck's rank order: 2 lowest, A highest
+# plays_on's place for a (suit to follow, announcement due) among a top card's tables: the suit by SUITS (None: after
+# them), then the announcement due (none, mau, maumau)
+SUIT_PLACE: dict[str | None, int] = {**{suit: 3 * index for index, suit in enumerate(SUITS)}, None: 3 * len(SUITS)}
+DUE_PLACE: dict[str | None, int] = {None: 0, "mau": 1, "maumau": 2}
+PLACES = 3 * (len(SUITS) + 1)
 
 
 def _cards_of(items, every: Iterable[Card]) -> frozenset[Card]:
@@ -71,7 +76,9 @@ class Game:
         # The announcement due with a play that leaves 0 or 1 cards (None: not required).
         self.due_after = ("maumau" if self.maumau_penalty is not None else None,
                           "mau" if self.mau_penalty is not None else None)
-        self.play_tables: dict[tuple, tuple[tuple[Play, ...] | None, ...]] = {}
+        # plays_on's tables by top card, each a list by SUIT_PLACE + DUE_PLACE: a look-up by the card (hashed by
+        # identity) and an index, with no key tuple to make, hash and compare
+        self.tables_by_top: dict[Card, list[tuple[tuple[Play, ...] | None, ...] | None]] = {}
         # plays_on's last answer and its key (top, suit, due); no card is None, so the first call misses
         self._last_top: Card | None = None
         self._last_suit: str | None = None
@@ -158,12 +165,18 @@ class Game:
         # found by three identity checks, without the key tuple, its hash and the look-up (a miss looks it up).
         if top is self._last_top and suit is self._last_suit and due is self._last_due:
             return self._last_table
-        key = (due, top, suit)
-        table = self.play_tables.get(key)
-        if table is None:
-            table = self.play_tables[key] = _plays_on(self, due, top, suit)
-        self._last_top, self._last_suit, self._last_due, self._last_table = top, suit, due, table
-        return table
+        at, due_at = SUIT_PLACE.get(suit, -1), DUE_PLACE.get(due, -1)
+        if at < 0 or due_at < 0:
+            raise ValueError(f"no plays on {top} for suit {suit!r} and announcement {due!r}")
+        tables = self.tables_by_top.get(top)
+        if tables is None:
+            tables = self.tables_by_top[top] = [None] * PLACES
+        at += due_at
+        found = tables[at]
+        if found is None:
+            found = tables[at] = _plays_on(self, due, top, suit)
+        self._last_top, self._last_suit, self._last_due, self._last_table = top, suit, due, found
+        return found
 
     # ------------------------------------------------------------------ the deal
 

@@ -6,11 +6,13 @@ from runner.game.general cimport General
 from runner.game.state cimport _put, _sizes_at, _slot, _sole
 
 cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT, CARD_ORDINAL
+cdef object PLAY_RECORD, DRAW_RECORD, NAME_SUIT_RECORD, CHALLENGE_RECORD, PASS_RECORD, SKIP_RECORD
+cdef str NAME_SUIT_EVENT, CHALLENGE_EVENT, PASS_EVENT
 cdef bint COMPILED
 
 cdef Py_ssize_t _ordinal(card) except -1
-cdef Py_ssize_t _SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _TOTALS
-cdef Py_ssize_t _ROUNDS_WON, _ROUND, _ACTIVE, _RULESET, _HISTORY, _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT
+cdef Py_ssize_t _SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _ACTIVE
+cdef Py_ssize_t _HISTORY, _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT
 cdef Py_ssize_t _RESUME, _MOVE_TIME, _TIME_BANK
 cdef inline int _set(view, Py_ssize_t at, value) except -1
 

@@ -160,13 +160,13 @@ def _ordinal(card: Card) -> int:
     return card.ordinal
 
 
-# The places of the View's fields that `Round._refill` sets (the others keep the fast path's defaults).
-(_SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _TOTALS, _ROUNDS_WON,
- _ROUND, _ACTIVE, _RULESET, _HISTORY, _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT, _RESUME, _MOVE_TIME,
- _TIME_BANK) = (View._fields.index(name) for name in (
-    "seat", "hand", "top", "suit", "phase", "pending", "direction", "hand_sizes", "stock_size", "discard", "totals",
-    "rounds_won", "round", "active", "ruleset", "history", "legal", "again", "chain", "missed", "turns", "idle", "out",
-    "resume", "move_time", "time_bank"))
+# The places of the View's fields that `Round._refill` sets (the others keep what the round made the View with).
+(_SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _ACTIVE, _HISTORY,
+ _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT, _RESUME, _MOVE_TIME, _TIME_BANK) = (
+    View._fields.index(name) for name in (
+        "seat", "hand", "top", "suit", "phase", "pending", "direction", "hand_sizes", "stock_size", "discard",
+        "active", "history", "legal", "again", "chain", "missed", "turns", "idle", "out", "resume", "move_time",
+        "time_bank"))
 
 
 def _set(view: View, at: int, value: object) -> int:
@@ -174,6 +174,11 @@ def _set(view: View, at: int, value: object) -> int:
     return _put(view, at, value)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
 
 
+# The log's builders and event types the fast path records with, bound once: compiled, each is a C global read, where
+# `events.play` would look the name up in the module at every record (runner/game/engine.pxd).
+PLAY_RECORD, DRAW_RECORD, NAME_SUIT_RECORD, CHALLENGE_RECORD, PASS_RECORD, SKIP_RECORD = (
+    events.play, events.draw, events.name_suit, events.challenge, events.pass_, events.skip)
+NAME_SUIT_EVENT, CHALLENGE_EVENT, PASS_EVENT = events.NAME_SUIT, events.CHALLENGE, events.PASS
 _DRAW_ONLY = (DRAW,)  # the legal actions of a seat in phase play with no card to play and no penalty pending
 _AFTER: dict[tuple[tuple[int, ...], int], dict[int, tuple[int, ...]]] = {}  # a few entries: seats in play per table
 
@@ -644,7 +649,8 @@ class Round(General):
                 time_bank: float | None) -> None:
         """`view`, a View of this round held by it alone (compiled only), made what `view(seat)` would make now:
         each field the fast path's Views of a round differ in set in place (runner/game/state.pxd: _put); the
-        house rules' fields keep the defaults the View was made with."""
+        house rules' fields keep the defaults the View was made with, and the round's own (its number, totals,
+        rounds won and ruleset, set when it was dealt or rebuilt) what this round made the View with."""
         discard = self.discard
         _set(view, _SEAT, seat)
         _set(view, _HAND, tuple(self.hands[seat]))
@@ -656,11 +662,7 @@ class Round(General):
         _sizes_at(view, _HAND_SIZES, self.hands)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
         _set(view, _STOCK_SIZE, len(self.stock))
         self._reseen(view, _DISCARD, discard)
-        _set(view, _TOTALS, self.totals)
-        _set(view, _ROUNDS_WON, self.rounds_won)
-        _set(view, _ROUND, self.number)
         _set(view, _ACTIVE, self._active_seen())
-        _set(view, _RULESET, self.rules.ruleset)
         self._reseen(view, _HISTORY, self.history)
         _set(view, _LEGAL, legal)
         _set(view, _AGAIN, self.again)
@@ -786,7 +788,7 @@ class Round(General):
         self.idle = 0
         self.history.append(self._made(Event, ("play", seat, card, named, 0, announce, (), None, -1)))
         if self.log is not None:
-            self.log.append((events.play, seat, card, named, announce))
+            self.log.append((PLAY_RECORD, seat, card, named, announce))
         left = len(hand)
         due = rules.due_after[left] if left < 2 else None
         missed = due is not None and announce != due
@@ -919,7 +921,7 @@ class Round(General):
     def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None:
         self.history.append(self._made(Event, ("draw", seat, None, None, len(cards), reason, (), None, -1)))
         if self.log is not None:
-            self.log.append((events.draw, seat, cards, reason))
+            self.log.append((DRAW_RECORD, seat, cards, reason))
 
     def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
                 count: int = 0, reason: str | None = None) -> None:
@@ -927,14 +929,14 @@ class Round(General):
         log = self.log
         if log is None:
             return
-        if kind == events.NAME_SUIT:
-            log.append((events.name_suit, seat, suit))
-        elif kind == events.CHALLENGE:
-            log.append((events.challenge, seat, count))
-        elif kind == events.PASS:
-            log.append((events.pass_, seat))
+        if kind == NAME_SUIT_EVENT:
+            log.append((NAME_SUIT_RECORD, seat, suit))
+        elif kind == CHALLENGE_EVENT:
+            log.append((CHALLENGE_RECORD, seat, count))
+        elif kind == PASS_EVENT:
+            log.append((PASS_RECORD, seat))
         else:
-            log.append((events.skip, seat))
+            log.append((SKIP_RECORD, seat))
 
     def _finish(self, winner: int | None, reason: str) -> None:
         if reason == WENT_OUT and self.out_card is None:
