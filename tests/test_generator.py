@@ -94,8 +94,8 @@ def test_the_engine_shuffles_in_the_kernel(kernel):
 
 def test_maumau_pure_seeds_and_shuffles_with_random_random():
     script = ("from runner.table import match; from runner.game import engine; import random; "
-              "print(match.seeded is random.Random, engine.generator_shuffle is None, "
-              "match.bot_rng(5, 2).getstate() == random.Random(match.hashlib.sha256(b'maumau:5:seat:2').hexdigest()).getstate())")
+              "print(match.seeded is random.Random, engine.generator_shuffle is None, match.bot_rng(5, 2).getstate() "
+              "== random.Random(match.hashlib.sha256(b'maumau:5:seat:2').hexdigest()).getstate())")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "MAUMAU_PURE": "1"})
     assert done.stdout == "True True True\n", done.stderr[-2000:]
