@@ -169,15 +169,18 @@ cdef Py_ssize_t words_of(const unsigned char* data, Py_ssize_t size, uint32_t* k
     (at least one): the key `Random.seed` gives init_by_array (the int of `int.from_bytes(data)`)."""
     cdef Py_ssize_t w = 0, end = size, begin
     cdef uint32_t word
-    while end > 0:
-        begin = end - 4 if end >= 4 else 0
-        word = 0
-        while begin < end:
-            word = (word << 8) | data[begin]
-            begin += 1
-        key[w] = word
+    cdef const unsigned char* four
+    while end >= 4:  # whole words, read as one (the compiler's byte swap), not byte by byte
+        four = data + end - 4
+        key[w] = (<uint32_t>four[0] << 24) | (<uint32_t>four[1] << 16) | (<uint32_t>four[2] << 8) | four[3]
         w += 1
         end -= 4
+    if end > 0:  # the most significant word, of the first 1 to 3 bytes
+        word = 0
+        for begin in range(end):
+            word = (word << 8) | data[begin]
+        key[w] = word
+        w += 1
     while w > 1 and key[w - 1] == 0:  # leading zero bytes do not count
         w -= 1
     if w == 0:
