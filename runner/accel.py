@@ -21,8 +21,8 @@ import os
 import sys
 
 # The modules compiled, in import order: the Views' shared lists, the engine, its tables, the log's events and line
-# encoder, the simulator, the in-process seat and its deadlines, the match loop, and the standings with their rating
-# (worked out after the last match, while no worker plays).
+# encoder, the simulator, the in-process seat and its deadlines, the match loop, and a tournament's results store,
+# standings and rating (the standings are worked out after the last match, while no worker plays).
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
     "runner.game.prefix",
