@@ -54,8 +54,17 @@ def test_a_seeded_generator_is_random_random_of_the_same_text(seeded, text):
     assert made.gauss(0, 1) == expected.gauss(0, 1) and made.getstate() == expected.getstate()
 
 
-def test_a_match_seeds_its_generators_in_the_kernel(seeded):
-    assert match.seeded is seeded
+@pytest.mark.parametrize("text", TEXTS)
+def test_a_generator_seeded_by_sha256_is_random_random_of_the_hex_digest(kernel, text):
+    made = kernel.seeded_by_sha256(text)
+    expected = random.Random(match.hashlib.sha256(text.encode()).hexdigest())
+    assert type(made) is random.Random
+    assert made.getstate() == expected.getstate()
+    assert [made.random() for _ in range(700)] == [expected.random() for _ in range(700)]
+
+
+def test_a_match_seeds_its_generators_in_the_kernel(kernel, seeded):
+    assert match.seeded is seeded and match.seeded_by_sha256 is kernel.seeded_by_sha256
     game = match.Match(registry().load_ruleset("standard"), ["random"] * 2, 11, make_bot_factory())
     assert game.rng.getstate() == random.Random("11:deal").getstate()
     expected = random.Random(match.hashlib.sha256(b"maumau:11:seat:1").hexdigest())
@@ -85,7 +94,8 @@ def test_the_engine_shuffles_in_the_kernel(kernel):
 
 def test_maumau_pure_seeds_and_shuffles_with_random_random():
     script = ("from runner.table import match; from runner.game import engine; import random; "
-              "print(match.seeded is random.Random, engine.generator_shuffle is None)")
+              "print(match.seeded is random.Random, engine.generator_shuffle is None, match.bot_rng(5, 2).getstate() "
+              "== random.Random(match.hashlib.sha256(b'maumau:5:seat:2').hexdigest()).getstate())")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "MAUMAU_PURE": "1"})
-    assert done.stdout == "True True\n", done.stderr[-2000:]
+    assert done.stdout == "True True True\n", done.stderr[-2000:]

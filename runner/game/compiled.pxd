@@ -16,7 +16,7 @@ cdef class Game:
     cdef public object mau_penalty, maumau_penalty
     cdef public int turn_limit
     cdef public tuple due_after
-    cdef public dict tables_by_top, _decks
+    cdef public dict tables_by_top, _decks, _hand_sizes
     cdef public object _last_top, _last_suit, _last_due  # plays_on's memo of its last answer
     cdef public tuple _last_table
     cdef public bint general, plain_scoring
@@ -33,3 +33,4 @@ cdef class Game:
     @cython.locals(at=Py_ssize_t, due_at=Py_ssize_t, tables=list, found=tuple)
     cpdef tuple plays_on(self, due, top, suit)
     cpdef tuple deck_for(self, int players)
+    cpdef int hand_size_for(self, int players)

@@ -85,6 +85,7 @@ class Game:
         self._last_due: str | None = None
         self._last_table: tuple[tuple[Play, ...] | None, ...] = ()
         self._decks: dict[int, tuple[tuple[Card, ...], int]] = {}
+        self._hand_sizes: dict[int, int] = {}  # hand_size_for's answers: Ruleset.hand_size_for sorts its table a call
         self._general(ruleset, with_power)
         self.general = _needs_general(self, ruleset, with_power)
         scoring = ruleset.scoring
@@ -187,15 +188,31 @@ class Game:
             found = self._decks[players] = (tuple(spec.cards()), spec.copies)
         return found
 
+    def hand_size_for(self, players: int) -> int:
+        """The cards dealt to each of `players` (Ruleset.hand_size_for), found once per table size."""
+        size = self._hand_sizes.get(players)
+        if size is None:
+            size = self._hand_sizes[players] = self.ruleset.hand_size_for(players)
+        return size
+
     @classmethod
     def of(cls, ruleset: Ruleset, players: int | None = None) -> "Game":
         """The compiled rules of `ruleset` at a table of `players`, built once, kept with it (`Ruleset.derived`)."""
+        last_ruleset, last_players, last_game = _last_of[0]
+        if last_ruleset is ruleset and last_players == players:
+            return last_game
         games = ruleset.derived("games", _games)
         key = _key(ruleset, players)
         game = games.get(key)
         if game is None:
             game = games[key] = cls(ruleset, None if key is None else players)
+        _last_of[0] = (ruleset, players, game)
         return game
+
+
+# Game.of's last answer, (ruleset, players, game), one tuple read and replaced whole: every round of a match (and of a
+# tournament) asks for the same, and the answer costs a tenth of finding it (the ruleset held here keeps its id its own)
+_last_of: list[tuple] = [(None, None, None)]
 
 
 def _plays_on(game: Game, due: str | None, top: Card, suit: str | None) -> tuple[tuple[Play, ...] | None, ...]:

@@ -249,7 +249,7 @@ class Round(General):
             self.single_deck = len(set(cards)) == len(cards)
         # One card at a time clockwise from left of the dealer: the seat k-th in dealing order gets
         # the k-th, (k+n)-th, ... cards off the top (the end of `cards`).
-        order, size = self._clockwise_from(dealer), ruleset.hand_size_for(players)
+        order, size = self._clockwise_from(dealer), rules.hand_size_for(players)
         dealt = cards[:-len(order) * size - 1:-1]
         del cards[-len(order) * size:]
         self.hands = [[] for _ in range(n_seats)]

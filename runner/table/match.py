@@ -5,7 +5,7 @@ from __future__ import annotations
 import hashlib
 import random
 from dataclasses import dataclass
-from typing import Callable, NamedTuple, Sequence
+from typing import Any, Callable, NamedTuple, Sequence
 
 from runner.game import events
 from runner.game.cards import Card, parse_card
@@ -16,9 +16,12 @@ from runner.seats.seat import as_seat
 from .referee import Fault, Referee
 
 try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_generator.pyx)
-    from runner.game._generator import seeded
+    from runner.game._generator import seeded, seeded_by_sha256
 except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py)
     seeded = random.Random
+
+    def seeded_by_sha256(text: str) -> random.Random:
+        return random.Random(hashlib.sha256(text.encode()).hexdigest())
 
 
 @dataclass(frozen=True)
@@ -31,8 +34,8 @@ class TableChange:
     seat: int | None = None
 
 
-# RoundSummary and MatchResult are NamedTuples (frozen, typed; made positionally below, a third of a frozen
-# dataclass's construction, once per round and per match)
+# RoundSummary and MatchResult are NamedTuples (frozen, typed), made below by `_made` from all their fields in order:
+# tuple.__new__ in C, without the interpreted __new__ that namedtuple writes (a tenth of a frozen dataclass's cost)
 class RoundSummary(NamedTuple):
     """How one round ended: its winner, each seat's points, the totals after it."""
 
@@ -58,6 +61,11 @@ class MatchResult(NamedTuple):
     forfeited: tuple[int, ...] = ()
     left: tuple[int, ...] = ()
     decisions: int = 0
+
+
+def _made(cls: type, fields: tuple) -> Any:
+    """The NamedTuple `cls` of `fields`, every field in order."""
+    return tuple.__new__(cls, fields)
 
 
 class _Table:
@@ -86,7 +94,7 @@ def bot_rng(seed: int | str, seat: int) -> random.Random:
     An isolated bot is sent its generator's state, and a Mersenne Twister's seeding can be run
     backwards: what it gives back must not name the match seed, which also seeds the deal.
     """
-    return seeded(hashlib.sha256(f"maumau:{seed}:seat:{seat}".encode()).hexdigest())
+    return seeded_by_sha256(f"maumau:{seed}:seat:{seat}")
 
 
 class Match:
@@ -262,8 +270,8 @@ class Match:
         if not deciding and self.ruleset.deal.next_dealer != "rotate":
             self._choose_dealer(rnd)
         # number, winner, points, totals, deciding, order
-        self.rounds.append(RoundSummary(number, rnd.winner, tuple(points), tuple(self.table.totals), deciding,
-                                        tuple(order or ())))
+        self.rounds.append(_made(RoundSummary, (number, rnd.winner, tuple(points), tuple(self.table.totals), deciding,
+                                                tuple(order or ()))))
         if self.log is not None:
             self.log.append(events.round_end(number, rnd.winner, points, self.table.totals, order))
 
@@ -299,16 +307,17 @@ class Match:
             ranking, winners = self._rank_by_score()
         else:
             ranking, winners = self._rank_by_points(rounds_played)
-        ranking = ranking + sorted(table.forfeited, key=lambda s: -table.forfeited.index(s))
+        if table.forfeited:
+            ranking = ranking + sorted(table.forfeited, key=lambda s: -table.forfeited.index(s))
         if not winners and ranking:
             winners = [ranking[0]]
         if self.log is not None:
             self.log.append(events.match_end(ranking, winners, table.totals, table.rounds_won))
-        return MatchResult(  # in the order of its fields
+        return _made(MatchResult, (
             self.match_id, tuple(table.players), tuple(ranking), tuple(winners), tuple(table.totals),
             tuple(table.rounds_won), tuple(self.rounds), tuple(self.referee.faults), tuple(table.forfeited),
             tuple(table.left), self.decisions,
-        )
+        ))
 
     def _rank_by_points(self, rounds_played: int) -> tuple[list[int], list[int]]:
         """Fewest points first; the tie for first is broken by the format's tie-break."""
@@ -323,10 +332,10 @@ class Match:
                 ranking = sorted(seated, key=lambda s: (place.get(s, len(place)), s))
                 return ranking, ranking[:1]
             winner = last.winner if last else None
-            key = lambda s: (0 if s == winner else 1, table.totals[s], s)  # noqa: E731
-            ranking = sorted(seated, key=key)
-            if winner is not None:
-                return ranking, [winner]
+            if winner is not None:  # the winner, then fewest points (a stable sort of the seats in order: then by seat)
+                others = sorted([s for s in seated if s != winner], key=table.totals.__getitem__)
+                return ([winner, *others] if winner in seated else others), [winner]
+            ranking = sorted(seated, key=lambda s: (table.totals[s], s))
             best = min(table.totals[s] for s in seated)
             return ranking, [s for s in ranking if table.totals[s] == best]
         key = lambda s: (table.totals[s], -table.rounds_won[s], s)  # noqa: E731

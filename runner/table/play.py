@@ -26,7 +26,7 @@ def make_bot_factory(reg=None):
             spec = reg.spec(player)
             known = made[player] = (reg.bot(spec.name).cls, spec.kwargs)
         cls, options = known
-        return cls(rng=rng, **options)
+        return cls(rng=rng, **options) if options else cls(rng=rng)  # an empty ** costs a dict a bot
 
     return make_bot
 
