@@ -21,7 +21,8 @@ import os
 import sys
 
 # The modules compiled, in import order: the Views' shared lists, the engine, its tables, the log's events and line
-# encoder, the simulator, the in-process seat and its deadlines, and the match loop.
+# encoder, the simulator, the in-process seat and its deadlines, the match loop, and a tournament's results store,
+# standings and rating (the standings are worked out after the last match, while no worker plays).
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
 MODULES = (
     "runner.game.prefix",
@@ -36,6 +37,9 @@ MODULES = (
     "runner.seats.seat",
     "runner.table.referee",
     "runner.table.match",
+    "runner.tournament.store",
+    "runner.tournament.rating",
+    "runner.tournament.standings",
 )
 # Typed Cython sources (.pyx) with no .py of the same name: the code importing one falls back to Python of its own
 # when it cannot be imported (not built, MAUMAU_PURE=1, or stale: the finder then refuses it).
