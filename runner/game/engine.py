@@ -148,7 +148,7 @@ def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
 # at a tenth of the cost of the look-up by name; -1 in pure Python, which looks them up.
 PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Play, "suit"),
                                        slot_offset(Play, "announce"))
-CARD_SUIT, CARD_ORDINAL = slot_offset(Card, "suit"), slot_offset(Card, "ordinal")
+CARD_SUIT, CARD_ORDINAL, CARD_TEXT = slot_offset(Card, "suit"), slot_offset(Card, "ordinal"), slot_offset(Card, "text")
 COMPILED = CARD_ORDINAL >= 0  # this module runs compiled (runner.accel.LINKED: with state.py, which reads the offsets)
 
 
@@ -158,6 +158,15 @@ def _ordinal(card: Card) -> int:
     if CARD_ORDINAL >= 0 and type(card) is Card:
         return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
     return card.ordinal
+
+
+def _texts(cards) -> list[str]:
+    """The texts of `cards` (the log's round_start names every card dealt); compiled, each read where the card holds
+    it."""
+    if CARD_TEXT >= 0:
+        return [_slot(card, CARD_TEXT) if type(card) is Card else card.text  # type: ignore[name-defined]  # noqa: F821
+                for card in cards]
+    return [card.text for card in cards]
 
 
 # The places of the View's fields that `Round._refill` sets (the others keep what the round made the View with).
@@ -269,8 +278,9 @@ class Round(General):
         self.history, self._legal = [], None
         lead = self._lead_seat()
         if log is not None:
-            log.append(events.round_start(number, dealer, lead, self.direction, deciding, self.hands,
-                                          reversed(self.stock), upcards, taken))
+            log.append(events.round_start(number, dealer, lead, self.direction, deciding,
+                                          [_texts(hand) for hand in self.hands], _texts(reversed(self.stock)),
+                                          _texts(upcards), _texts(taken)))
         self.current, self.phase = lead, PLAY
         if self.general:
             self._upcard(top)
