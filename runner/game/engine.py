@@ -243,7 +243,7 @@ class Round(General):
         """`deal` on the new round (a method of it, so that its fields are C struct members where compiled)."""
         rules, rng, players = self.rules, self.rng, len(active)
         self.n_seats, self.active = n_seats, active
-        self.direction = direction if direction is not None else ruleset.deal.initial_direction
+        self.direction = direction if direction is not None else rules.initial_direction
         self.number, self.dealer = number, dealer
         self.totals = tuple(totals) if totals is not None else (0,) * n_seats
         self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * n_seats
@@ -266,8 +266,8 @@ class Round(General):
             self.hands[seat] = dealt[k::len(order)]
         self.out = set()
         upcards = [cards.pop()]
-        taken = self._upcards_to_dealer(upcards, cards) if ruleset.upcard.effects == "to_dealer" else ()
-        if ruleset.upcard.flip_while_action:
+        taken = self._upcards_to_dealer(upcards, cards) if rules.upcard_to_dealer else ()
+        if rules.flip_while_action:
             while upcards[-1] in rules.action and cards:
                 upcards.append(cards.pop())
         self.stock, self.discard = cards, upcards
@@ -311,7 +311,7 @@ class Round(General):
     def _lead_seat(self) -> int:
         """The seat `deal.first_player` seats clockwise from the dealer (0: the dealer; -1: right of the dealer)."""
         order = self._clockwise_from(self.dealer)
-        return order[(self.rules.ruleset.deal.first_player - 1) % len(order)]
+        return order[(self.rules.first_player - 1) % len(order)]
 
     def clone(self, rng: random.Random | None = None) -> "Round":
         """An independent copy for search (no log); `rng` drives its reshuffles (default: a copy of ours)."""
