@@ -16,12 +16,13 @@ from runner.seats.seat import as_seat
 from .referee import Fault, Referee
 
 try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_generator.pyx)
-    from runner.game._generator import seeded, seeded_by_sha256
+    from runner.game._generator import seeded_by_sha256, seeded_together
 except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py)
-    seeded = random.Random
-
     def seeded_by_sha256(text: str) -> random.Random:
         return random.Random(hashlib.sha256(text.encode()).hexdigest())
+
+    def seeded_together(texts: list[str], texts_by_sha256: list[str]) -> list[random.Random]:
+        return [random.Random(text) for text in texts] + [seeded_by_sha256(text) for text in texts_by_sha256]
 
 
 @dataclass(frozen=True)
@@ -126,7 +127,17 @@ def bot_rng(seed: int | str, seat: int) -> random.Random:
     An isolated bot is sent its generator's state, and a Mersenne Twister's seeding can be run
     backwards: what it gives back must not name the match seed, which also seeds the deal.
     """
-    return seeded_by_sha256(f"maumau:{seed}:seat:{seat}")
+    return seeded_by_sha256(_seat_text(seed, seat))
+
+
+def _seat_text(seed: int | str, seat: int) -> str:
+    return f"maumau:{seed}:seat:{seat}"
+
+
+def match_generators(seed: int | str, seats: int) -> list[random.Random]:
+    """The generators of a match: the deal's (`random.Random(f"{seed}:deal")`), then each seat's bot's (`bot_rng`),
+    seeded side by side."""
+    return seeded_together([f"{seed}:deal"], [_seat_text(seed, seat) for seat in range(seats)])
 
 
 class Match:
@@ -158,9 +169,9 @@ class Match:
         self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
         self.between_rounds = between_rounds
         self.referee = referee or Referee(seed=seed)
-        self.rng = seeded(f"{seed}:deal")
+        self.rng, *rngs = match_generators(seed, len(players))
         self.table = _Table(list(players))
-        self.bots = [make_bot(player, seat, bot_rng(seed, seat)) for seat, player in enumerate(players)]
+        self.bots = [make_bot(player, seat, rng) for seat, (player, rng) in enumerate(zip(players, rngs))]
         self.seats = [as_seat(bot) for bot in self.bots]  # what the referee asks: one interface for every bot
         self.rounds: list[RoundSummary] = []
         self.decisions = 0
