@@ -63,12 +63,25 @@ def test_a_generator_seeded_by_sha256_is_random_random_of_the_hex_digest(kernel,
     assert [made.random() for _ in range(700)] == [expected.random() for _ in range(700)]
 
 
-def test_a_match_seeds_its_generators_in_the_kernel(kernel, seeded):
-    assert match.seeded is seeded and match.seeded_by_sha256 is kernel.seeded_by_sha256
-    game = match.Match(registry().load_ruleset("standard"), ["random"] * 2, 11, make_bot_factory())
+@pytest.mark.parametrize("count", [1, 2, 5, 8, 9, 17])
+def test_generators_seeded_together_are_random_random_each(kernel, count):
+    """Widths of every lane count, more than one group of lanes, and keys too long for the lanes (seeded alone)."""
+    texts, by_sha256 = (TEXTS * 2)[:count], (TEXTS * 2)[3:3 + count]
+    made = kernel.seeded_together(texts, by_sha256)
+    expected = [random.Random(t) for t in texts]
+    expected += [random.Random(match.hashlib.sha256(t.encode()).hexdigest()) for t in by_sha256]
+    assert [type(m) for m in made] == [random.Random] * len(expected)
+    assert [m.getstate() for m in made] == [e.getstate() for e in expected]
+    assert [[m.random() for _ in range(700)] for m in made] == [[e.random() for _ in range(700)] for e in expected]
+
+
+def test_a_match_seeds_its_generators_in_the_kernel(kernel):
+    assert match.seeded_together is kernel.seeded_together and match.seeded_by_sha256 is kernel.seeded_by_sha256
+    game = match.Match(registry().load_ruleset("standard"), ["random"] * 3, 11, make_bot_factory())
     assert game.rng.getstate() == random.Random("11:deal").getstate()
-    expected = random.Random(match.hashlib.sha256(b"maumau:11:seat:1").hexdigest())
-    assert game.bots[1].rng.getstate() == expected.getstate()
+    for seat in range(3):
+        expected = random.Random(match.hashlib.sha256(f"maumau:11:seat:{seat}".encode()).hexdigest())
+        assert game.bots[seat].rng.getstate() == expected.getstate() == match.bot_rng(11, seat).getstate()
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 4, 5, 31, 32, 33, 52, 64, 65, 104, 700, 1500])
@@ -94,8 +107,11 @@ def test_the_engine_shuffles_in_the_kernel(kernel):
 
 def test_maumau_pure_seeds_and_shuffles_with_random_random():
     script = ("from runner.table import match; from runner.game import engine; import random; "
-              "print(match.seeded is random.Random, engine.generator_shuffle is None, match.bot_rng(5, 2).getstate() "
-              "== random.Random(match.hashlib.sha256(b'maumau:5:seat:2').hexdigest()).getstate())")
+              "deal, *bots = match.match_generators(5, 3); "
+              "print(match.seeded_together.__module__, engine.generator_shuffle is None, "
+              "deal.getstate() == random.Random('5:deal').getstate(), [b.getstate() for b in bots] == "
+              "[random.Random(match.hashlib.sha256(f'maumau:5:seat:{s}'.encode()).hexdigest()).getstate() "
+              "for s in range(3)])")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "MAUMAU_PURE": "1"})
-    assert done.stdout == "True True True\n", done.stderr[-2000:]
+    assert done.stdout == "runner.table.match True True True\n", done.stderr[-2000:]

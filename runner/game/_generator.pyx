@@ -1,10 +1,12 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
-"""A match's random generators in C, state for state CPython's: `seeded(text)`, `seeded_by_sha256(text)` and
-`shuffle(rng, cards)`.
+"""A match's random generators in C, state for state CPython's: `seeded(text)`, `seeded_by_sha256(text)`,
+`seeded_together(texts, texts_by_sha256)` and `shuffle(rng, cards)`.
 
 `seeded(text)` is the generator `random.Random(text)` makes, for less. A match makes five
 generators from strings (the deal's and each bot's, runner/table/match.py); `seeded_by_sha256(text)`
-is `seeded` of the text's SHA-256 in hex (a bot's, derived one-way from the match seed), in one call.
+is `seeded` of the text's SHA-256 in hex (a bot's, derived one-way from the match seed), in one call;
+`seeded_together` makes a match's generators side by side, each one's seeding a chain of dependent
+steps that the others' fill the waits of.
 `random.Random(text)` runs `Random.seed` in Python (the text and its SHA-512 as one big int),
 then CPython's init_by_array (Modules/_randommodule.c) on that int's 32-bit words. Here the words
 are read from the bytes themselves, init_by_array starts from its fixed first stage
@@ -41,6 +43,7 @@ cdef enum:
     N = 624
     M = 397
     KEY_ON_STACK = 64  # words: a text of up to 192 bytes; a longer one takes its key from the heap
+    LANES = 8  # generators seeded side by side at most (maumau_init_lanes)
 
 
 cdef extern from *:
@@ -54,6 +57,53 @@ cdef extern from *:
     /* The items of a list, swapped in place (no reference changes hands). */
     static PyObject** maumau_list_items(PyObject* list) { return ((PyListObject*)list)->ob_item; }
 
+    /* init_by_array (below) of several generators at once, in lanes, each lane's steps interleaved with the
+       others': a seeding is one chain of about 1,250 steps, each waiting on the multiply of the step before, so one
+       generator keeps the processor waiting, and the chains of a match's five (the deal's and each seat's) run side
+       by side in about the time of two. `states`: each lane's state, written in place. `keyed`: each lane's term
+       of each step of the first loop, keyed[g][t] = key[j] + j with the key's index j running round it as in
+       init_by_array, which needs every key at most 624 words long (then the state's index i runs the same in
+       every lane). `first`: the state init_genrand(19650218) leaves, where every lane starts. */
+    #define MAUMAU_LANES(G)                                                                                    \
+    static void maumau_lanes_##G(uint32_t *const *states, const uint32_t *const *keyed, const uint32_t *first) { \
+        uint32_t *s[G], p[G];                                                                                  \
+        const uint32_t *k[G];                                                                                  \
+        int g, i, t;                                                                                           \
+        for (g = 0; g < G; g++) {                                                                              \
+            s[g] = states[g], k[g] = keyed[g], p[g] = first[0];                                                \
+            memcpy(s[g], first, 624 * sizeof(uint32_t));                                                       \
+        }                                                                                                      \
+        i = 1;                                                                                                 \
+        for (t = 0; t < 624; t++) {                                                                            \
+            for (g = 0; g < G; g++)                                                                            \
+                s[g][i] = p[g] = (s[g][i] ^ ((p[g] ^ (p[g] >> 30)) * 1664525U)) + k[g][t];                     \
+            if (++i >= 624) { for (g = 0; g < G; g++) s[g][0] = p[g]; i = 1; }                                \
+        }                                                                                                      \
+        for (t = 0; t < 623; t++) {                                                                            \
+            for (g = 0; g < G; g++)                                                                            \
+                s[g][i] = p[g] = (s[g][i] ^ ((p[g] ^ (p[g] >> 30)) * 1566083941U)) - (uint32_t)i;              \
+            if (++i >= 624) { for (g = 0; g < G; g++) s[g][0] = p[g]; i = 1; }                                \
+        }                                                                                                      \
+        for (g = 0; g < G; g++) s[g][0] = 0x80000000U;                                                         \
+    }
+    MAUMAU_LANES(1) MAUMAU_LANES(2) MAUMAU_LANES(3) MAUMAU_LANES(4)
+    MAUMAU_LANES(5) MAUMAU_LANES(6) MAUMAU_LANES(7) MAUMAU_LANES(8)
+
+    /* The lanes' seeding (1 to 8 lanes), each width with its loops unrolled over a constant count of lanes. */
+    static void maumau_init_lanes(int lanes, uint32_t *const *states, const uint32_t *const *keyed,
+                                  const uint32_t *first) {
+        switch (lanes) {
+            case 1: maumau_lanes_1(states, keyed, first); break;
+            case 2: maumau_lanes_2(states, keyed, first); break;
+            case 3: maumau_lanes_3(states, keyed, first); break;
+            case 4: maumau_lanes_4(states, keyed, first); break;
+            case 5: maumau_lanes_5(states, keyed, first); break;
+            case 6: maumau_lanes_6(states, keyed, first); break;
+            case 7: maumau_lanes_7(states, keyed, first); break;
+            default: maumau_lanes_8(states, keyed, first); break;
+        }
+    }
+
     /* An object of `type` from its tp_new with no arguments: for random.Random, unseeded (CPython seeds in
        Random.__init__), without the call through the __new__ attribute. */
     static PyObject* maumau_new_object(PyObject* type, PyObject* no_arguments) {
@@ -64,6 +114,7 @@ cdef extern from *:
         int index
         uint32_t state[624]
     object maumau_new_object(object type, object no_arguments)
+    void maumau_init_lanes(int lanes, uint32_t** states, const uint32_t** keyed, const uint32_t* first) noexcept nogil
     PyObject** maumau_list_items(object list)
 
 
@@ -204,6 +255,58 @@ def seeded_by_sha256(str text):
     return seeded_from(hash_for_seed(text.encode()).hexdigest().encode())
 
 
+def seeded_together(list texts, list texts_by_sha256):
+    """`[seeded(t) for t in texts] + [seeded_by_sha256(t) for t in texts_by_sha256]`, the same generators, seeded
+    side by side (maumau_init_lanes): a match's deal and seats, in a third of the time of one after the other."""
+    cdef list encodeds = [text.encode() for text in texts]
+    encodeds += [hash_for_seed(text.encode()).hexdigest().encode() for text in texts_by_sha256]
+    cdef list made = [None] * len(encodeds)
+    cdef list lane_of = []  # the index in `encodeds` of each lane's text, a group of LANES at a time
+    cdef Py_ssize_t index
+    for index in range(len(encodeds)):
+        if PyBytes_GET_SIZE(<bytes>encodeds[index]) + 64 > KEY_ON_STACK * 4:
+            made[index] = seeded_from(encodeds[index])  # a key too long for the lanes' buffer: on its own
+            continue
+        lane_of.append(index)
+        if len(lane_of) == LANES:
+            _seed_lanes(encodeds, lane_of, made)
+            lane_of = []
+    if lane_of:
+        _seed_lanes(encodeds, lane_of, made)
+    return made
+
+
+cdef void _seed_lanes(list encodeds, list lane_of, list made) except *:
+    """Seed, side by side, the generators of the texts `encodeds[i]` for i in `lane_of` (at most LANES, each key at
+    most KEY_ON_STACK words) into `made[i]`."""
+    cdef int lanes = len(lane_of), g
+    cdef uint32_t key[KEY_ON_STACK]
+    cdef uint32_t keyed[LANES][N]
+    cdef uint32_t* states[LANES]
+    cdef const uint32_t* keyed_of[LANES]
+    cdef Py_ssize_t length, j, filled
+    cdef maumau_seeded_random* raw
+    for g in range(lanes):
+        encoded = <bytes>encodeds[lane_of[g]]
+        data = encoded + hash_of(encoded).digest()
+        length = words_of(<const unsigned char*>PyBytes_AS_STRING(data), PyBytes_GET_SIZE(data), key)
+        for j in range(length):  # the first round of the key, then copies of it, doubling, to the N steps
+            keyed[g][j] = key[j] + <uint32_t>j
+        filled = length
+        while filled < N:
+            j = min(filled, N - filled)
+            memcpy(&keyed[g][filled], &keyed[g][0], j * sizeof(uint32_t))
+            filled += j
+        rng = maumau_new_object(Random, ())
+        raw = <maumau_seeded_random*><PyObject*>rng
+        raw.index = N
+        rng.gauss_next = None  # as Random.seed leaves it
+        made[lane_of[g]] = rng
+        states[g] = raw.state
+        keyed_of[g] = keyed[g]
+    maumau_init_lanes(lanes, states, keyed_of, first_stage)
+
+
 cdef object seeded_from(bytes encoded):
     """`seeded` of the text whose UTF-8 is `encoded`."""
     cdef bytes data = encoded + hash_of(encoded).digest()
@@ -242,6 +345,16 @@ cdef bint _agrees():
             expected.shuffle(expected_cards)
             if cards != expected_cards or made.getstate() != expected.getstate():
                 return False
+    texts = ["maumau", "", "\x00\x00seed", "7:deal", "x" * 700, "y" * 190, "z" * 200]
+    for count in (1, 5, 8, 9, 17):  # lanes of every width, more than one group, keys too long for the lanes
+        firsts, seconds = (texts * 3)[:count], (texts * 3)[1:count + 1]
+        together = seeded_together(firsts, seconds)
+        expected_all = [random.Random(t) for t in firsts]
+        expected_all += [random.Random(hashlib.sha256(t.encode()).hexdigest()) for t in seconds]
+        if [g.getstate() for g in together] != [g.getstate() for g in expected_all]:
+            return False
+        if [g.random() for g in together] != [g.random() for g in expected_all]:
+            return False
     return True
 
 

@@ -14,7 +14,8 @@ cdef class Game:
     cdef public frozenset stack, reverse, wild, wild_on_wild, again, skip_others, action
     cdef public bint stuck_only, play_drawn, challenge, last_card_draws
     cdef public object mau_penalty, maumau_penalty
-    cdef public int turn_limit
+    cdef public int turn_limit, initial_direction, first_player
+    cdef public bint upcard_to_dealer, flip_while_action
     cdef public tuple due_after
     cdef public dict tables_by_top, _decks, _hand_sizes
     cdef public object _last_top, _last_suit, _last_due  # plays_on's memo of its last answer

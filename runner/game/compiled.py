@@ -73,6 +73,11 @@ class Game:
         self.challenge = announcements.enforcement == "challenge"
         self.last_card_draws = ruleset.last_card_draws
         self.turn_limit = ruleset.turn_limit
+        # what a deal reads, read once here: a field of the ruleset's pydantic models is read through their
+        # __getattr__ hook, at several times the cost of these struct members
+        deal, upcard = ruleset.deal, ruleset.upcard
+        self.initial_direction, self.first_player = deal.initial_direction, deal.first_player
+        self.upcard_to_dealer, self.flip_while_action = upcard.effects == "to_dealer", upcard.flip_while_action
         # The announcement due with a play that leaves 0 or 1 cards (None: not required).
         self.due_after = ("maumau" if self.maumau_penalty is not None else None,
                           "mau" if self.mau_penalty is not None else None)

@@ -5,12 +5,13 @@ from runner.game.compiled cimport Game as CompiledGame  # as: the module keeps i
 from runner.game.general cimport General
 from runner.game.state cimport _put, _sizes_at, _slot, _sole
 
-cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT, CARD_ORDINAL
+cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT, CARD_ORDINAL, CARD_TEXT
 cdef object PLAY_RECORD, DRAW_RECORD, NAME_SUIT_RECORD, CHALLENGE_RECORD, PASS_RECORD, SKIP_RECORD
 cdef str NAME_SUIT_EVENT, CHALLENGE_EVENT, PASS_EVENT
 cdef bint COMPILED
 
 cdef Py_ssize_t _ordinal(card) except -1
+cdef list _texts(cards)
 cdef Py_ssize_t _SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _ACTIVE
 cdef Py_ssize_t _HISTORY, _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT
 cdef Py_ssize_t _RESUME, _MOVE_TIME, _TIME_BANK

@@ -148,7 +148,7 @@ def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
 # at a tenth of the cost of the look-up by name; -1 in pure Python, which looks them up.
 PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Play, "suit"),
                                        slot_offset(Play, "announce"))
-CARD_SUIT, CARD_ORDINAL = slot_offset(Card, "suit"), slot_offset(Card, "ordinal")
+CARD_SUIT, CARD_ORDINAL, CARD_TEXT = slot_offset(Card, "suit"), slot_offset(Card, "ordinal"), slot_offset(Card, "text")
 COMPILED = CARD_ORDINAL >= 0  # this module runs compiled (runner.accel.LINKED: with state.py, which reads the offsets)
 
 
@@ -158,6 +158,15 @@ def _ordinal(card: Card) -> int:
     if CARD_ORDINAL >= 0 and type(card) is Card:
         return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
     return card.ordinal
+
+
+def _texts(cards) -> list[str]:
+    """The texts of `cards` (the log's round_start names every card dealt); compiled, each read where the card holds
+    it."""
+    if CARD_TEXT >= 0:
+        return [_slot(card, CARD_TEXT) if type(card) is Card else card.text  # type: ignore[name-defined]  # noqa: F821
+                for card in cards]
+    return [card.text for card in cards]
 
 
 # The places of the View's fields that `Round._refill` sets (the others keep what the round made the View with).
@@ -234,7 +243,7 @@ class Round(General):
         """`deal` on the new round (a method of it, so that its fields are C struct members where compiled)."""
         rules, rng, players = self.rules, self.rng, len(active)
         self.n_seats, self.active = n_seats, active
-        self.direction = direction if direction is not None else ruleset.deal.initial_direction
+        self.direction = direction if direction is not None else rules.initial_direction
         self.number, self.dealer = number, dealer
         self.totals = tuple(totals) if totals is not None else (0,) * n_seats
         self.rounds_won = tuple(rounds_won) if rounds_won is not None else (0,) * n_seats
@@ -257,8 +266,8 @@ class Round(General):
             self.hands[seat] = dealt[k::len(order)]
         self.out = set()
         upcards = [cards.pop()]
-        taken = self._upcards_to_dealer(upcards, cards) if ruleset.upcard.effects == "to_dealer" else ()
-        if ruleset.upcard.flip_while_action:
+        taken = self._upcards_to_dealer(upcards, cards) if rules.upcard_to_dealer else ()
+        if rules.flip_while_action:
             while upcards[-1] in rules.action and cards:
                 upcards.append(cards.pop())
         self.stock, self.discard = cards, upcards
@@ -269,8 +278,9 @@ class Round(General):
         self.history, self._legal = [], None
         lead = self._lead_seat()
         if log is not None:
-            log.append(events.round_start(number, dealer, lead, self.direction, deciding, self.hands,
-                                          reversed(self.stock), upcards, taken))
+            log.append(events.round_start(number, dealer, lead, self.direction, deciding,
+                                          [_texts(hand) for hand in self.hands], _texts(reversed(self.stock)),
+                                          _texts(upcards), _texts(taken)))
         self.current, self.phase = lead, PLAY
         if self.general:
             self._upcard(top)
@@ -301,7 +311,7 @@ class Round(General):
     def _lead_seat(self) -> int:
         """The seat `deal.first_player` seats clockwise from the dealer (0: the dealer; -1: right of the dealer)."""
         order = self._clockwise_from(self.dealer)
-        return order[(self.rules.ruleset.deal.first_player - 1) % len(order)]
+        return order[(self.rules.first_player - 1) % len(order)]
 
     def clone(self, rng: random.Random | None = None) -> "Round":
         """An independent copy for search (no log); `rng` drives its reshuffles (default: a copy of ours)."""

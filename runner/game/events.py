@@ -114,15 +114,14 @@ def match_start(match: str, ruleset: str, overrides: dict, rules: dict, limit: i
 
 
 def round_start(number: int, dealer: int, first: int, direction: int, deciding: bool,
-                hands: Iterable[Iterable[Card]], stock: Iterable[Card], upcards: Iterable[Card],
-                taken: Sequence[Card] = ()) -> dict:
-    """`stock` top card first; `upcards` in the order they were turned up, the top one last; `taken`, the upcards
+                hands: list[list[str]], stock: list[str], upcards: list[str], taken: list[str]) -> dict:
+    """The cards by their texts (the engine reads them where its cards hold them: runner/game/engine.py `_texts`):
+    `stock` top card first; `upcards` in the order they were turned up, the top one last; `taken`, the upcards
     the dealer took into its hand (upcard.effects to_dealer), in the order turned, written only if there are any."""
     event = {"type": ROUND_START, "round": number, "dealer": dealer, "first": first, "direction": direction,
-             "deciding": deciding, "hands": [_texts(hand) for hand in hands], "stock": _texts(stock),
-             "upcards": _texts(upcards)}
+             "deciding": deciding, "hands": hands, "stock": stock, "upcards": upcards}
     if taken:
-        event["taken"] = _texts(taken)
+        event["taken"] = taken
     return event
 
 

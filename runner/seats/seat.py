@@ -52,6 +52,8 @@ def bot_failure(exc: BaseException) -> SeatFailure | None:
 class Seat:
     """What the referee asks for a decision."""
 
+    __slots__ = ()  # so that a LocalSeat, made for every seat of every match, has no dict (a subclass may have one)
+
     # The bot computes in one thread, so its CPU time in a decision is at most the decision's wall time:
     # the referee need not read the CPU clock after a decision shorter than the move time.
     one_thread = False

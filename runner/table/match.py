@@ -16,12 +16,13 @@ from runner.seats.seat import as_seat
 from .referee import Fault, Referee
 
 try:  # random.Random(text)'s generator, seeded in C for less (runner/game/_generator.pyx)
-    from runner.game._generator import seeded, seeded_by_sha256
+    from runner.game._generator import seeded_by_sha256, seeded_together
 except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py)
-    seeded = random.Random
-
     def seeded_by_sha256(text: str) -> random.Random:
         return random.Random(hashlib.sha256(text.encode()).hexdigest())
+
+    def seeded_together(texts: list[str], texts_by_sha256: list[str]) -> list[random.Random]:
+        return [random.Random(text) for text in texts] + [seeded_by_sha256(text) for text in texts_by_sha256]
 
 
 @dataclass(frozen=True)
@@ -68,6 +69,38 @@ def _made(cls: type, fields: tuple) -> Any:
     return tuple.__new__(cls, fields)
 
 
+class _MatchRules:
+    """What a match reads of its ruleset round after round (match format, deal, round end), read once per ruleset:
+    a field of the ruleset's pydantic models is read through their `__getattr__` hook, at several times the cost of
+    a slot."""
+
+    __slots__ = ("format", "limit", "rounds", "wins", "max_rounds", "tie_break", "max_deciding_rounds", "exact_totals",
+                 "play_on", "dealer_rotation", "next_dealer", "reset_direction")
+
+    def __init__(self, ruleset: Ruleset):
+        fmt, deal = ruleset.match, ruleset.deal
+        self.format, self.limit, self.rounds, self.wins = fmt.format, fmt.limit, fmt.rounds, fmt.wins
+        self.max_rounds, self.tie_break = fmt.max_rounds, fmt.tie_break
+        self.max_deciding_rounds = fmt.max_deciding_rounds
+        self.exact_totals, self.play_on = fmt.exact_totals, ruleset.round.play_on
+        self.dealer_rotation, self.next_dealer, self.reset_direction = (deal.dealer_rotation, deal.next_dealer,
+                                                                        deal.reset_direction)
+
+
+# _rules_of's last answer, (ruleset, rules): every match of a tournament asks for the same
+_last_rules: list[tuple] = [(None, None)]
+
+
+def _rules_of(ruleset: Ruleset) -> _MatchRules:
+    """The _MatchRules of `ruleset`, made once and kept with it (Ruleset.derived)."""
+    last_ruleset, last_rules = _last_rules[0]
+    if last_ruleset is ruleset:
+        return last_rules
+    rules = ruleset.derived("match_rules", _MatchRules)
+    _last_rules[0] = (ruleset, rules)
+    return rules
+
+
 class _Table:
     """Who sits where, and how each seat stands, during a match."""
 
@@ -94,7 +127,17 @@ def bot_rng(seed: int | str, seat: int) -> random.Random:
     An isolated bot is sent its generator's state, and a Mersenne Twister's seeding can be run
     backwards: what it gives back must not name the match seed, which also seeds the deal.
     """
-    return seeded_by_sha256(f"maumau:{seed}:seat:{seat}")
+    return seeded_by_sha256(_seat_text(seed, seat))
+
+
+def _seat_text(seed: int | str, seat: int) -> str:
+    return f"maumau:{seed}:seat:{seat}"
+
+
+def match_generators(seed: int | str, seats: int) -> list[random.Random]:
+    """The generators of a match: the deal's (`random.Random(f"{seed}:deal")`), then each seat's bot's (`bot_rng`),
+    seeded side by side."""
+    return seeded_together([f"{seed}:deal"], [_seat_text(seed, seat) for seat in range(seats)])
 
 
 class Match:
@@ -121,13 +164,14 @@ class Match:
         `between_rounds(number)`, asked before each round after the first, returns the changes decided
         meanwhile (a browser joining or leaving: runner/web)."""
         self.ruleset, self.seed, self.match_id = ruleset, seed, match_id
+        self.rules = _rules_of(ruleset)
         self.decks = tuple(decks)
         self.make_bot, self.log, self.changes = make_bot, log, tuple(changes)
         self.between_rounds = between_rounds
         self.referee = referee or Referee(seed=seed)
-        self.rng = seeded(f"{seed}:deal")
+        self.rng, *rngs = match_generators(seed, len(players))
         self.table = _Table(list(players))
-        self.bots = [make_bot(player, seat, bot_rng(seed, seat)) for seat, player in enumerate(players)]
+        self.bots = [make_bot(player, seat, rng) for seat, (player, rng) in enumerate(zip(players, rngs))]
         self.seats = [as_seat(bot) for bot in self.bots]  # what the referee asks: one interface for every bot
         self.rounds: list[RoundSummary] = []
         self.decisions = 0
@@ -191,7 +235,7 @@ class Match:
             self.dealer = self._dealer_for(self.dealer, active)
             rnd = self.play_round(number, self.dealer, active)
             points = rnd.points()
-            exact = self.ruleset.match.exact_totals
+            exact = self.rules.exact_totals
             for seat in active:
                 table.totals[seat] += points[seat]
                 table.totals[seat] = exact.get(table.totals[seat], table.totals[seat])  # match.exact_totals
@@ -209,7 +253,7 @@ class Match:
 
     def _over(self, played: int) -> tuple[bool, list[int]]:
         """Whether the format ends the match after `played` rounds; the seats eliminated by this round."""
-        fmt, table = self.ruleset.match, self.table
+        fmt, table = self.rules, self.table
         if fmt.format == "single":
             return True, []
         if fmt.format == "elimination":
@@ -234,11 +278,11 @@ class Match:
         chosen, self.chosen_dealer = self.chosen_dealer, None
         if chosen is not None:
             return chosen
-        return (self.dealer + self.ruleset.deal.dealer_rotation) % len(self.table.players)
+        return (self.dealer + self.rules.dealer_rotation) % len(self.table.players)
 
     def _choose_dealer(self, rnd: Round) -> None:
         """deal.next_dealer: the round's winner, or its loser (most points; a tie: first clockwise from the dealer)."""
-        how = self.ruleset.deal.next_dealer
+        how = self.rules.next_dealer
         if how == "winner":
             self.chosen_dealer = rnd.winner
         elif how == "loser":
@@ -252,7 +296,7 @@ class Match:
 
     def _carry_direction(self, rnd: Round) -> None:
         """The direction the next round starts in: the initial one, or (without reset) where this one ended."""
-        self.direction = None if self.ruleset.deal.reset_direction else rnd.direction
+        self.direction = None if self.rules.reset_direction else rnd.direction
 
     def _dealer_for(self, dealer: int, active: list[int]) -> int:
         """`dealer` if still seated, else the next seated seat clockwise."""
@@ -265,9 +309,9 @@ class Match:
 
     def _round_end(self, number: int, rnd: Round, points: list[int], deciding: bool) -> None:
         order = None
-        if self.ruleset.round.play_on:  # the seats out of the round in order, then those left with cards
+        if self.rules.play_on:  # the seats out of the round in order, then those left with cards
             order = [*rnd.finished, *(seat for seat in rnd.in_play())]
-        if not deciding and self.ruleset.deal.next_dealer != "rotate":
+        if not deciding and self.rules.next_dealer != "rotate":
             self._choose_dealer(rnd)
         # number, winner, points, totals, deciding, order
         self.rounds.append(_made(RoundSummary, (number, rnd.winner, tuple(points), tuple(self.table.totals), deciding,
@@ -299,7 +343,7 @@ class Match:
     # ------------------------------------------------------------------ outcome
 
     def _result(self, rounds_played: int, final_batch: list[int]) -> MatchResult:
-        fmt = self.ruleset.match
+        fmt = self.rules
         table = self.table
         if fmt.format == "elimination":
             ranking, winners = self._rank_elimination(final_batch)
@@ -321,7 +365,7 @@ class Match:
 
     def _rank_by_points(self, rounds_played: int) -> tuple[list[int], list[int]]:
         """Fewest points first; the tie for first is broken by the format's tie-break."""
-        table, fmt = self.table, self.ruleset.match
+        table, fmt = self.table, self.rules
         seated = table.seated()
         if not seated:
             return [], []
@@ -357,7 +401,7 @@ class Match:
         """target: the highest total first, then most rounds won; wins: most rounds won first, then fewest points."""
         table = self.table
         seated = table.seated()
-        if self.ruleset.match.format == "target":
+        if self.rules.format == "target":
             key = lambda s: (-table.totals[s], -table.rounds_won[s], s)  # noqa: E731
         else:
             key = lambda s: (-table.rounds_won[s], table.totals[s], s)  # noqa: E731
@@ -370,7 +414,7 @@ class Match:
     def _deciding_round(self, tied: list[int], rounds_played: int) -> int | None:
         """Extra rounds among the tied only; the first out wins; points are not added."""
         table = self.table
-        for attempt in range(self.ruleset.match.max_deciding_rounds):
+        for attempt in range(self.rules.max_deciding_rounds):
             number = rounds_played + attempt + 1
             active = [s for s in tied if s in table.seated()]
             self.dealer = self._dealer_for(self._next_dealer(), active)

@@ -58,6 +58,9 @@ class Referee:
     """
 
     times_decisions = False  # read the clock around every decision, even with nothing to enforce (a class attribute)
+    # one referee a match: its attributes in slots, set for less than in a dict (a subclass may add its own)
+    __slots__ = ("settings", "policy", "move_time", "time_bank", "faults", "banks", "given_up", "thinking",
+                 "_rng", "_seed", "_wall", "_walls", "_untimed")
 
     def __init__(self, faults: FaultSettings | None = None, *, rng: random.Random | None = None,
                  seed: int | str | None = None):
