@@ -307,20 +307,40 @@ def test_standings_read_the_store_twice_and_hold_no_match(tmp_path, monkeypatch)
     standings, out = conduct(settings, tmp_path / "t", False, "serial", quiet=True)
     store = Store.open(out)
     reads = []
-    original = Store.scored
 
-    def counted(self, deals=None):
-        reads.append(deals)
-        produced = original(self, deals)
-        assert isinstance(produced, Iterator)  # a generator over the cursor, not a list
-        return produced
+    def counted(name):
+        original = getattr(Store, name)
 
-    monkeypatch.setattr(Store, "scored", counted)
+        def reading(self, deals=None):
+            reads.append((name, deals))
+            produced = original(self, deals)
+            assert isinstance(produced, Iterator)  # a generator over the cursor, not a list
+            return produced
+        return reading
+
+    # the whole seats first; then, for the spread of each deal's rotations, only their entrants, places and scores
+    monkeypatch.setattr(Store, "scored", counted("scored"))
+    monkeypatch.setattr(Store, "placings", counted("placings"))
     try:
-        assert standings_of(store) == standings and reads == [None, None]
+        assert standings_of(store) == standings and reads == [("scored", None), ("placings", None)]
     finally:
         store.close()
     assert math.isclose(sum(r.score for r in standings.rows), 10)
+
+
+def test_the_second_reading_gives_each_seat_as_the_first_does(tmp_path):
+    # a tournament of three entrants at tables of two and three, shared places among them: the narrow reading
+    # (entrants, places, scores) matches the whole one, and the standings are those of the matches held in memory
+    settings = plan("standard-single", ["random"] * 3, deals=4, logs=False)
+    store = Store.create(tmp_path / "t", settings.config())
+    standings = run(settings, store, Deciding())
+    held = store.results()
+    assert list(store.placings()) == [(block, tuple(s.entrant for s in seats), tuple(s.place for s in seats),
+                                       tuple(s.score for s in seats)) for block, seats in held]
+    assert list(store.placings(2)) == list(store.placings())[:len(store.results(2))]
+    entrants = list(zip(settings.entrants, settings.bots))
+    assert repr(standings) == repr(compute(entrants, [seats for _, seats in held], blocks=[b for b, _ in held]))
+    store.close()
 
 
 # ---------------------------------------------------------------- the scaling benchmark, on a tiny budget
@@ -378,16 +398,14 @@ def test_both_readings_of_the_standings_see_the_same_matches_while_a_tournament_
     )
     more = plan("standard-single", ["random"] * 2, deals=20, logs=False)
     writer, reader = Store.open(tmp_path / "t"), Store.open(tmp_path / "t")  # a running tournament's, and ours
-    original, reads = Store.scored, []
+    original = Store.placings
 
-    def scored_then_write(self, deals=None):
-        reads.append(deals)
-        if len(reads) == 2:  # between the two readings, more matches are committed
-            slots = {slot.match_id: slot for slot in schedule(more, range(6, 20))}
-            writer.add([decided(unit_of(more, slot)) for slot in slots.values()], slots)
+    def write_then_place(self, deals=None):  # between the two readings, more matches are committed
+        slots = {slot.match_id: slot for slot in schedule(more, range(6, 20))}
+        writer.add([decided(unit_of(more, slot)) for slot in slots.values()], slots)
         return original(self, deals)
 
-    monkeypatch.setattr(Store, "scored", scored_then_write)
+    monkeypatch.setattr(Store, "placings", write_then_place)
     try:
         assert repr(standings_of(reader)) == repr(standings)
         assert reader.count() == match_count(2, 2, 20)  # outside the snapshot, they are there

@@ -71,7 +71,8 @@ def standings_of(store: Store, deals: int | None = None, looks: int | None = Non
         settings = Settings.from_config(store.config())
         if settings.until_confident and looks is None:
             looks = int(store.meta("looks")) if store.finished() else None
-        return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks, settings.gauntlet)
+        return tally(list(zip(settings.entrants, settings.bots)), lambda: store.scored(deals), looks, settings.gauntlet,
+                     lambda: store.placings(deals))
 
 
 Report = Callable[[Standings, int, int], None]  # the standings so far, the matches stored, the matches in the stage

@@ -10,7 +10,7 @@ import itertools
 import math
 from dataclasses import dataclass, field
 from statistics import NormalDist
-from typing import Callable, Hashable, Iterable, Sequence
+from typing import Callable, Hashable, Iterable, Iterator, Sequence
 
 from .rating import Rating, rate
 from .work import SeatOutcome
@@ -124,7 +124,8 @@ class Clustered:
 
     def _close_block(self) -> None:
         if self.size:
-            self.squares += (self.sum - self.p * self.size) ** 2
+            deviation = self.sum - self.p * self.size
+            self.squares += deviation**2
             self.largest = max(self.largest, self.size)
         self.sum, self.size = 0.0, 0
 
@@ -155,6 +156,15 @@ def clustered_wilson(values: Sequence[tuple[Hashable, float]], z: float = Z95) -
 
 
 Scored = tuple[Hashable, Sequence[SeatOutcome]]  # a match: its block (its deal) and its seats
+# a match: its block, and its seats' entrants, places and scores
+Placed = tuple[Hashable, tuple[str, ...], tuple[int, ...], tuple[float, ...]]
+
+
+def placed(matches: Iterable[Scored]) -> Iterator[Placed]:
+    """Each match of `matches` as its block and its seats' entrants, places and scores."""
+    for block, match in matches:
+        yield (block, tuple([seat.entrant for seat in match]), tuple([seat.place for seat in match]),
+               tuple([seat.score for seat in match]))
 
 
 def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[SeatOutcome]],
@@ -169,12 +179,15 @@ def compute(entrants: Sequence[tuple[str, str]], matches: Sequence[Sequence[Seat
 
 
 def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Scored]],
-          looks: int | None = None, gauntlet: str | None = None) -> Standings:
+          looks: int | None = None, gauntlet: str | None = None,
+          reread: Callable[[], Iterable[Placed]] | None = None) -> Standings:
     """Standings of `entrants` (label, bot) over the matches `read()` gives, (block, seats) in schedule order.
 
     The matches are read twice and never held: first to count, score and rate them, then to
     measure how much each deal's rotations go together, which needs the means the first reading
-    gives; memory grows with the entrants (and their pairs), not the matches. `looks`: the
+    gives; memory grows with the entrants (and their pairs), not the matches. The second reading
+    needs only each seat's entrant, place and score: `reread()` gives the same matches so
+    (runner/tournament/store.py `placings`), or else `read()` is read again. `looks`: the
     standings are the `looks`-th look of a sequential test (--until-confident), and adjacent
     entrants are compared at 95% over all looks together. `gauntlet` is only noted for rendering.
     """
@@ -188,10 +201,10 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
     for _, match in read():
         rate_match(ratings, match)
         sizes.add(len(match))
-        shares, aheads = shape.of_places(match)
+        shares, aheads = shape.of_places(tuple([seat.place for seat in match]))
         for seat, share in zip(match, shares):
             totals[seat.entrant].add(seat, share)
-        for pair, value in zip(shape.pairs(match), aheads):
+        for pair, value in zip(shape.pairs(tuple([seat.entrant for seat in match])), aheads):
             count = met.get(pair)
             if count is None:
                 count = met[pair] = [0, 0]
@@ -203,12 +216,12 @@ def tally(entrants: Sequence[tuple[str, str]], read: Callable[[], Iterable[Score
     spread = {label: Clustered(t.n, t.score) for label, t in totals.items()}
     ahead_spread = {label: Clustered(t.n, t.ahead) for label, t in totals.items()}
     pair_spread = {pair: Clustered(*counts) for pair, counts in met.items()}
-    for block, match in read():
-        shares, aheads = shape.of_places(match)
-        for seat, share in zip(match, shares):
-            spread[seat.entrant].add(block, seat.score)
-            ahead_spread[seat.entrant].add(block, share)
-        for pair, value in zip(shape.pairs(match), aheads):
+    for block, labels, places, scores in (reread or (lambda: placed(read())))():
+        shares, aheads = shape.of_places(places)
+        for label, score, share in zip(labels, scores, shares):
+            spread[label].add(block, score)
+            ahead_spread[label].add(block, share)
+        for pair, value in zip(shape.pairs(labels), aheads):
             pair_spread[pair].add(block, value)
     rows = tuple(totals[label].standing(label, bot, spread[label].interval(), ratings[label],
                                         ahead_spread[label].interval()) for label, bot in ranked)
@@ -234,19 +247,18 @@ class Shapes:
         self.places: dict[tuple[int, ...], tuple[list[float], list[float]]] = {}
         self.entrants: dict[tuple[str, ...], list[tuple[str, str]]] = {}
 
-    def of_places(self, match: Sequence[SeatOutcome]) -> tuple[list[float], list[float]]:
-        """The seats' ahead shares (`ahead_shares`), and `ahead` of each ordered pair of seats (in `pairs`' order)."""
-        places = tuple([seat.place for seat in match])
+    def of_places(self, places: tuple[int, ...]) -> tuple[list[float], list[float]]:
+        """The seats' ahead shares (`ahead_shares`), and `ahead` of each ordered pair of seats (in `pairs`' order),
+        from the seats' places."""
         found = self.places.get(places)
         if found is None:
-            found = (ahead_shares(match), [ahead(a, b) for a, b in itertools.permutations(places, 2)])
+            found = (shares_of(places), [ahead(a, b) for a, b in itertools.permutations(places, 2)])
             if len(self.places) < self.KEPT:
                 self.places[places] = found
         return found
 
-    def pairs(self, match: Sequence[SeatOutcome]) -> list[tuple[str, str]]:
-        """The match's ordered pairs of entrants, as itertools.permutations gives its seats."""
-        labels = tuple([seat.entrant for seat in match])
+    def pairs(self, labels: tuple[str, ...]) -> list[tuple[str, str]]:
+        """The match's ordered pairs of entrants (from its seats' entrants), as itertools.permutations gives them."""
         found = self.entrants.get(labels)
         if found is None:
             found = list(itertools.permutations(labels, 2))
@@ -264,10 +276,14 @@ def pair_comparison(above: str, below: str, clustered: "Clustered | None", z: fl
 
 def ahead_shares(match: Sequence[SeatOutcome]) -> list[float]:
     """Per seat, the share of its opponents it placed ahead of (a shared place counts half): 0.5 is parity."""
-    others = len(match) - 1
+    return shares_of([seat.place for seat in match])
+
+
+def shares_of(places: Sequence[int]) -> list[float]:
+    """`ahead_shares` from the seats' places."""
+    others = len(places) - 1
     if others < 1:
-        return [0.5] * len(match)
-    places = [seat.place for seat in match]
+        return [0.5] * len(places)
     # an opponent behind counts 1, one sharing the place a half (the seat itself shares its own: not counted)
     return [(sum(place > mine for place in places) + 0.5 * (places.count(mine) - 1)) / others for mine in places]
 
