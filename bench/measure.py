@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import functools
 import os
 import platform
 import statistics
@@ -9,7 +10,7 @@ import sys
 import time
 from dataclasses import dataclass, field
 from importlib import metadata
-from typing import Callable
+from typing import Any, Callable
 
 # play(seconds) plays whole games until `seconds` have passed; returns (games, decisions, elapsed).
 Player = Callable[[float], tuple[int, int, float]]
@@ -125,11 +126,17 @@ CLOCK = time.process_time
 def kept_log():
     """A match's log as a tournament keeps it: a GameLog (the engine's records, runner/game/events.py), or a list
     in a checkout from before there was one (so that a benchmark runs the same on an older commit)."""
+    return _log_class()()
+
+
+@functools.cache
+def _log_class() -> Callable[[], Any]:
+    """GameLog, or `list` before there was one: imported once, not timed with every match."""
     try:
         from runner.game.events import GameLog
     except ImportError:
-        return []
-    return GameLog()
+        return list
+    return GameLog
 
 
 def stopwatch(seconds: float, step: Callable[[], int]) -> tuple[int, int, float]:

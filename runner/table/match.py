@@ -74,10 +74,12 @@ class _MatchRules:
     a field of the ruleset's pydantic models is read through their `__getattr__` hook, at several times the cost of
     a slot."""
 
-    __slots__ = ("format", "limit", "rounds", "wins", "max_rounds", "tie_break", "max_deciding_rounds", "exact_totals",
-                 "play_on", "dealer_rotation", "next_dealer", "reset_direction")
+    __slots__ = ("name", "data", "format", "limit", "rounds", "wins", "max_rounds", "tie_break", "max_deciding_rounds",
+                 "exact_totals", "play_on", "dealer_rotation", "next_dealer", "reset_direction")
 
     def __init__(self, ruleset: Ruleset):
+        # the ruleset's data, made once per Ruleset and shared by its logs, which are read, never changed
+        self.name, self.data = ruleset.name, ruleset.derived("data", Ruleset.to_data)
         fmt, deal = ruleset.match, ruleset.deal
         self.format, self.limit, self.rounds, self.wins = fmt.format, fmt.limit, fmt.rounds, fmt.wins
         self.max_rounds, self.tie_break = fmt.max_rounds, fmt.tie_break
@@ -179,10 +181,9 @@ class Match:
         self.dealer = len(players) - 1  # so that seat 0 leads the first round
         self.chosen_dealer: int | None = None  # the seat the last round chose to deal next (deal.next_dealer)
         if log is not None:
-            # the ruleset's data made once per Ruleset and shared by its logs, which are read, never changed
-            rules = ruleset.derived("data", Ruleset.to_data)
-            log.append(events.match_start(match_id, ruleset_name or ruleset.name, overrides or {}, rules,
-                                          ruleset.match.limit, seed, players))
+            rules = self.rules
+            log.append(events.match_start(match_id, ruleset_name or rules.name, overrides or {}, rules.data,
+                                          rules.limit, seed, players))
 
     # ------------------------------------------------------------------ rounds
 
