@@ -44,6 +44,7 @@ cdef enum:
     M = 397
     KEY_ON_STACK = 64  # words: a text of up to 192 bytes; a longer one takes its key from the heap
     LANES = 8  # generators seeded side by side at most (maumau_init_lanes)
+    DIGEST = 64  # bytes of the SHA-512 that Random.seed appends to a text's
 
 
 cdef extern from *:
@@ -264,7 +265,7 @@ def seeded_together(list texts, list texts_by_sha256):
     cdef list lane_of = []  # the index in `encodeds` of each lane's text, a group of LANES at a time
     cdef Py_ssize_t index
     for index in range(len(encodeds)):
-        if PyBytes_GET_SIZE(<bytes>encodeds[index]) + 64 > KEY_ON_STACK * 4:
+        if key_words(PyBytes_GET_SIZE(<bytes>encodeds[index]) + DIGEST) > KEY_ON_STACK:
             made[index] = seeded_from(encodeds[index])  # a key too long for the lanes' buffer: on its own
             continue
         lane_of.append(index)
@@ -285,7 +286,6 @@ cdef void _seed_lanes(list encodeds, list lane_of, list made) except *:
     cdef uint32_t* states[LANES]
     cdef const uint32_t* keyed_of[LANES]
     cdef Py_ssize_t length, j, filled
-    cdef maumau_seeded_random* raw
     for g in range(lanes):
         encoded = <bytes>encodeds[lane_of[g]]
         data = encoded + hash_of(encoded).digest()
@@ -297,12 +297,9 @@ cdef void _seed_lanes(list encodeds, list lane_of, list made) except *:
             j = min(filled, N - filled)
             memcpy(&keyed[g][filled], &keyed[g][0], j * sizeof(uint32_t))
             filled += j
-        rng = maumau_new_object(Random, ())
-        raw = <maumau_seeded_random*><PyObject*>rng
-        raw.index = N
-        rng.gauss_next = None  # as Random.seed leaves it
+        rng = unseeded()
         made[lane_of[g]] = rng
-        states[g] = raw.state
+        states[g] = (<maumau_seeded_random*><PyObject*>rng).state
         keyed_of[g] = keyed[g]
     maumau_init_lanes(lanes, states, keyed_of, first_stage)
 
@@ -314,19 +311,30 @@ cdef object seeded_from(bytes encoded):
     cdef uint32_t stack_key[KEY_ON_STACK]
     cdef uint32_t* key = stack_key
     cdef Py_ssize_t length
-    if (size + 3) // 4 > KEY_ON_STACK:
-        key = <uint32_t*>PyMem_Malloc(((size + 3) // 4) * sizeof(uint32_t))
+    if key_words(size) > KEY_ON_STACK:
+        key = <uint32_t*>PyMem_Malloc(key_words(size) * sizeof(uint32_t))
         if key == NULL:
             raise MemoryError()
-    rng = maumau_new_object(Random, ())
-    cdef maumau_seeded_random* raw = <maumau_seeded_random*><PyObject*>rng
+    rng = unseeded()
     length = words_of(<const unsigned char*>PyBytes_AS_STRING(data), size, key)
-    init_by_array(raw.state, key, length)
-    raw.index = N
+    init_by_array((<maumau_seeded_random*><PyObject*>rng).state, key, length)
     if key != stack_key:
         PyMem_Free(key)
-    rng.gauss_next = None  # as Random.seed leaves it
     return rng
+
+
+cdef object unseeded():
+    """A new random.Random as seeding leaves it but for its state, which the caller writes: its index at the end
+    (the first draw twists the state) and no Gaussian kept, as Random.seed leaves it."""
+    rng = maumau_new_object(Random, ())
+    (<maumau_seeded_random*><PyObject*>rng).index = N
+    rng.gauss_next = None
+    return rng
+
+
+cdef inline Py_ssize_t key_words(Py_ssize_t size) noexcept:
+    """The 32-bit words of the key of `size` bytes (words_of), at most."""
+    return (size + 3) // 4
 
 
 cdef bint _agrees():
