@@ -36,8 +36,9 @@ TARGETS = (  # (our row, peer row, lowest ratio): the speed goals set for the co
 # ---------------------------------------------------------------- maumau
 
 
-def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...]) -> list[Contender]:
-    """Our random bots through the full match path (Match, Referee, bots), in this process."""
+def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...], unseeded: bool = False) -> list[Contender]:
+    """Our random bots through the full match path (Match, Referee, bots), in this process; with `unseeded`, also
+    each ruleset's row with the match's generators left unseeded (`unseeded_contenders`)."""
     from runner.plugins import registry
 
     try:
@@ -63,6 +64,35 @@ def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...]) -> 
             return result.decisions
 
         label = f"{name} {players}p" + {"off": "", "memory": ", log", "gzip": ", log gzip"}[log]
+        contenders.append(Contender(label, players, lambda seconds, step=step: stopwatch(seconds, step)))
+    if unseeded:
+        contenders += unseeded_contenders(reg, make_bot, player_counts)
+    return contenders
+
+
+def unseeded_contenders(reg, make_bot, player_counts: tuple[int, ...]) -> list[Contender]:
+    """A bound, not a configuration: each ruleset's match path with its generators seeded once, not per match.
+
+    A match seeds five generators from its seed (the deal's and each bot's, runner/table/match.py
+    `match_generators`), as every stored result and the golden logs (tests/test_golden.py) require. Here
+    every match gets the same five, made once, which carry on from the last match: what a cheaper
+    seeding scheme could give at most. Such matches are not reproducible from their seeds.
+    """
+    import runner.table.match as match_module
+
+    contenders = []
+    for name, players in itertools.product(OUR_RULESETS, player_counts):
+        ruleset, seeds = reg.load_ruleset(name), itertools.count()
+        pool = match_module.match_generators("unseeded", players)
+
+        def step(ruleset=ruleset, players=players, seeds=seeds, pool=pool) -> int:
+            seeding, match_module.match_generators = match_module.match_generators, lambda seed, seats: pool
+            try:
+                return match_module.Match(ruleset, ["random"] * players, next(seeds), make_bot).run().decisions
+            finally:
+                match_module.match_generators = seeding
+
+        label = f"{name} {players}p, generators seeded once (bound)"
         contenders.append(Contender(label, players, lambda seconds, step=step: stopwatch(seconds, step)))
     return contenders
 
@@ -278,12 +308,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--no-peers", action="store_true", help="time maumau alone")
     parser.add_argument("--logs", default="off,memory,gzip", help="log modes for our rows: off, memory, gzip")
     parser.add_argument("--players", default="2,4", help="player counts (default 2,4)")
+    parser.add_argument("--unseeded", action="store_true",
+                        help="also time each ruleset with its generators seeded once, not per match: a bound")
     args = parser.parse_args(argv)
 
     command = "python bench/peers.py" + (" " + " ".join(argv if argv is not None else sys.argv[1:])).rstrip()
     started = machine()
     player_counts = tuple(int(n) for n in args.players.split(","))
-    contenders = maumau_contenders(tuple(args.logs.split(",")), player_counts) + round_loop_contenders(player_counts)
+    contenders = maumau_contenders(tuple(args.logs.split(",")), player_counts, args.unseeded)
+    contenders += round_loop_contenders(player_counts)
     found = {} if args.no_peers else peers_available()
     for name, ok in found.items():
         if not ok:

@@ -57,6 +57,31 @@ def test_peers_without_peers_reports_our_rows(tmp_path, capsys):
     assert per_game["standard-single 2p"] > 10 and per_game["strafpunten 2p"] > per_game["standard-single 2p"]
 
 
+def test_the_unseeded_bound_plays_on_one_set_of_generators_and_puts_the_seeding_back():
+    import runner.table.match as match_module
+    from runner.plugins import registry
+    from runner.table.play import make_bot_factory
+
+    reg = registry()
+    seeding = match_module.match_generators
+    made = []
+
+    def counted(seed, seats):
+        made.append(seed)
+        return seeding(seed, seats)
+
+    match_module.match_generators = counted
+    try:
+        bound = peers.unseeded_contenders(reg, make_bot_factory(reg), (2,))
+        assert [c.name for c in bound] == [f"{name} 2p, generators seeded once (bound)" for name in peers.OUR_RULESETS]
+        assert made == ["unseeded"] * 2  # one set of generators a row, made before any match
+        games, decisions, _ = bound[0].play(0.02)
+        assert games >= 1 and decisions > 10 * games and made == ["unseeded"] * 2  # no match seeded its own
+        assert match_module.match_generators is counted  # put back after each match
+    finally:
+        match_module.match_generators = seeding
+
+
 def test_rollout_states_are_mid_game_and_playouts_finish_them():
     from scenario import load
 
