@@ -38,7 +38,7 @@ TARGETS = (  # (our row, peer row, lowest ratio): the speed goals set for the co
 
 def maumau_contenders(logs: tuple[str, ...], player_counts: tuple[int, ...], unseeded: bool = False) -> list[Contender]:
     """Our random bots through the full match path (Match, Referee, bots), in this process; with `unseeded`, also
-    each ruleset's row with the match's generators left unseeded (`unseeded_contenders`)."""
+    each ruleset's row with its generators seeded once, not per match (`unseeded_contenders`)."""
     from runner.plugins import registry
 
     try:
