@@ -38,6 +38,12 @@ def derive_seed(seed: int, key: str) -> int:
     return int.from_bytes(digest[:8], "big") >> 1
 
 
+def deal_key(table: int, deal: int) -> str:
+    """A table's deal, `t<table>-d<deal>`: what its seed is derived from, and the block the standings count its
+    rotations in (runner/tournament/store.py)."""
+    return f"t{table}-d{deal}"
+
+
 def schedule(settings: Settings, deals: range) -> Iterator[Slot]:
     """The matches of `deals`, deal by deal, then table by table, then rotation by rotation, made as they are taken.
 
@@ -57,7 +63,7 @@ def schedule(settings: Settings, deals: range) -> Iterator[Slot]:
             seatings = [tuple(order[(s + r) % k] for s in range(k)) for r in range(k)]
         for t, members in enumerate(tables):
             # an A/B test pairs NEW's table with BASE's: both play the same deals
-            seed = derive_seed(settings.seed, f"d{deal}" if settings.sprt else f"t{t}-d{deal}")
+            seed = derive_seed(settings.seed, f"d{deal}" if settings.sprt else deal_key(t, deal))
             for r, seating in enumerate(seatings):
                 # positional: the driver makes one per match, on the core the workers share
                 yield Slot(f"t{t}-d{deal}-r{r}", t, deal, r, seed, tuple([members[i] for i in seating]))

@@ -24,7 +24,7 @@ from runner.table.referee import Fault
 
 from .integrity import META_DIGEST, check_database, check_rows, digest, fault_row, match_digest, meta_digest
 from .logfiles import LOGS, store_log
-from .schedule import Slot
+from .schedule import Slot, deal_key
 from .work import MatchOutcome, SeatOutcome
 
 DB_NAME = "tournament.sqlite"
@@ -53,6 +53,16 @@ CREATE TABLE IF NOT EXISTS faults (
     kind TEXT NOT NULL, detail TEXT NOT NULL, round INTEGER NOT NULL, traceback TEXT NOT NULL
 );
 """
+
+
+# the seats of the stored matches of the first deals (a bound, `deal_bound`), in schedule order: deal, table, rotation
+SEATS_IN_SCHEDULE = """FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.deal < ?
+                       ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
+
+
+def deal_bound(deals: int | None) -> int:
+    """The deal a reading of the first `deals` deals stops before: past every deal if None."""
+    return deals if deals is not None else 2**62
 
 
 class Store:
@@ -192,19 +202,17 @@ class Store:
         return self.db.execute(query, (deals.start, deals.stop)).fetchone()[0]
 
     def scored(self, deals: int | None = None) -> Iterator[tuple[str, list[SeatOutcome]]]:
-        """Each stored match (of the first `deals` deals) as its deal's block `t<table>-d<deal>` and its
+        """Each stored match (of the first `deals` deals) as its deal's block (`deal_key`) and its
         seats, in schedule order (deal, table, rotation): read from the database as it goes, never all held."""
         query = """SELECT s.match_id, m.tbl, m.deal, s.seat, s.entrant, s.bot, s.place, s.score, s.points,
-                          s.rounds, s.rounds_won, s.faults, s.forfeited
-                   FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.deal < ?
-                   ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
+                          s.rounds, s.rounds_won, s.faults, s.forfeited """ + SEATS_IN_SCHEDULE
         current, block, seats = None, "", []
         make = SeatOutcome._make  # the standings read every seat twice, one after another: the fewest steps a row
-        for row in self.db.execute(query, (deals if deals is not None else 2**62,)):
+        for row in self.db.execute(query, (deal_bound(deals),)):
             if row[0] != current:
                 if seats:
                     yield block, seats
-                current, block, seats = row[0], f"t{row[1]}-d{row[2]}", []
+                current, block, seats = row[0], deal_key(row[1], row[2]), []
             seats.append(make((*row[3:12], row[12] != 0)))  # forfeited: SQLite gives an integer
         if seats:
             yield block, seats
@@ -213,19 +221,16 @@ class Store:
                                                                    tuple[float, ...]]]:
         """Each stored match (of the first `deals` deals) as its block (as `scored` names it) and its seats' entrants,
         places and scores, in schedule order: the standings' second reading, three of a seat's columns, not eleven."""
-        query = """SELECT m.rowid, m.tbl, m.deal, s.entrant, s.place, s.score
-                   FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.deal < ?
-                   ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
+        query = "SELECT m.rowid, m.tbl, m.deal, s.entrant, s.place, s.score " + SEATS_IN_SCHEDULE
         current, block = None, ""
         labels: list[str] = []
         places: list[int] = []
         scores: list[float] = []
-        for match, table, deal, entrant, place, score in self.db.execute(query, (deals if deals is not None
-                                                                                  else 2**62,)):
+        for match, table, deal, entrant, place, score in self.db.execute(query, (deal_bound(deals),)):
             if match != current:  # a match's rowid: an integer, cheaper to read and compare than its id
                 if labels:
                     yield block, tuple(labels), tuple(places), tuple(scores)
-                current, block, labels, places, scores = match, f"t{table}-d{deal}", [], [], []
+                current, block, labels, places, scores = match, deal_key(table, deal), [], [], []
             labels.append(entrant)
             places.append(place)
             scores.append(score)
@@ -279,7 +284,9 @@ class Store:
                    outcome.decisions, log_name, log_hash)
             matches.append((*row, outcome.digest or match_digest(row, outcome.seats, outcome.faults)))
             # a seat's row as integrity.seat_row makes it, `forfeited` the integer SQLite stores: handed a bool,
-            # Python's sqlite3 first looks for an adapter (3,000 instructions a row), then stores the same 0 or 1
+            # Python's sqlite3 first looks for an adapter (3,000 instructions a row), then stores the same 0 or 1;
+            # written out, not called: calling seat_row costs the driver 0.6 us a four-seat match (timeit), on the
+            # cores the workers share
             seats.extend((outcome.match_id, *seat[:9], 1 if seat[9] else 0) for seat in outcome.seats)
             faults.extend((outcome.match_id, *fault_row(fault)) for fault in outcome.faults)
         with self.writing():
