@@ -11,6 +11,7 @@ import os
 import shlex
 import signal
 import socket
+import subprocess
 import sys
 from pathlib import Path
 
@@ -156,7 +157,6 @@ SEER = HONEST.replace('"{name}"', '"seer-" + ("hidden" if not os.path.exists("/e
 @needs_sandbox
 def test_under_dask_each_worker_discovers_the_plugins_in_the_sandbox_too(tmp_path):
     pytest.importorskip("distributed")
-    import subprocess
     import textwrap
 
     from test_plugins import install
@@ -173,3 +173,196 @@ def test_under_dask_each_worker_discovers_the_plugins_in_the_sandbox_too(tmp_pat
     assert done.returncode == 0, done.stderr
     rows = {row["entrant"]: row for row in json.loads(done.stdout)["standings"]}
     assert rows["seer-hidden"]["matches"] == 2 and rows["seer-hidden"]["faults"] == 0
+
+
+# ---------------------------------------------------------------- nothing a bot supplies runs outside, or chooses
+
+
+PROGRAM = Path(__file__).parent / "hostile_program.py"
+ROOT = Path(__file__).parent.parent
+CONFINED = r"uid (\d+); read /etc/shadow: ENOENT; write outside: ENOENT; list secret: ENOENT"
+
+
+def hostile_program(directory: Path, tmp_path: Path) -> tuple[Path, Path]:
+    """(tests/hostile_program.py copied into `directory` as the executable `mybot`, the host's folder it writes to)."""
+    if not os.access("/usr/bin/python3", os.X_OK):
+        pytest.skip("the hostile program runs under /usr/bin/python3")
+    outside, secret = tmp_path / "outside", tmp_path / "secret"
+    outside.mkdir(mode=0o777)
+    secret.mkdir()
+    (secret / "key.txt").write_text("the seed is 42")
+    directory.mkdir(exist_ok=True)
+    program = directory / "mybot"
+    program.write_text(PROGRAM.read_text())
+    program.chmod(0o755)
+    (directory / "hostile.json").write_text(json.dumps({"outside": str(outside), "secret": str(secret)}))
+    return program, outside
+
+
+def confined_uid(text: str) -> int:
+    """The user id the hostile program ran as, from its report; fails unless every attack was refused."""
+    import re
+
+    found = re.search(CONFINED, text)
+    assert found, text
+    return int(found[1])
+
+
+@needs_sandbox
+@pytest.mark.parametrize("command", ["play", "check-bot"])
+def test_an_exec_program_runs_only_in_its_sandbox_and_what_it_prints_mounts_nothing(command, capsys, monkeypatch,
+                                                                                    tmp_path):
+    # asked "are you Python?" outside the sandbox, it would write `probed` as the runner's user (root) and answer
+    # with `secret` and /etc as its libraries; it is never asked, and plays with its own directory only
+    program, outside = hostile_program(tmp_path / "bot", tmp_path)
+    args = {"play": ["play", "-r", "strafpunten", "-b", f"exec:{program}", "-b", "random", "--seed", "1"],
+            "check-bot": ["check-bot", f"exec:{program}", "--matches", "1"]}[command]
+    code, out, err = maumau(capsys, monkeypatch, *args, "--sandbox")
+    assert list(outside.iterdir()) == [], (out, err)
+    assert confined_uid(out + err) != 0
+
+
+@needs_sandbox
+def test_the_sandbox_is_decided_without_running_the_program(monkeypatch, tmp_path):
+    program, _ = hostile_program(tmp_path / "bot", tmp_path)
+
+    def refuse(*args, **kwargs):
+        raise AssertionError(f"ran {args[0]!r} to decide its sandbox")
+
+    monkeypatch.setattr(subprocess, "run", refuse)
+    monkeypatch.setattr(subprocess, "Popen", refuse)
+    assert sandbox.exec_command([str(program), "--level", "3"]) == ([str(program), "--level", "3"], [program.parent])
+    python, libraries = sandbox.own_python()
+    assert sandbox.exec_command([sys.executable, str(HOSTILE)]) == ([str(python), str(HOSTILE)],
+                                                                    [*libraries, HOSTILE.parent])
+    # a bare name is looked up on the sandbox's PATH first: /usr's Python, which the sandbox holds already
+    assert sandbox.exec_command(["python3", "-c", "pass"]) == ([os.path.realpath("/usr/bin/python3"), "-c", "pass"], [])
+
+
+COMMAND_PLUGIN = '''
+import os
+import runner
+from runner.seats.external import CommandBot
+
+class Hostile(CommandBot):
+    name = "hostile-command"
+    description = "A registered command running a hostile program."
+    command = [{program}]
+
+@runner.hookimpl
+def register_bots(register):
+    register(Hostile)
+'''
+
+
+def command_plugin(tmp_path: Path, program: str) -> Path:
+    """A site directory holding the package `hostile_command` (a plugin registering the command `program`, Python
+    source text), installed as pip leaves it."""
+    site = tmp_path / "site"
+    package = site / "hostile_command"
+    package.mkdir(parents=True)
+    (package / "__init__.py").write_text(COMMAND_PLUGIN.format(program=program))
+    info = site / "hostile_command-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: hostile-command\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[maumau]\nhostile = hostile_command\n")
+    return site
+
+
+def run(site: Path | None, *args, cwd=None, user: list[str] | None = None) -> subprocess.CompletedProcess:
+    path = [str(site)] if site else []
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([*path, *sys.path])}
+    return subprocess.run([*(user or []), sys.executable, "-m", "runner.cli", *map(str, args)], capture_output=True,
+                          text=True, env=env, cwd=cwd, timeout=600)
+
+
+@needs_sandbox
+def test_a_registered_command_runs_only_in_its_sandbox(tmp_path):
+    site = command_plugin(tmp_path, 'os.path.join(os.path.dirname(__file__), "mybot")')
+    _, outside = hostile_program(site / "hostile_command", tmp_path)
+    done = run(site, "play", "-r", "strafpunten", "-b", "hostile-command", "-b", "random", "--seed", "1", "--sandbox")
+    assert list(outside.iterdir()) == [], done.stderr
+    assert confined_uid(done.stdout + done.stderr) != 0
+
+
+@needs_sandbox
+def test_a_registered_command_cannot_name_a_program_outside_its_package(tmp_path):
+    program, outside = hostile_program(tmp_path / "bot", tmp_path)
+    site = command_plugin(tmp_path, repr(str(program)))
+    done = run(site, "play", "-r", "strafpunten", "-b", "hostile-command", "-b", "random", "--seed", "1", "--sandbox")
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == (f"Error: bot 'hostile-command': under --sandbox a registered command runs a program from "
+                           f"/usr, the runner's Python or its plugin's own package; {program} is in none of them\n")
+    assert list(outside.iterdir()) == []
+
+
+# a plugin whose bot reports what it can reach of the project the runner was started from (python -m runner.cli there)
+PROJECT_SEER = '''
+import errno, os
+import runner
+
+ROOT = {root!r}
+
+def attempt(what, action):
+    try:
+        found = action()
+        return what + ": " + (",".join(sorted(found)) if isinstance(found, list) else "done")
+    except OSError as exc:
+        return what + ": " + errno.errorcode.get(exc.errno, str(exc.errno))
+
+class Seer(runner.Bot):
+    name = "project-seer"
+    description = "Reports what it can reach of the project."
+
+    def act(self, view):
+        raise RuntimeError("; ".join([
+            attempt("list root", lambda: os.listdir(ROOT)),
+            attempt("read README", lambda: open(os.path.join(ROOT, "README.md")).read()),
+            attempt("list tests", lambda: os.listdir(os.path.join(ROOT, "tests"))),
+            attempt("list results", lambda: os.listdir(os.path.join(ROOT, "results"))),
+            attempt("write runner", lambda: open(os.path.join(ROOT, "runner", "pwned"), "w").close()),
+        ]))
+
+@runner.hookimpl
+def register_bots(register):
+    register(Seer)
+'''
+
+
+@needs_sandbox
+def test_started_from_the_project_root_a_sandboxed_plugin_sees_none_of_the_project(tmp_path):
+    from test_plugins import install
+
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "project_seer", PROJECT_SEER.format(root=str(ROOT)), "seer")
+    done = run(site, "play", "-r", "strafpunten", "-b", "project-seer", "-b", "random", "--seed", "1", "--sandbox",
+               cwd=ROOT)
+    # the project root holds only what the runner itself needs, read-only: its packages (and its venv, if there)
+    needed = {path.relative_to(ROOT).parts[0] for path in [*sandbox.own_packages(), *sandbox.own_python()[1]]
+              if ROOT in path.parents}
+    assert f"list root: {','.join(sorted(needed))}; read README: ENOENT; list tests: ENOENT; list results: ENOENT; " \
+           "write runner: EROFS" in done.stdout, done.stderr
+    assert needed <= {"runner", "bots", "rulesets", ".venv"}
+    assert not (ROOT / "runner" / "pwned").exists()
+
+
+@needs_sandbox
+def test_a_plugin_module_in_a_project_folder_is_not_mounted(tmp_path):
+    # its entry point names `tests.seer`: a namespace package whose folders include the project's tests/ (the runner
+    # started from the project root); only its own module is mounted, and a module in the project root is refused
+    site = tmp_path / "site"
+    (site / "tests").mkdir(parents=True)
+    (site / "tests" / "seer.py").write_text(PROJECT_SEER.format(root=str(ROOT)))
+    info = site / "seer-1.0.dist-info"
+    info.mkdir()
+    (info / "METADATA").write_text("Metadata-Version: 2.1\nName: seer\nVersion: 1.0\n")
+    (info / "entry_points.txt").write_text("[maumau]\nseer = tests.seer\n")
+    done = run(site, "play", "-r", "strafpunten", "-b", "project-seer", "-b", "random", "--seed", "1", "--sandbox",
+               cwd=ROOT)
+    assert "list tests: ENOENT" in done.stdout, done.stderr
+    (info / "entry_points.txt").write_text("[maumau]\nseer = setup\n")  # the project's own setup.py
+    done = run(site, "play", "-r", "strafpunten", "-b", "random", "-b", "random", "--sandbox", cwd=ROOT)
+    assert (done.returncode, done.stderr) == (1, f"Error: --sandbox: plugin 'setup': its module 'setup' is "
+                                                 f"{ROOT / 'setup.py'}, in the folder the runner was started from or "
+                                                 "its source tree, not an installed package; install the plugin\n")
