@@ -366,3 +366,109 @@ def test_a_plugin_module_in_a_project_folder_is_not_mounted(tmp_path):
     assert (done.returncode, done.stderr) == (1, f"Error: --sandbox: plugin 'setup': its module 'setup' is "
                                                  f"{ROOT / 'setup.py'}, in the folder the runner was started from or "
                                                  "its source tree, not an installed package; install the plugin\n")
+
+
+# ---------------------------------------------------------------- a runner that is not root
+
+
+NOBODY = ["setpriv", "--reuid=65534", "--regid=65534", "--clear-groups"]
+NO_NAMESPACES = ("Error: --sandbox: bwrap cannot make its namespaces here (bwrap: {}); run as root or allow "
+                 "unprivileged user namespaces (sysctl user.max_user_namespaces above 0, and on Debian "
+                 "kernel.unprivileged_userns_clone=1)\n")
+
+
+def as_nobody(*args: str) -> subprocess.CompletedProcess:
+    """`python -m runner.cli ARGS` run by a user who is not root. As root: as
+    `nobody`, under /usr's Python with the project and this interpreter's packages on its path (this interpreter may
+    lie where nobody can reach it); otherwise as this user, with this interpreter."""
+    import site
+
+    python, user, path = [sys.executable], [], [str(ROOT)]
+    if os.geteuid() == 0:
+        system = subprocess.run(["/usr/bin/python3", "-c", "import sys; print(sys.version_info[:2])"],
+                                capture_output=True, text=True)
+        if system.stdout.strip() != str(sys.version_info[:2]):
+            pytest.skip(f"nobody runs the runner under /usr/bin/python3, which is not Python {sys.version_info[:2]}")
+        python, user, path = ["/usr/bin/python3"], NOBODY, [*path, *site.getsitepackages()]
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "HOME": "/tmp"}
+    return subprocess.run([*user, *python, "-m", "runner.cli", *args], capture_output=True, text=True,
+                          env=env, cwd="/tmp", timeout=600)
+
+
+def hostile_against_exec_bot(*attack: str) -> list[str]:
+    return ["play", "-r", "strafpunten", "-b", f"exec:python3 {HOSTILE} {' '.join(attack)}", "-b",
+            f"exec:python3 {ROOT / 'examples' / 'exec_bot.py'}", "--seed", "1", "--sandbox"]
+
+
+@needs_sandbox
+def test_the_sandbox_holds_for_a_runner_that_is_not_root():
+    namespaces = subprocess.run([*(NOBODY if os.geteuid() == 0 else []), "unshare", "--user", "true"],
+                                capture_output=True, text=True)
+    read = as_nobody(*hostile_against_exec_bot("read", "/etc/passwd"))
+    if namespaces.returncode != 0:  # no unprivileged user namespaces here: the command says so in one line
+        assert (read.returncode, read.stdout) == (1, "")
+        assert read.stderr.startswith("Error: --sandbox: bwrap cannot make its namespaces here") and \
+            read.stderr.count("\n") == 1
+        return
+    assert "exception in round 1: refused: ENOENT" in read.stdout, read.stderr
+    procs = as_nobody(*hostile_against_exec_bot("procs"))
+    assert "exception in round 1: sees 2 processes" in procs.stdout, procs.stderr
+
+
+@needs_sandbox
+def test_without_user_namespaces_a_runner_that_is_not_root_gets_one_error_line():
+    # run inside a user namespace that may make no other (what a kernel without unprivileged user namespaces gives)
+    outer = ["bwrap", "--unshare-user", "--disable-userns", "--unshare-pid", "--uid", "65534", "--gid", "65534",
+             "--bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--"]
+    done = subprocess.run([*outer, sys.executable, "-m", "runner.cli",
+                           *hostile_against_exec_bot("read", "/etc/passwd")],
+                          capture_output=True, text=True, cwd="/tmp", timeout=600)
+    assert (done.returncode, done.stdout) == (1, "")
+    assert done.stderr == NO_NAMESPACES.format("Creating new namespace failed: nesting depth or "
+                                               "/proc/sys/user/max_*_namespaces exceeded (ENOSPC)"), done.stderr
+
+
+# ---------------------------------------------------------------- under --backend dask
+
+
+# a registered bot that reports, as its error, the program of its process, what it sees of the processes and whether
+# it can read /etc/passwd
+WITNESS = '''
+import os, sys
+import runner
+
+class Witness(runner.Bot):
+    name = "witness"
+    description = "Reports where it runs."
+
+    def act(self, view):
+        processes = sum(name.isdigit() for name in os.listdir("/proc"))
+        passwd = "readable" if os.access("/etc/passwd", os.R_OK) else "ENOENT"
+        raise RuntimeError(f"{os.path.basename(sys.argv[0])}; sees {processes} processes; passwd: {passwd}")
+
+@runner.hookimpl
+def register_bots(register):
+    register(Witness)
+'''
+
+
+@pytest.mark.parametrize("option, seen", [
+    ("--isolate", "isolation.py; sees 1 processes; passwd: readable"),
+    pytest.param("--sandbox", "isolation.py; sees 2 processes; passwd: ENOENT", marks=needs_sandbox),
+])
+def test_under_dask_isolate_and_sandbox_hold_for_each_bot_process(option, seen, tmp_path):
+    pytest.importorskip("distributed")
+    from runner.tournament.store import Store
+    from test_plugins import install
+
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "witness_plugin", WITNESS, "witness")
+    done = run(site, "tournament", "-r", "strafpunten", "-b", "witness", "-b", "random", "--deals", "1", "--seed", "1",
+               option, "--backend", "dask", "--workers", "1", "-q", "--out", tmp_path / "t")
+    assert done.returncode == 0, done.stderr
+    store = Store.open(tmp_path / "t")
+    try:  # the bot ran in a process of its own, in its own PID namespace (and sandbox), not in the Dask worker
+        assert [detail for detail, in store.db.execute("SELECT detail FROM faults")] == [f"RuntimeError: {seen}"] * 2
+    finally:
+        store.close()

@@ -46,7 +46,8 @@ def why_not() -> str | None:
     return trial_failure(sandboxed(["/bin/sh", "-c", "exit 0"], readable=[], memory=None),
                          "--sandbox: bwrap could not be run",
                          "--sandbox: bwrap cannot make its namespaces here ({}); run as root or allow unprivileged "
-                         "user namespaces (sysctl kernel.unprivileged_userns_clone=1)")
+                         "user namespaces (sysctl user.max_user_namespaces above 0, and on Debian "
+                         "kernel.unprivileged_userns_clone=1)")
 
 
 def require() -> None:
