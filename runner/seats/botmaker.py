@@ -122,6 +122,7 @@ class BotMaker:
         self._specs: dict[str, tuple[Registry, BotSpec]] = {}  # each player's spec, with the registry that checked it
         # each in-process player's class and options, with the registry that gave them: found once, not once a match
         self._in_process: dict[str, tuple[Registry, type, dict]] = {}
+        self._plugin_packages: dict[str, list] = {}  # each plugin's package directories, found once (--sandbox)
 
     @property
     def reg(self) -> Registry:
@@ -214,12 +215,17 @@ class BotMaker:
     def _packages(self, plugin: str) -> list:
         """The package directories of `plugin` (a built-in one: the runner's own), where this process finds its
         entry point's module: from its metadata, not from what its discovery process reported."""
-        if plugin in BUILTIN_PLUGINS:
-            return own_packages()
-        sources = {source.name: source for source in plugin_sources()}
-        if plugin not in sources:
-            raise MaumauError(f"--sandbox: plugin {plugin!r} is not installed here")
-        return plugin_package(sources[plugin].module, plugin)
+        known = self._plugin_packages.get(plugin)
+        if known is None:
+            if plugin in BUILTIN_PLUGINS:
+                known = own_packages()
+            else:
+                sources = {source.name: source for source in plugin_sources()}
+                if plugin not in sources:
+                    raise MaumauError(f"--sandbox: plugin {plugin!r} is not installed here")
+                known = plugin_package(sources[plugin].module, plugin)
+            self._plugin_packages[plugin] = known
+        return known
 
     def end_match(self, result=None) -> None:
         """Tell every out-of-process bot of the match that it is over; keep the healthy processes."""
