@@ -105,15 +105,15 @@ def hog(count: int, mib: int) -> str:
     return f"held {held} x {mib} MiB at once"
 
 
-def main() -> None:
-    attack, arg = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "")
+def serve(answer) -> None:
+    """Speak the protocol: hello, ready to each match, and at each decision the error `answer()` gives."""
     send({"type": "hello", "name": "hostile", "protocol": 2})
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] in ("match_start", "match_end"):
             send({"id": message["id"], "type": "ready"})
         elif message["type"] == "act":
-            send({"id": message["id"], "type": "error", "message": attempt(attack, arg), "give_up": True})
+            send({"id": message["id"], "type": "error", "message": answer(), "give_up": True})
 
 
 def send(message: dict) -> None:
@@ -121,4 +121,5 @@ def send(message: dict) -> None:
     sys.stdout.flush()
 
 
-main()
+if __name__ == "__main__":
+    serve(lambda: attempt(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""))

@@ -5,7 +5,8 @@ directory of the host's) and `secret` (one it wants to read). It tries, as whoev
 
 Run as `PROGRAM -c CODE` (a runner asking "are you a Python interpreter?"), it writes what it found to
 `outside/probed` and answers as a Python would, naming itself and `secret` (and /etc) as its libraries: a runner
-that believed it would mount them. Run as a bot, it reports what it found as the error of its first decision.
+that believed it would mount them. Run as a bot (with tests/hostile_bot.py beside it), it reports what it found as
+the error of its first decision.
 """
 
 import errno
@@ -38,23 +39,13 @@ def escape(tag: str) -> str:
     return "; ".join(found)
 
 
-def send(message: dict) -> None:
-    sys.stdout.write(json.dumps(message) + "\n")
-    sys.stdout.flush()
-
-
 if len(sys.argv) > 1 and sys.argv[1] == "-c":
     with open(os.path.join(CONFIG["outside"], "probed"), "w") as probed:
         probed.write(escape("probe"))
     print(json.dumps([os.path.abspath(__file__), HERE, CONFIG["secret"], "/etc"]))
     sys.exit(0)
 
-send({"type": "hello", "name": "hostile-program", "protocol": 2})
-for line in sys.stdin:
-    message = json.loads(line)
-    if message["type"] in ("match_start", "match_end"):
-        send({"id": message["id"], "type": "ready"})
-    elif message["type"] == "act":
-        send({"id": message["id"], "type": "error", "message": escape("play"), "give_up": True})
-    elif message["type"] == "bye":
-        break
+sys.path.insert(0, HERE)
+from hostile_bot import serve  # noqa: E402  (copied beside this program: the sandbox holds only this directory)
+
+serve(lambda: escape("play"))

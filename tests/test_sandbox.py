@@ -184,7 +184,8 @@ CONFINED = r"uid (\d+); read /etc/shadow: ENOENT; write outside: ENOENT; list se
 
 
 def hostile_program(directory: Path, tmp_path: Path) -> tuple[Path, Path]:
-    """(tests/hostile_program.py copied into `directory` as the executable `mybot`, the host's folder it writes to)."""
+    """(tests/hostile_program.py copied into `directory` as the executable `mybot`, with tests/hostile_bot.py beside
+    it; the host's folder it writes to)."""
     if not os.access("/usr/bin/python3", os.X_OK):
         pytest.skip("the hostile program runs under /usr/bin/python3")
     outside, secret = tmp_path / "outside", tmp_path / "secret"
@@ -195,6 +196,7 @@ def hostile_program(directory: Path, tmp_path: Path) -> tuple[Path, Path]:
     program = directory / "mybot"
     program.write_text(PROGRAM.read_text())
     program.chmod(0o755)
+    (directory / HOSTILE.name).write_text(HOSTILE.read_text())
     (directory / "hostile.json").write_text(json.dumps({"outside": str(outside), "secret": str(secret)}))
     return program, outside
 

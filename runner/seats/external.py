@@ -151,9 +151,9 @@ class BotProcess:
         self.on_failure = None  # called with this process after it was killed for misbehaving
         self.stderr = tempfile.TemporaryFile()
         self.memory = memory
+        launched = launch() if launch else argv
         # the bot as a whole: its processes together hold at most `memory` where a cgroup can be made for it
         self.group = MemoryGroup(memory) if memory and why_no_memory_group() is None else None
-        launched = launch() if launch else argv
         command, wrapped = contained(launched)  # it and its processes live and die in a PID namespace
         # the processes between this one and the bot's: unshare's, or a sandbox's outer and init bwrap
         self.wrappers = 1 if wrapped else (2 if has_own_namespace(launched) else 0)

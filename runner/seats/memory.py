@@ -131,8 +131,11 @@ class MemoryGroup:
 
     def join(self) -> None:
         """Put the calling process in the group (in a child, before it runs the bot: all it starts is in it too)."""
-        with open(self._procs, "w") as procs:
-            procs.write(str(os.getpid()))
+        procs = os.open(self._procs, os.O_WRONLY)  # plain system calls: this runs between fork and exec
+        try:
+            os.write(procs, str(os.getpid()).encode())
+        finally:
+            os.close(procs)
 
     def oom_kills(self) -> int:
         """How many processes of the group the kernel killed at its cap."""

@@ -3,11 +3,14 @@
 What the bot sees: its own PID namespace (only its processes in /proc), no network (a private
 network namespace with only loopback), and a file system of /usr, its interpreter and its own
 code, read-only, plus a private /tmp and /dev/shm (tmpfs, capped); nothing else (no /etc, no
-home, no results directory). Limits, set inside by util-linux `prlimit`: CPU time and memory
-per process, a process count for the whole sandbox, no core files. A root runner drops the bot
-to an unprivileged uid of its own (`setpriv`: root ignores RLIMIT_NPROC); any other runner gives
-it a user namespace of its own. Found to block every attack tried on this machine
-(tests/test_sandbox.py).
+home, no results directory). What it reads is decided here from what the runner knows (its own
+interpreter, the command line's paths, a plugin's package from its metadata): no program a bot
+supplies runs outside its sandbox, and nothing one prints chooses what the sandbox holds.
+Limits, set inside by util-linux `prlimit`: CPU time and memory per process, a process count for
+the whole sandbox, no core files (the memory of all its processes together: its cgroup,
+runner/seats/memory.py). A root runner drops the bot to an unprivileged uid of its own
+(`setpriv`: root ignores RLIMIT_NPROC); any other runner gives it a user namespace of its own.
+Found to block every attack tried on this machine (tests/test_sandbox.py).
 """
 
 from __future__ import annotations
