@@ -104,7 +104,10 @@ class MemoryGroup:
 
     def __init__(self, limit: int):
         self._events = -1
-        directory, self.version = _parent()  # type: ignore[misc]  # why_not() said there is one
+        parent = _parent()
+        if isinstance(parent, str):
+            raise OSError(parent)
+        directory, self.version = parent
         self.path = directory / f"{PREFIX}{os.getpid()}-{next(_numbers)}"
         self.path.mkdir()
         try:
