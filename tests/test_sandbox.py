@@ -1,7 +1,9 @@
 """--sandbox against hostile bots: each attack of tests/hostile_bot.py is refused inside the sandbox (the file
 and network attacks succeed outside it, so that those tests can fail; outside, the PID namespace of every bot
 process, runner/seats/containment.py, already hides the runner); a sandboxed Python bot plays as it does
-unsandboxed.
+unsandboxed. Nothing a bot or plugin supplies runs outside its sandbox or chooses what it holds
+(tests/hostile_program.py answers "are you Python?" with paths to mount); started from the project's root, a plugin
+sees none of the project; the sandbox holds for a runner that is not root, and under --backend dask.
 
 MAUMAU_REQUIRE_SANDBOX=1 (set by .ci/run) turns a machine without bubblewrap from a skip into a failure.
 """
