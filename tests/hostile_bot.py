@@ -3,10 +3,13 @@ what happened as its error message (so the finding is the fault detail in the ga
 
     hostile_bot.py ATTACK [ARG]
 
-ATTACK: read PATH | list DIR | connect PORT | route | proc PID | procs | fork BUDGET | spin
+ATTACK: read PATH | list DIR | connect PORT | route | proc PID | procs | fork BUDGET | spin | hog COUNT,MIB
 
 `fork` forks without bound, each child forking on, but within a budget (a pipe of BUDGET tokens,
 one taken per fork), so that on a machine where the limit does not hold it still stops.
+
+`hog` starts COUNT processes that each fill MIB MiB and hold it (for at most 10 minutes), each under
+a cap of its own, and reports how many of them held theirs at once.
 """
 
 import errno
@@ -42,6 +45,9 @@ def attempt(attack: str, arg: str) -> str:
             return f"sees {sum(name.isdigit() for name in os.listdir('/proc'))} processes"
         if attack == "fork":
             return fork_bomb(int(arg))
+        if attack == "hog":
+            count, mib = map(int, arg.split(","))
+            return hog(count, mib)
         if attack == "spin":  # CPU time without end: only a limit stops it
             while True:
                 pass
@@ -79,15 +85,35 @@ def fork_bomb(budget: int) -> str:
     return f"fork bomb stopped: {line.decode().strip()}"
 
 
-def main() -> None:
-    attack, arg = sys.argv[1], (sys.argv[2] if len(sys.argv) > 2 else "")
+def hog(count: int, mib: int) -> str:
+    """How many of `count` children held `mib` MiB each at once: each tells on a pipe of its own once it holds its
+    share; a child killed before (by the kernel, at a memory cap) closes its pipe unheard."""
+    pipes = []
+    for _ in range(count):
+        heard, tell = os.pipe()
+        if os.fork() == 0:
+            try:
+                os.close(heard)
+                held = b"x" * (mib << 20)  # written, not only reserved: every page counts
+                os.write(tell, b"1")
+                time.sleep(600 + len(held) * 0)
+            finally:
+                os._exit(0)
+        os.close(tell)
+        pipes.append(heard)
+    held = sum(os.read(heard, 1) == b"1" for heard in pipes)
+    return f"held {held} x {mib} MiB at once"
+
+
+def serve(answer) -> None:
+    """Speak the protocol: hello, ready to each match, and at each decision the error `answer()` gives."""
     send({"type": "hello", "name": "hostile", "protocol": 2})
     for line in sys.stdin:
         message = json.loads(line)
         if message["type"] in ("match_start", "match_end"):
             send({"id": message["id"], "type": "ready"})
         elif message["type"] == "act":
-            send({"id": message["id"], "type": "error", "message": attempt(attack, arg), "give_up": True})
+            send({"id": message["id"], "type": "error", "message": answer(), "give_up": True})
 
 
 def send(message: dict) -> None:
@@ -95,4 +121,5 @@ def send(message: dict) -> None:
     sys.stdout.flush()
 
 
-main()
+if __name__ == "__main__":
+    serve(lambda: attempt(sys.argv[1], sys.argv[2] if len(sys.argv) > 2 else ""))

@@ -31,7 +31,9 @@ IsolateOpt = Annotated[bool, typer.Option(
     "--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
 SandboxOpt = Annotated[bool, typer.Option(
     "--sandbox", help="Run every bot in a sandbox: no network, no files but its own, limits (implies --isolate).")]
-MemoryOpt = Annotated[str, typer.Option("--bot-memory", help="Memory cap of each bot process, e.g. 512M or 2G.")]
+MemoryOpt = Annotated[str, typer.Option("--bot-memory", help=(
+    "Memory cap of each bot, all its processes together (each process where no memory cgroup can be made), e.g. 512M "
+    "or 2G."))]
 
 # The option that sets each setting the layers below name in their errors (InvalidSetting).
 OPTIONS = {"policy": "--on-fault", "bots": "-b BOT", "out": "--out DIR"}

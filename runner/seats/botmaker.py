@@ -17,12 +17,21 @@ from runner.game.bot import Bot
 from runner.plugins import Registry, registry
 from runner.plugins.botspec import BotSpec
 from runner.plugins.discovery import child_environment
+from runner.plugins.manager import BUILTIN_PLUGINS, plugin_sources
 
 from .external import EXEC_PREFIX, BotProcess, RemoteBot, check_program, parse_exec
 from .faults import DEFAULT_MEMORY
 from .isolation import worker_command
 from .protocol import exception_traceback
-from .sandbox import confine_discovery, exec_command, hosted_command, sandboxed
+from .sandbox import (
+    command_bot,
+    confine_discovery,
+    exec_command,
+    hosted_command,
+    own_packages,
+    plugin_package,
+    sandboxed,
+)
 from .sandbox import require as require_sandbox
 from .seat import BotUnavailable, Seat
 
@@ -113,6 +122,7 @@ class BotMaker:
         self._specs: dict[str, tuple[Registry, BotSpec]] = {}  # each player's spec, with the registry that checked it
         # each in-process player's class and options, with the registry that gave them: found once, not once a match
         self._in_process: dict[str, tuple[Registry, type, dict]] = {}
+        self._plugin_packages: dict[str, list] = {}  # each plugin's package directories, found once (--sandbox)
 
     @property
     def reg(self) -> Registry:
@@ -133,6 +143,8 @@ class BotMaker:
             if not argv:
                 raise MaumauError(f"bot {player!r}: its CommandBot class sets no `command`")
             check_program(argv[0], player)
+            if self.sandbox:  # refused before any match if the sandbox could not run it
+                command_bot(argv, player, self._packages(entry.plugin))
             return argv, False
         isolated = self.isolate is True or (not isinstance(self.isolate, bool) and spec.name in self.isolate)
         if isolated:
@@ -181,19 +193,39 @@ class BotMaker:
     def _remote(self, player: str, seat: int, rng, argv: list[str], hosted: bool) -> RemoteBot:
         """`player` in a process of its own (`command_for`'s argv), taken from the pool or started."""
         env = child_environment() if hosted else None
-        launch = self._sandboxed(argv, hosted, env) if self.sandbox else None
+        launch = self._sandboxed(player, argv, hosted, env) if self.sandbox else None
         process = self.pool.acquire(argv, player, env, launch)
         bot = RemoteBot(process, seat, rng, send_rng_state=hosted,
                         renew=lambda: self.pool.acquire(argv, player, env, launch))
         self.seated.append(bot)
         return bot
 
-    def _sandboxed(self, argv: list[str], hosted: bool, env: dict | None) -> Callable[[], list[str]]:
-        """What makes the sandboxed command of `argv` at each start (each sandbox gets a user of its own)."""
-        if hosted:  # our worker: [python, -m, runner.seats.isolation, module:Class, name] (isolation.worker_command)
-            return lambda: hosted_command(argv, argv[3], self.memory, env or {})
-        command, readable = exec_command(argv)
+    def _sandboxed(self, player: str, argv: list[str], hosted: bool, env: dict | None) -> Callable[[], list[str]]:
+        """What makes the sandboxed command of `argv` at each start (each sandbox gets a user of its own). What it
+        reads is decided here, from the command line and the plugin's package metadata: the program is never asked."""
+        if player.startswith(EXEC_PREFIX):
+            command, readable = exec_command(argv)
+        else:
+            packages = self._packages(self.reg.bot(self.spec(player).name).plugin)
+            if hosted:  # our worker: [python, -m, runner.seats.isolation, module:Class, name] (worker_command)
+                return lambda: hosted_command(argv, packages, self.memory, env or {})
+            command, readable = command_bot(argv, player, packages)
         return lambda: sandboxed(command, readable=readable, memory=self.memory)
+
+    def _packages(self, plugin: str) -> list:
+        """The package directories of `plugin` (a built-in one: the runner's own), where this process finds its
+        entry point's module: from its metadata, not from what its discovery process reported."""
+        known = self._plugin_packages.get(plugin)
+        if known is None:
+            if plugin in BUILTIN_PLUGINS:
+                known = own_packages()
+            else:
+                sources = {source.name: source for source in plugin_sources()}
+                if plugin not in sources:
+                    raise MaumauError(f"--sandbox: plugin {plugin!r} is not installed here")
+                known = plugin_package(sources[plugin].module, plugin)
+            self._plugin_packages[plugin] = known
+        return known
 
     def end_match(self, result=None) -> None:
         """Tell every out-of-process bot of the match that it is over; keep the healthy processes."""

@@ -26,6 +26,8 @@ from runner.game.ruleset import Ruleset
 
 from .containment import children, contained, descendants, has_own_namespace
 from .faults import DEFAULT_MEMORY
+from .memory import MemoryGroup
+from .memory import why_not as why_no_memory_group
 from .protocol import (
     MAX_LINE_BYTES,
     PROTOCOL_VERSION,
@@ -84,10 +86,13 @@ _PRCTL = _libc_prctl() if sys.platform.startswith("linux") else None
 _PR_SET_PDEATHSIG = 1
 
 
-def _limit_child(memory: int | None) -> None:
-    """Runs in the child before exec: cap its memory and files, and let it die with its parent."""
+def _limit_child(memory: int | None, group: MemoryGroup | None = None) -> None:
+    """Runs in the child before exec: cap its memory (each process's, and in `group` all of them together) and
+    files, and let it die with its parent."""
     import resource
 
+    if group is not None:
+        group.join()
     if memory:
         resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
     resource.setrlimit(resource.RLIMIT_FSIZE, (STDERR_CAP, STDERR_CAP))
@@ -145,18 +150,24 @@ class BotProcess:
         self.argv, self.label, self.env, self.launch = argv, label, env, launch
         self.on_failure = None  # called with this process after it was killed for misbehaving
         self.stderr = tempfile.TemporaryFile()
+        self.memory = memory
         launched = launch() if launch else argv
+        # the bot as a whole: its processes together hold at most `memory` where a cgroup can be made for it
+        self.group = MemoryGroup(memory) if memory and why_no_memory_group() is None else None
         command, wrapped = contained(launched)  # it and its processes live and die in a PID namespace
         # the processes between this one and the bot's: unshare's, or a sandbox's outer and init bwrap
         self.wrappers = 1 if wrapped else (2 if has_own_namespace(launched) else 0)
         try:
             self.proc = subprocess.Popen(
                 command, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=self.stderr, bufsize=0,
-                start_new_session=True, preexec_fn=lambda: _limit_child(memory), close_fds=True, env=env,
+                start_new_session=True, preexec_fn=lambda: _limit_child(memory, self.group), close_fds=True, env=env,
             )
-        except OSError as exc:
+        except (OSError, subprocess.SubprocessError) as exc:
             self.stderr.close()
-            raise MaumauError(f"bot {label!r}: cannot start {argv[0]!r} ({exc.strerror})") from None
+            if self.group is not None:
+                self.group.remove()
+            raise MaumauError(f"bot {label!r}: cannot start {argv[0]!r} ({getattr(exc, 'strerror', None) or exc})"
+                              ) from None
         self._out = self.proc.stdin.fileno()
         self._in = self.proc.stdout.fileno()
         os.set_blocking(self._out, False)
@@ -239,6 +250,8 @@ class BotProcess:
         number = self.requests
         self.send({**message, "id": number}, deadline)
         reply = self.receive(deadline)
+        if self.group is not None and self.group.oom_kills():
+            raise self._over_memory()
         # (the details name no id: ids count over a process's life, and a fault must read the same in any process)
         if "id" not in reply:
             raise self.violation(f"a line of type {reply['type']!r:.30} without an id (each reply echoes the id of "
@@ -271,7 +284,15 @@ class BotProcess:
         self._end_in_failure()
         return SeatFailure("illegal", f"protocol: {what}", give_up=True)
 
+    def _over_memory(self) -> SeatFailure:
+        """The bot's processes together reached --bot-memory: the kernel killed one (or all); the bot is ended."""
+        self._end_in_failure()
+        return SeatFailure("exception", f"its processes together reached --bot-memory ({self.memory >> 20} MiB), and "
+                           "the kernel killed one of them; the bot process was killed", give_up=True)
+
     def _timeout(self, deadline: "float | Deadline") -> SeatFailure:
+        if self.group is not None and self.group.oom_kills():
+            return self._over_memory()
         self._end_in_failure()
         return SeatFailure("timeout", f"{_deadline(deadline).explain()}; the bot process was killed", give_up=True)
 
@@ -281,6 +302,8 @@ class BotProcess:
             self.on_failure(self)
 
     def _died(self) -> SeatFailure:
+        if self.group is not None and self.group.oom_kills():
+            return self._over_memory()
         code = self.proc.poll()
         if code is None:
             try:
@@ -326,6 +349,8 @@ class BotProcess:
                 stream.close()
             except OSError:
                 pass
+        if self.group is not None:
+            self.group.remove()
         if self._stat is not None:
             os.close(self._stat)
             self._stat = None

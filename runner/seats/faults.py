@@ -22,7 +22,8 @@ class FaultSettings:
     or waits (None: WALL_FACTOR times the decision's CPU budget; 0: no cap).
     `isolate`: every Python bot in a process of its own. `sandbox`: every bot process in a
     sandbox (runner/seats/sandbox.py; implies `isolate`). `bot_memory`: the memory cap of each
-    bot process in bytes (None: no cap).
+    bot in bytes, all its processes together where a memory cgroup can be made (runner/seats/memory.py), else of
+    each process (None: no cap).
     """
 
     policy: str = "forfeit"

@@ -3,21 +3,22 @@
 What the bot sees: its own PID namespace (only its processes in /proc), no network (a private
 network namespace with only loopback), and a file system of /usr, its interpreter and its own
 code, read-only, plus a private /tmp and /dev/shm (tmpfs, capped); nothing else (no /etc, no
-home, no results directory). Limits, set inside by util-linux `prlimit`: CPU time and memory
-per process, a process count for the whole sandbox, no core files. A root runner drops the bot
-to an unprivileged uid of its own (`setpriv`: root ignores RLIMIT_NPROC); any other runner gives
-it a user namespace of its own. Found to block every attack tried on this machine
-(tests/test_sandbox.py).
+home, no results directory). What it reads is decided here from what the runner knows (its own
+interpreter, the command line's paths, a plugin's package from its metadata): no program a bot
+supplies runs outside its sandbox, and nothing one prints chooses what the sandbox holds.
+Limits, set inside by util-linux `prlimit`: CPU time and memory per process, a process count for
+the whole sandbox, no core files (the memory of all its processes together: its cgroup,
+runner/seats/memory.py). A root runner drops the bot to an unprivileged uid of its own
+(`setpriv`: root ignores RLIMIT_NPROC); any other runner gives it a user namespace of its own.
+Found to block every attack tried on this machine (tests/test_sandbox.py).
 """
 
 from __future__ import annotations
 
 import functools
 import itertools
-import json
 import os
 import shutil
-import subprocess
 import sys
 from contextlib import contextmanager
 from pathlib import Path
@@ -48,7 +49,8 @@ def why_not() -> str | None:
     return trial_failure(sandboxed(["/bin/sh", "-c", "exit 0"], readable=[], memory=None),
                          "--sandbox: bwrap could not be run",
                          "--sandbox: bwrap cannot make its namespaces here ({}); run as root or allow unprivileged "
-                         "user namespaces (sysctl kernel.unprivileged_userns_clone=1)")
+                         "user namespaces (sysctl user.max_user_namespaces above 0, and on Debian "
+                         "kernel.unprivileged_userns_clone=1)")
 
 
 def require() -> None:
@@ -59,29 +61,72 @@ def require() -> None:
 
 
 # ---------------------------------------------------------------- what a bot may read
+#
+# Decided here, from what this process knows: its own interpreter, the paths of the command line
+# (resolved here), and where this process would import the runner's and a plugin's packages from.
+# No program a bot or a plugin supplies runs outside its sandbox, and nothing one prints or
+# reports chooses what the sandbox holds.
 
 
 @functools.lru_cache(maxsize=None)
-def python_of(program: str) -> tuple[str, tuple[Path, ...]] | None:
-    """(its executable, the directories it needs) if `program` is a Python interpreter, else None.
+def own_python() -> tuple[Path, tuple[Path, ...]]:
+    """(this process's interpreter, the directories it needs: its prefixes, standard library and site-packages), as
+    this process knows them. A venv's `bin/python` stays itself (it finds its venv from where it is)."""
+    import site
+    import sysconfig
 
-    Asks the interpreter itself: a pyenv shim gives the real executable behind it, a venv's
-    `bin/python` stays itself (it finds its venv from where it is), and the prefixes, standard
-    library and site-packages are bound with the real location of the executable.
-    """
-    code = ("import json, os, site, sys, sysconfig; paths = sysconfig.get_paths(); print(json.dumps([sys.executable, "
-            "os.path.dirname(os.path.realpath(sys.executable)), sys.prefix, sys.base_prefix, paths['stdlib'], "
-            "paths['platstdlib'], *site.getsitepackages()]))")
-    try:
-        done = subprocess.run([program, "-c", code], capture_output=True, text=True, timeout=60, cwd="/",
-                              stdin=subprocess.DEVNULL)
-        found = json.loads(done.stdout) if done.returncode == 0 else None
-    except (OSError, subprocess.TimeoutExpired, ValueError):
-        return None
-    if not isinstance(found, list) or not found or not all(isinstance(p, str) for p in found):
-        return None
-    paths = {Path(p) for p in found[1:]} | {Path(os.path.realpath(p)) for p in found[1:]}
-    return found[0], tuple(p for p in paths if p.exists())
+    paths = sysconfig.get_paths()
+    found = [os.path.dirname(os.path.realpath(sys.executable)), sys.prefix, sys.base_prefix, paths["stdlib"],
+             paths["platstdlib"], *site.getsitepackages()]
+    directories = {Path(p) for p in found} | {Path(os.path.realpath(p)) for p in found}
+    return Path(sys.executable), tuple(sorted(p for p in directories if p.exists()))
+
+
+def program_of(program: str) -> tuple[str, list[Path]]:
+    """(the program the sandbox runs for `program`, what it must read besides /usr): a bare name is looked up on the
+    sandbox's PATH first (`python3` is /usr's), then on the runner's. This interpreter reads its libraries; any
+    other program, its own directory (the program is run by its real path). Never asks the program anything."""
+    found = program
+    if os.sep not in program:
+        found = shutil.which(program, path=PATH) or shutil.which(program) or program
+    absolute = Path(os.path.abspath(found))
+    real = Path(os.path.realpath(absolute))
+    own, libraries = own_python()
+    if real == Path(os.path.realpath(own)):
+        return str(own if absolute == own else real), list(libraries)
+    return str(real), [] if _inside(real, SYSTEM) else [real.parent]
+
+
+def exec_command(argv: Sequence[str]) -> tuple[list[str], list[Path]]:
+    """An `exec:` command as the sandbox runs it, and what it reads: its program (`program_of`), and the directory
+    of the script its first argument names (made absolute: the sandbox's working directory is its /tmp). No other
+    argument makes anything readable."""
+    program, readable = program_of(argv[0])
+    command = [program, *argv[1:]]
+    if len(argv) > 1 and Path(argv[1]).exists():
+        script = Path(argv[1]).resolve()
+        readable.append(script if script.is_dir() else script.parent)
+        command[1] = str(script)
+    return command, readable
+
+
+def command_bot(argv: Sequence[str], label: str, packages: Sequence[Path]) -> tuple[list[str], list[Path]]:
+    """A registered command bot's command as the sandbox runs it, and what it reads: its plugin's `packages`, and its
+    program (`program_of`), which must lie in /usr, this interpreter or those packages: the command is the plugin's
+    report, so neither its program nor its arguments may add anything else. MaumauError if it lies elsewhere."""
+    program, needs = program_of(argv[0])
+    allowed = [*packages, *own_python()[1]]
+    if not all(any(_inside(path, root) for root in allowed) for path in needs):
+        raise MaumauError(f"bot {label!r}: under --sandbox a registered command runs a program from /usr, the runner's "
+                          f"Python or its plugin's own package; {program} is in none of them")
+    return [program, *argv[1:]], [*packages, *needs]
+
+
+def own_packages() -> list[Path]:
+    """The runner's own top-level packages (`runner`, and the built-in plugins' `bots` and `rulesets`)."""
+    from runner.plugins.manager import BUILTIN_PLUGINS
+
+    return module_paths("runner", *dict.fromkeys(name.partition(".")[0] for name in BUILTIN_PLUGINS))
 
 
 def module_paths(*modules: str) -> list[Path]:
@@ -99,46 +144,61 @@ def module_paths(*modules: str) -> list[Path]:
     return paths
 
 
-def exec_command(argv: Sequence[str]) -> tuple[list[str], list[Path]]:
-    """An `exec:` command as the sandbox runs it, and what it reads: its program (a Python interpreter
-    with its libraries), and the directory of the script its first argument names (made absolute:
-    the sandbox's working directory is its /tmp). No other argument makes anything readable."""
-    program = shutil.which(argv[0]) or argv[0]
-    readable: list[Path] = []
-    python = python_of(program)
-    if python is not None:
-        program, libraries = python
-        readable.extend(libraries)
-    else:
-        program = os.path.realpath(program)
-        readable.append(Path(program).parent)
-    command = [program, *argv[1:]]
-    if len(argv) > 1 and Path(argv[1]).exists():
-        script = Path(argv[1]).resolve()
-        readable.append(script if script.is_dir() else script.parent)
-        command[1] = str(script)
-    return command, readable
+def plugin_package(module: str, plugin: str) -> list[Path]:
+    """Where this process would import plugin `plugin`'s module `module` (its entry point's, from its package
+    metadata) from, found without running any of its code: its top-level package or module, or below namespace
+    packages the first regular one. MaumauError if there is none, or if it lies in the folder the runner was started
+    from or beside the runner's own source tree: those folders are not a plugin's, and are never mounted."""
+    import importlib.machinery
+    import importlib.util
+
+    parts = module.split(".")
+    spec, depth = importlib.util.find_spec(parts[0]), 1
+    while spec is not None and not _regular(spec) and spec.submodule_search_locations and depth < len(parts):
+        depth += 1
+        spec = importlib.machinery.PathFinder.find_spec(".".join(parts[:depth]), list(spec.submodule_search_locations))
+    if spec is None or not _regular(spec):
+        raise MaumauError(f"--sandbox: plugin {plugin!r}: its module {module!r} is not a package or module installed "
+                          "here (a namespace package's folders are not mounted)")
+    assert spec.origin is not None  # _regular
+    location = Path(os.path.realpath(os.path.dirname(spec.origin) if spec.submodule_search_locations else spec.origin))
+    if location.parent in _start_folders():
+        raise MaumauError(f"--sandbox: plugin {plugin!r}: its module {module!r} is {location}, in the folder the "
+                          "runner was started from or its source tree, not an installed package; install the plugin")
+    return [location]
 
 
-def hosted_command(argv: Sequence[str], where: str, memory: int | None, env: dict[str, str]) -> list[str]:
-    """Our worker hosting the Python bot at `where` (runner/seats/isolation.py), sandboxed: it reads its
-    interpreter, the runner and the bot's own top-level package."""
-    found = python_of(argv[0])
-    if found is None:
-        raise MaumauError(f"--sandbox: {argv[0]} did not say where its libraries are")
-    readable = [*found[1], *module_paths("runner", where.partition(":")[0])]
+def _regular(spec) -> bool:
+    return spec.origin is not None and os.path.isfile(spec.origin)
+
+
+def _start_folders() -> set[Path]:
+    """The working directory, and the runner's source tree where the runner is not installed in site-packages."""
+    import site
+
+    folders = {Path(os.path.realpath(os.getcwd()))}
+    source = Path(os.path.realpath(module_paths("runner")[0])).parent
+    if source not in {Path(os.path.realpath(p)) for p in site.getsitepackages()}:
+        folders.add(source)
+    return folders
+
+
+def hosted_command(argv: Sequence[str], packages: Sequence[Path], memory: int | None, env: dict[str, str]) -> list[str]:
+    """Our worker hosting a Python bot (runner/seats/isolation.py), sandboxed: it reads this interpreter, the runner's
+    own packages and its plugin's `packages` (never what the plugin reports its bot's module to be)."""
+    readable = [*own_python()[1], *own_packages(), *packages]
     return sandboxed(argv, readable=readable, memory=memory, env=_worker_path(env))
 
 
 @contextmanager
 def confine_discovery(argv: list[str], modules: Sequence[str]) -> Iterator[list[str]]:
-    """The discovery process of a plugin (runner/plugins/discovery.py), sandboxed like its bots."""
+    """The discovery process of a plugin (runner/plugins/discovery.py), sandboxed like its bots: `argv` runs this
+    interpreter; `modules`, the plugin's entry-point module from its metadata, says which package it reads."""
     from runner.plugins.discovery import child_environment
 
-    found = python_of(argv[0])
-    if found is None:
-        raise MaumauError(f"--sandbox: {argv[0]} did not say where its libraries are")
-    readable = [*found[1], *module_paths("runner", *modules)]
+    readable = [*own_python()[1], *own_packages()]
+    for module in modules:
+        readable += plugin_package(module, module)
     yield sandboxed(argv, readable=readable, memory=None, env=_worker_path(child_environment()))
 
 
