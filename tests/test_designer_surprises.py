@@ -188,4 +188,13 @@ def test_a_reversing_play_is_told_as_such_and_a_black_jacks_draw_as_a_penalty(tm
     assert sum("reversing the direction of play" in line for line in told) == len(nines)
     penalties = [line for line in lines if " draws " in line and "penalty" in line]
     assert penalties and not any("(seven)" in line for line in lines)
-    assert CliRunner().invoke(app, ["replay", str(tmp_path / "m.jsonl")]).stdout.count("reversing the direction") == len(nines)
+    replayed = CliRunner().invoke(app, ["replay", str(tmp_path / "m.jsonl")]).stdout
+    assert replayed.count("reversing the direction") == len(nines)
+
+
+def test_a_set_that_takes_ranks_away_leaves_out_what_the_ruleset_has_for_them():
+    overrides = {"deck.ranks": ["9", "10", "J", "Q", "K", "A"], "players.max": 4}
+    assert set(registry().load_ruleset("standard", overrides).powers) == {"J"}
+    with pytest.raises(RulesetError) as caught:  # a power the --set itself names stays an error
+        registry().load_ruleset("standard", {**overrides, "powers.7.draw": 3})
+    assert caught.value.key == "powers.7"

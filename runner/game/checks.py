@@ -112,11 +112,16 @@ def _power_maps(rules: Ruleset) -> Iterator[tuple[str, Mapping[str, Power]]]:
         yield f"powers_by_players.{size}", powers
 
 
-def _check_selectors(rules: Ruleset) -> None:
-    ranks, jokers = _deck_ranks(rules)
-    have = f"its ranks: {' '.join(ranks)}" + (
+def deck_text(ranks: tuple[str, ...], jokers: int) -> str:
+    """What a deck has, as an error names it: `its ranks: 9 10 J Q K A; jokers XR XB`."""
+    return f"its ranks: {' '.join(ranks)}" + (
         f"; jokers {' '.join(JOKER + colour for colour in JOKER_COLOURS[:jokers])}" if jokers else ""
     )
+
+
+def _check_selectors(rules: Ruleset) -> None:
+    ranks, jokers = _deck_ranks(rules)
+    have = deck_text(ranks, jokers)
     for key, selector in _selector_uses(rules):
         missing = selectors.missing_from(selector, ranks, jokers)
         if missing is not None:

@@ -10,8 +10,14 @@ import copy
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
+from pydantic import ValidationError
+
 from runner.errors import RulesetError
+from runner.game import selectors
+from runner.game.cards import RANKS
+from runner.game.checks import deck_text
 from runner.game.powers import Power
+from runner.game.ruleset import Deck, Players
 
 from .files import exists, normal_key, read_yaml
 
@@ -168,7 +174,7 @@ def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[P
         notes.extend(_beside_notes(base, data, str(path), parent))
         notes.extend(EmptyOverInherited(str(path), key, text) for key, text in _empty_notes(base, data, parent))
     merged = merge(base, data)
-    dropped = _drop_missing_cards(merged, data, parent)
+    dropped = drop_missing_cards(merged, data, parent)
     if notes is not None:
         notes.extend(Note(str(path), key, text) for key, text in dropped)
     return merged
@@ -208,11 +214,6 @@ def _empty_notes(base: Mapping, change: Mapping, parent: str, path: tuple[str, .
 def _deck_cards(data: Mapping) -> tuple[tuple[str, ...], int, str] | None:
     """(the ranks any table size's deck has, the most jokers any has, the text of both) of merged raw data;
     None where the deck or players do not validate (validation then says why)."""
-    from pydantic import ValidationError
-
-    from runner.game.cards import JOKER, JOKER_COLOURS, RANKS
-    from runner.game.ruleset import Deck, Players
-
     try:
         deck = Deck.model_validate(data.get("deck") or {})
         players = Players.model_validate(data.get("players") or {})
@@ -222,16 +223,14 @@ def _deck_cards(data: Mapping) -> tuple[tuple[str, ...], int, str] | None:
     have = {rank for size in sizes for rank in deck.ranks_for(size)}
     ranks = tuple(rank for rank in RANKS if rank in have)
     jokers = max(deck.jokers_for(size) for size in sizes)
-    text = f"its ranks: {' '.join(ranks)}" + (
-        f"; jokers {' '.join(JOKER + colour for colour in JOKER_COLOURS[:jokers])}" if jokers else "")
-    return ranks, jokers, text
+    return ranks, jokers, deck_text(ranks, jokers)
 
 
 POWER_LISTS = ("stack_with", "skip_with", "cancels", "returns")
 GOING_OUT_LISTS = ("forbidden", "last_only")  # not `only`: emptied, it would allow every last card
 
 
-def _drop_missing_cards(merged: dict, own: Mapping, parent: str) -> list[tuple[str, str]]:
+def drop_missing_cards(merged: dict, own: Mapping, parent: str) -> list[tuple[str, str]]:
     """Drop, from `merged`, what a file inherits (not what `own`, its own mapping, writes) that names only cards its
     deck does not have: a power of a rank the deck lost (`deck: {ranks: skat}` over standard's 2: {...}), a
     card in an inherited list. Such a card never comes up, so nothing changes but that the file is valid;
@@ -244,8 +243,6 @@ def _drop_missing_cards(merged: dict, own: Mapping, parent: str) -> list[tuple[s
 
     def gone(selector: Any) -> str | None:
         """The selector's text if it names no card of the deck; None otherwise (or if it is no selector)."""
-        from runner.game import selectors
-
         try:
             normal = selectors.normalize(selector)
         except ValueError:
