@@ -28,6 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def logs(seeds: int) -> list[list[dict]]:
     """Game logs of random-bot matches of every built-in ruleset at 2-4 players."""
+    from rulesets.builtin import classic_names
     from runner.plugins import registry
     from runner.table.match import Match
     from runner.table.play import make_bot_factory
@@ -36,7 +37,7 @@ def logs(seeds: int) -> list[list[dict]]:
     reg = registry()
     make_bot = make_bot_factory(reg)
     result = []
-    for name in sorted(n for n, entry in reg.rulesets.items() if entry.plugin.startswith("rulesets")):
+    for name in classic_names(reg):
         ruleset = reg.load_ruleset(name)
         for players in range(max(2, ruleset.players.min), min(4, ruleset.players.max) + 1):
             for seed in range(seeds):

@@ -11,6 +11,7 @@ import runner
 from bots.medium import (
     CLOSE,
     FOLLOW,
+    KEEP_OUT,
     KEEP_WILD,
     MORE_CARDS,
     SHED_CALM,
@@ -19,6 +20,7 @@ from bots.medium import (
     TIMING,
     MediumBot,
     rest_of_hand,
+    stranded,
 )
 from bots.medium import score as medium_score
 from runner.game.actions import CHALLENGE, Give, Play, Swap
@@ -272,13 +274,16 @@ def house_policy(rnd: Round, rng: random.Random) -> runner.Action:
     close = any(len(hands[other]) <= CLOSE for other in rnd.active if other != seat)
     weight = SHED_CLOSE if close else SHED_CALM
     kept_back = KEEP_WILD if any(type(a) is Play and a.card not in wild for a in legal) else 0.0
-    best, best_score = legal[-1], float("-inf")
+    # keep a card to go out on, as medium does; but pass a draw penalty on rather than take it
+    keep_out = rules.going_out_rules and not rnd.pending and not stranded(rules, hand)
+    best, best_score, best_strands = legal[-1], float("-inf"), False
     for action in legal:
         if type(action) is not Play:
             continue
         cards = action.cards
         if len(cards) == len(hand):
             return action  # going out
+        strands = keep_out and stranded(rules, _rest(hand, cards))
         left = dict(counts)
         for card in cards:
             left[card.suit] -= 1
@@ -290,11 +295,23 @@ def house_policy(rnd: Round, rng: random.Random) -> runner.Action:
         score = -kept_back if action.card in wild else 0.0
         score += MORE_CARDS * (len(cards) - 1) + sum(weight * points[card.rank] for card in cards)
         score += SPREAD * sum(1 for n in left.values() if n) + FOLLOW * left.get(last.suit, 0)
+        if strands:
+            score -= KEEP_OUT
         if score > best_score:
-            best, best_score = action, score
+            best, best_score, best_strands = action, score, strands
+    if best_strands and type(legal[-1]) is not Play:
+        return legal[-1]  # drawing, keeping the drawn card or passing keeps the way out
     if phase == JUMP_IN or best_score > float("-inf"):
         return best
     return legal[-1]
+
+
+def _rest(hand, cards) -> list[Card]:
+    """`hand` once `cards` have left it."""
+    rest = list(hand)
+    for card in cards:
+        rest.remove(card)
+    return rest
 
 
 def _most_held_rank(hand, cards, legal, action: Play) -> str | None:

@@ -28,6 +28,9 @@ GO_OUT = 1000.0
 TIMING = 12.0
 NOT_PLAYING = -10.0
 MORE_CARDS = 4.0  # per further card of a play of several: more than a suit kept in hand is worth
+# A play that leaves the hand no card it may go out on (going_out: only, forbidden, follow_suit's "no wild", cards
+# playable only as the last): below drawing or keeping a drawn card, which keep that card.
+KEEP_OUT = 100.0  # more than shedding any card's points when an opponent is close (a Crazy Eight: 50)
 
 
 # ---------------------------------------------------------------- what the seat can tell
@@ -66,7 +69,33 @@ def suit_order(suit: str) -> int:
     return SUITS.index(suit) if suit in SUITS else len(SUITS)
 
 
+def may_end(rules: Game, card: Card) -> bool:
+    """Whether `card` may be the last card of a hand under the going-out rules of `rules` (the compiled ruleset at
+    the table); under follow_suit whether it can be at all (a wild card never is; the suit is the pile's then)."""
+    return (card not in rules.out_forbidden and (rules.out_only is None or card in rules.out_only)
+            and not (rules.out_follow_suit and card in rules.wild))
+
+
+def stranded(rules: Game, rest) -> bool:
+    """Whether a hand left holding `rest` cannot go out as it stands: no card of it may be the last, or it holds two
+    or more cards that may be played only as the last. (False without going-out rules, or for an empty hand.)"""
+    if not rules.going_out_rules or not rest:
+        return False
+    if not any(may_end(rules, card) for card in rest):
+        return True
+    return len(rest) > 1 and all(card in rules.last_only for card in rest)
+
+
 # ---------------------------------------------------------------- the heuristics
+
+
+def keep_a_way_out(view: runner.View, cards: tuple[Card, ...]) -> float:
+    """Penalty for a play that leaves the hand no card to go out on (going_out.only: [8] and our last 8), where it
+    had one: a hand that has none already sheds on as usual until it draws one."""
+    rules = Game.of(view.ruleset, len(view.active))
+    if not rules.going_out_rules or stranded(rules, view.hand):
+        return 0.0
+    return -KEEP_OUT if stranded(rules, rest_of_hand(view, cards)) else 0.0
 
 
 def keep_jack_back(view: runner.View, card: Card, wild) -> float:
@@ -85,7 +114,8 @@ def answer_seven(view: runner.View) -> runner.Action | None:
     if not plays:
         return None
     suits = Counter(card.suit for card in view.hand)
-    return min(plays, key=lambda a: (suits[a.card.suit], suit_order(a.card.suit)))
+    way_out = keep_a_way_out  # an answer that keeps a card to go out on first (going_out rules)
+    return min(plays, key=lambda a: (way_out(view, a.cards) < 0, suits[a.card.suit], suit_order(a.card.suit)))
 
 
 def time_eight(view: runner.View, card: Card, skip) -> float:
@@ -181,7 +211,7 @@ def score(view: runner.View, action: runner.Action) -> float:
         return GO_OUT
     value = (
         keep_jack_back(view, card, wild) + time_eight(view, last, skip) + time_seven(view, last, draw)
-        + shed_high_value(view, card) + keep_suits_spread(view, card, more)
+        + shed_high_value(view, card) + keep_suits_spread(view, card, more) + keep_a_way_out(view, action.cards)
     )
     for other in more:  # the further cards of a play of several: each one shed, and one less to get rid of
         value += MORE_CARDS + shed_high_value(view, other) + (keep_jack_back(view, other, wild) if other in wild else 0)

@@ -23,14 +23,14 @@ SAMPLED = 3  # every third state is also sampled from its view
 
 
 def builtin_cases():
+    from rulesets.builtin import classic_names
     from runner.plugins import registry
 
     reg = registry()
-    for name, entry in sorted(reg.rulesets.items()):
-        if entry.plugin.startswith("rulesets"):
-            ruleset = reg.load_ruleset(name)
-            for size in range(ruleset.players.min, min(ruleset.players.max, 6) + 1):
-                yield name, size
+    for name in classic_names(reg):
+        ruleset = reg.load_ruleset(name)
+        for size in range(ruleset.players.min, min(ruleset.players.max, 6) + 1):
+            yield name, size
 
 
 def state_of(rnd: Round) -> tuple:

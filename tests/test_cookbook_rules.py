@@ -353,7 +353,7 @@ def irish_deal(path):  # 47: nine cards each, seven from five players
 
 def deck_by_table(path):  # 48: 32 cards below six players, 52 from six
     ruleset = registry().load_ruleset(path)
-    assert [ruleset.deck_for(players).size for players in (2, 5, 6)] == [32, 32, 52]
+    assert [ruleset.deck_for(players).size for players in (2, 5, 6, 8)] == [32, 32, 52, 52]  # one pack at 8 too
 
 
 def ace_two_players(path):  # 49: the Ace reverses; with two players it plays again

@@ -1,15 +1,23 @@
-"""The gallery of regional cousins (rulesets/gallery): each written from its public rules, loading, and playing
-and verifying at every table size it allows; every ruleset file, built-in or of the gallery, checks cleanly and
-plays a tournament of random bots whose every log verifies."""
+"""The gallery of regional cousins (rulesets/gallery): each written from its public rules, registered by its name
+(from an installed wheel too), loading, and playing and verifying at every table size it allows; every ruleset file,
+built-in or of the gallery, checks cleanly and plays a tournament of random bots whose every log verifies."""
 
 from __future__ import annotations
 
+import json
+import os
 import re
+import shutil
+import subprocess
+import sys
+import sysconfig
+import venv
+from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
 
-from rulesets.builtin import HERE, gallery_paths
+from rulesets.builtin import GALLERY, HERE, classic_names, gallery_paths
 from runner.cli import app
 from runner.plugins import registry
 
@@ -72,3 +80,75 @@ def test_every_ruleset_file_checks_cleanly_and_a_tournament_of_random_bots_verif
     for log in logs:
         verified = CliRunner().invoke(app, ["verify", str(log)])
         assert verified.exit_code == 0 and verified.stdout.startswith("ok: "), (log.name, verified.output)
+
+
+def test_each_cousin_is_registered_by_its_name_beside_the_classic_rulesets():
+    reg = registry()
+    for name in NAMES:
+        entry = reg.rulesets[name]
+        assert entry.path.parent == GALLERY and entry.path.stem == name and entry.plugin == "rulesets.builtin"
+    assert not NAMES & set(classic_names(reg))  # no name taken twice (the registry refuses that outright)
+    assert set(reg.rulesets) == NAMES | set(classic_names(reg))
+
+
+def test_the_gallery_plays_shows_and_lists_by_name_and_a_house_rule_extends_it(tmp_path):
+    runner = CliRunner()
+    listed = runner.invoke(app, ["rulesets", "--format", "json"])
+    assert NAMES <= {row["name"] for row in json.loads(listed.stdout)}
+    shown = runner.invoke(app, ["rulesets", "show", "switch"])
+    assert shown.exit_code == 0 and shown.stdout.startswith("name: switch\n")
+    played = runner.invoke(app, ["play", "-r", "prsi", "-b", "random", "-b", "medium", "--seed", "1"])
+    assert played.exit_code == 0, played.output
+    house = tmp_path / "house.yaml"
+    house.write_text("extends: switch\nname: switch-to-50\nmatch: {limit: 50}\n")
+    ruleset, notes = registry().check_ruleset(str(house))
+    assert ruleset.match.limit == 50 and ruleset.powers == registry().load_ruleset("switch").powers and notes == []
+
+
+def test_the_browsers_rules_menu_offers_the_gallery():
+    from runner.web.lobby import registered_rulesets
+
+    assert NAMES <= {row["name"] for row in registered_rulesets()}
+
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def test_the_gallery_plays_by_name_from_an_installed_wheel(tmp_path):
+    """A pure-Python wheel (MAUMAU_PURE=1: no compiler, about 20 s) installed, not editable, into a venv that borrows
+    only this environment's dependencies (its paths, not its .pth files: the editable install stays out)."""
+    source = tmp_path / "src"
+    skip = shutil.ignore_patterns("__pycache__", "*.so", "*.c", "build", "*.egg-info")
+    for part in ("runner", "bots", "rulesets"):
+        shutil.copytree(ROOT / part, source / part, ignore=skip)
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    env = {**os.environ, "MAUMAU_PURE": "1"}
+    built = subprocess.run([sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(tmp_path / "dist"),
+                            str(source)], capture_output=True, text=True, timeout=600, env=env)
+    assert built.returncode == 0, built.stderr
+    wheel, = (tmp_path / "dist").glob("maumau-*.whl")
+    venv.EnvBuilder(with_pip=False).create(tmp_path / "venv")
+    python = tmp_path / "venv" / "bin" / "python"
+    own = subprocess.run([str(python), "-c", "import sysconfig; print(sysconfig.get_paths()['purelib'])"],
+                         capture_output=True, text=True, check=True).stdout.strip()
+    ours = dict.fromkeys(sysconfig.get_paths()[key] for key in ("purelib", "platlib"))
+    (Path(own) / "maumau-dependencies.pth").write_text("".join(f"{path}\n" for path in ours))
+    installed = subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "--no-deps", "-q",
+                                str(wheel)], capture_output=True, text=True, timeout=300)
+    assert installed.returncode == 0, installed.stderr
+
+    def maumau(*args: str) -> subprocess.CompletedProcess:
+        return subprocess.run([str(tmp_path / "venv" / "bin" / "maumau"), *args], capture_output=True, text=True,
+                              timeout=300, cwd=tmp_path)
+
+    where = subprocess.run([str(python), "-c", "import runner; print(runner.__file__)"], capture_output=True,
+                           text=True, cwd=tmp_path)
+    assert where.stdout.startswith(own), where.stdout + where.stderr  # the wheel's copy, not this checkout
+    listed = maumau("rulesets", "--format", "json")
+    assert listed.returncode == 0 and NAMES <= {row["name"] for row in json.loads(listed.stdout)}
+    for name in sorted(NAMES):
+        played = maumau("play", "-r", name, "-b", "random", "-b", "random", "--seed", "1")
+        assert played.returncode == 0, (name, played.stderr)
+    (tmp_path / "house.yaml").write_text("extends: switch\nname: house\nhand_size: 6\n")
+    assert maumau("rulesets", "check", "house.yaml").returncode == 0

@@ -24,7 +24,6 @@ from runner.game.compiled import Game
 from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
 
 ROOT = Path(__file__).resolve().parent.parent
-GALLERY = sorted(str(path) for path in (ROOT / "rulesets" / "gallery").glob("*.yaml"))
 # A policy per seat too: each seat by another of the three twins (the list repeated over the seats beyond it).
 SEATS = simulate.SeatPolicies([heuristic_policy, simulate.random_policy, simulate.quick_policy])
 POLICIES = (simulate.quick_policy, heuristic_policy, simulate.random_policy, SEATS)
@@ -44,7 +43,7 @@ def covered_rulesets(reg) -> list[tuple[str, int]]:
     from runner.botkit import _playout
 
     found = []
-    for name in sorted(reg.rulesets) + GALLERY:
+    for name in sorted(reg.rulesets):  # the gallery's too
         ruleset = reg.load_ruleset(name)
         for players in range(ruleset.players.min, min(ruleset.players.max, 5) + 1):
             if _playout.table_of(Game.of(ruleset, players)) is not None:

@@ -200,3 +200,13 @@ def test_a_duplicate_ruleset_name_is_an_error_naming_both_plugins(tmp_path):
     message = registry_error(Registers(rulesets=[tmp_path / "standard.yaml"]), "clashing-rulesets")
     assert "ruleset name 'standard' is registered twice" in message
     assert "'rulesets.builtin'" in message and "'clashing-rulesets'" in message
+
+
+def test_a_plugins_ruleset_keeps_a_name_the_gallery_took_later(tmp_path):
+    """The gallery (rulesets/gallery/) is registered by name since issue 29: a plugin's `switch` is not broken by it."""
+    (tmp_path / "switch.yaml").write_text("extends: standard\nname: switch\nhand_size: 6\n")
+    pm = make_manager(entry_points=False)
+    pm.register(Registers(rulesets=[tmp_path / "switch.yaml"]), name="pub-rules")
+    reg = Registry(pm)
+    assert reg.rulesets["switch"].plugin == "pub-rules" and reg.load_ruleset("switch").hand_size == 6
+    assert reg.rulesets["prsi"].plugin == "rulesets.builtin"

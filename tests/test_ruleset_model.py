@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from rulesets.builtin import gallery_paths
 from runner.errors import RulesetError
 from runner.game.cards import Card, make_deck, parse_card
 from runner.game.ruleset import NO_POWER, Ruleset
@@ -38,7 +37,7 @@ WITH_JOKERS = {**Ruleset(name="x").points, "X": 50}
 NEW_TOP_KEYS = {"hand_size_by_players", "powers_by_players", "multiple", "going_out", "scoring", "round", "jump_in"}
 
 
-@pytest.mark.parametrize("name", sorted(registry().rulesets) + [str(path) for path in gallery_paths()])
+@pytest.mark.parametrize("name", sorted(registry().rulesets))
 def test_a_builtin_keeps_its_log_data_and_shows_the_new_keys_with_defaults(name):
     ruleset = registry().load_ruleset(name)
     assert Ruleset.model_validate(ruleset.to_data()) == ruleset

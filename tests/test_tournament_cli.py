@@ -112,7 +112,7 @@ def test_bad_standings_and_replay_input_is_one_error_line(capsys, monkeypatch, p
 @pytest.mark.parametrize("event, line", [
     ({"type": "fault", "seat": 1, "kind": "illegal", "detail": "Draw() is not legal now"},
      "  FAULT bob (illegal): Draw() is not legal now"),
-    ({"type": "draw", "seat": 0, "cards": ["7H", "QS"], "reason": "seven"}, "  ann draws 7H QS (seven)"),
+    ({"type": "draw", "seat": 0, "cards": ["7H", "QS"], "reason": "seven"}, "  ann draws 7H QS (a draw penalty)"),
     ({"type": "play", "seat": 0, "card": "JC", "suit": "H", "announce": "mau"}, "  ann plays JC naming H, says mau"),
     ({"type": "round_end", "round": 2, "winner": None, "points": [3, 4], "totals": [9, 9]},
      "round 2 over: nobody (blocked) went out; points [3, 4]; totals [9, 9]"),

@@ -254,7 +254,7 @@ def replay_cmd(
     step: Annotated[bool, typer.Option("--step", help="Wait for Enter after each round.")] = False,
 ) -> None:
     """One match, event by event: a stored tournament match, or the log of `maumau play --log FILE`."""
-    from runner.logs.narration import event_line
+    from runner.logs.narration import PowerWords, event_line
     from runner.tournament.replay import events_of, events_of_file
 
     if source.is_dir():
@@ -267,10 +267,11 @@ def replay_cmd(
         if match is not None:
             raise MaumauError(f"--match picks a match of a results directory; {source} is one match's log file")
         events, players = events_of_file(source)
+    powers = PowerWords()
     for event in events:
         if event["type"] == ev.JOIN:
             players = players + [event["player"]]
-        typer.echo(event_line(event, players))
+        typer.echo(event_line(event, players, powers))
         if step and event["type"] == ev.ROUND_END:
             typer.prompt("", default="", show_default=False, prompt_suffix="")
 

@@ -37,16 +37,26 @@ def check(rules: Ruleset) -> None:
                 key, f"{size} players × {rules.hand_size_for(size)} cards + 1 upcard need {needed} cards, "
                 f"the deck has {have}", "lower hand_size or players.max, or add deck copies"
             )
-        if rules.round.hand_limit is not None and rules.round.hand_limit < rules.hand_size_for(size):
-            raise Inconsistent(
-                "round.hand_limit",
-                f"{rules.hand_size_for(size)} cards are dealt to each of {size} "
-                f"players, more than hand_limit ({rules.round.hand_limit}): every round would end at once",
-                f"make hand_limit at least {rules.hand_size_for(size)}",
-            )
+    _check_hand_limit(rules)
     _check_match(rules)
     _check_scoring(rules)
     _check_power_sets(rules)
+
+
+def _check_hand_limit(rules: Ruleset) -> None:
+    """A hand limit below the deal: named at every table size it fails (the ruleset does not know which one a
+    match asks for, so it names them all, not only the smallest)."""
+    limit = rules.round.hand_limit
+    if limit is None:
+        return
+    over = [size for size in rules.table_sizes() if rules.hand_size_for(size) > limit]
+    if not over:
+        return
+    hands = sorted({rules.hand_size_for(size) for size in over})
+    dealt = f"{hands[0]} cards are" if len(hands) == 1 else f"{hands[0]} to {hands[-1]} cards are"
+    where = sizes_text(over) if len(over) < len(rules.table_sizes()) else f"every table size ({sizes_text(over)})"
+    raise Inconsistent("round.hand_limit", f"{dealt} dealt to each player at {where}, more than "
+                       f"hand_limit ({limit}): every round would end at once", f"make hand_limit at least {hands[-1]}")
 
 
 def check_compiled(rules: Ruleset) -> None:
@@ -102,11 +112,16 @@ def _power_maps(rules: Ruleset) -> Iterator[tuple[str, Mapping[str, Power]]]:
         yield f"powers_by_players.{size}", powers
 
 
-def _check_selectors(rules: Ruleset) -> None:
-    ranks, jokers = _deck_ranks(rules)
-    have = f"its ranks: {' '.join(ranks)}" + (
+def deck_text(ranks: tuple[str, ...], jokers: int) -> str:
+    """What a deck has, as an error names it: `its ranks: 9 10 J Q K A; jokers XR XB`."""
+    return f"its ranks: {' '.join(ranks)}" + (
         f"; jokers {' '.join(JOKER + colour for colour in JOKER_COLOURS[:jokers])}" if jokers else ""
     )
+
+
+def _check_selectors(rules: Ruleset) -> None:
+    ranks, jokers = _deck_ranks(rules)
+    have = deck_text(ranks, jokers)
     for key, selector in _selector_uses(rules):
         missing = selectors.missing_from(selector, ranks, jokers)
         if missing is not None:
@@ -239,7 +254,34 @@ def notes(rules: Ruleset) -> list[tuple[str, str]]:
     bound = _bound_note(rules)
     if bound:
         found.append(("match.max_rounds", bound))
+    jump_in = _jump_in_note(rules)
+    if jump_in:
+        found.append(("jump_in", jump_in))
     return found
+
+
+def _jump_in_note(rules: Ruleset) -> str | None:
+    """`jump_in: identical` at table sizes whose deck has no two identical cards (one pack, at most two jokers)."""
+    if rules.jump_in != "identical":
+        return None
+    never = [size for size in rules.table_sizes()
+             if rules.deck.copies_for(size) == 1 and rules.deck.jokers_for(size) <= len(JOKER_COLOURS)]
+    if not never:
+        return None
+    return (f"identical: at {sizes_text(never)} the deck holds one of each card, so no card is identical to "
+            "another and nobody can jump in; write jump_in: same_rank, or deal two packs (deck.copies: 2)")
+
+
+def sizes_text(sizes: list[int]) -> str:
+    """Table sizes in words, runs joined: [2, 3, 4, 6] is '2 to 4 and 6 players'."""
+    runs: list[list[int]] = []
+    for size in sorted(sizes):
+        if runs and size == runs[-1][-1] + 1:
+            runs[-1].append(size)
+        else:
+            runs.append([size])
+    parts = [str(run[0]) if len(run) == 1 else f"{run[0]} to {run[-1]}" for run in runs]
+    return (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + " players"
 
 
 CHAIN_NOTE = 20_000  # plays of one turn beyond which rulesets check points out multiple.chain's growth

@@ -303,7 +303,8 @@ class RoundEnd(Model):
     play_on: bool = Field(
         False, description="After the first player goes out the others play on, until one player is left with cards.")
     hand_limit: Annotated[int, Field(ge=1, le=1000)] | None = Field(
-        None, description="A round ends at once when a player holds more than this many cards.")
+        None, description="A round ends when a player holds more than this many cards, once the draw (or give, or "
+        "take) that took it over is complete: a draw penalty of 5 is drawn whole, and every card held is scored.")
 
 
 class MatchFormat(Model):

@@ -29,7 +29,54 @@ DRAW_REASONS = {ev.SEVEN: " (penalty)", ev.PENALTY: " (missed announcement)", ev
                 ev.OTHERS: " (a card that makes the others draw)", ev.AGAIN: " (instead of playing again)",
                 ev.SELF: " (the card's own draw)", ev.FALSE_CALL: " (a call that was not due)"}
 
+# Why a seat draws, in words, by what the card did, whichever card gave the power (a 7, a black Jack's 5):
+# `maumau replay` and the replay viewer. The narration to one seat adds the parentheses (DRAW_REASONS).
+REASON_WORDS = {ev.SEVEN: "a draw penalty", ev.PENALTY: "a missed announcement",
+                ev.ACE: "instead of following the Ace", ev.OTHERS: "a card that makes the others draw",
+                ev.AGAIN: "instead of playing again", ev.SELF: "the card's own draw",
+                ev.FALSE_CALL: "a call that was not due", ev.STUCK: "cannot play", ev.CHOICE: "by choice"}
+
 Who = Callable[[int], str]
+
+
+class PowerWords:
+    """What a play's cards do that no event of their own tells (a reverse), read from the log as it is followed:
+    the rules of its `match_start`, the table size of each `round_start`. Draws, skips, swaps and the like have
+    events of their own, told as such."""
+
+    def __init__(self) -> None:
+        self.rules = None  # the match's Ruleset; None for rules this version cannot read (then nothing is added)
+        self.players: int | None = None
+
+    def see(self, event: dict) -> None:
+        kind = event["type"]
+        if kind == ev.MATCH_START:
+            from runner.errors import MaumauError
+            from runner.rules import ruleset_of
+
+            try:
+                self.rules = ruleset_of(dict(event["rules"]), "the log's rules")
+            except (MaumauError, KeyError, TypeError, ValueError):
+                self.rules = None
+        elif kind == ev.ROUND_START:
+            self.players = sum(1 for hand in event.get("hands", ()) if hand) or None
+
+    def of_play(self, event: dict) -> str:
+        """`, reversing the direction of play` for a play whose power reverses it ('' for any other)."""
+        rules = self.rules
+        if rules is None:
+            return ""
+        try:
+            cards = [parse_card(text) for text in played_cards(event)]
+        except (KeyError, ValueError):
+            return ""
+        applied = cards if rules.multiple.power == "each" else cards[-1:]
+        turns = sum(1 for card in applied if rules.power_of(card, self.players).reverse)
+        if not turns:
+            return ""
+        if turns % 2:
+            return ", reversing the direction of play"
+        return f", reversing it {counted(turns, 'time')} (the direction stays)"
 
 
 def suit_name(suit: str) -> str:
@@ -187,6 +234,7 @@ class Narrator:
         self.table = LogTable(players=list(names))
         self.report: RoundReport | None = None  # the last round's end
         self._drew_last: int | None = None  # the seat whose draw was the last event: its pass keeps the card
+        self.powers = PowerWords()
         self.jump_in = False  # the rules let seats jump in: a pass that keeps no drawn card may decline that
 
     def who(self, seat: int | None) -> str:
@@ -202,6 +250,7 @@ class Narrator:
         """The lines that tell `event` to this seat (none for what it may not know or need not hear)."""
         kind = event["type"]
         self.table.apply(event)
+        self.powers.see(event)
         seat = event.get("seat")
         drew_last, self._drew_last = self._drew_last, seat if kind == ev.DRAW else None
         if kind == ev.ROUND_END:
@@ -212,6 +261,7 @@ class Narrator:
         if kind == ev.PLAY:
             line = play_words("played", played_cards(event), event.get("suit"), event.get("announce"),
                               event.get("rank"))
+            line += self.powers.of_play(event)
             return [f"  {self.who(seat)} {'jumped in and ' if event.get('jump_in') else ''}{line}"]
         if kind == ev.DRAW:
             return [self._draw(event)]
@@ -325,9 +375,12 @@ ONE_LINERS = {  # events whose line is their own fields
 }
 
 
-def event_line(event: dict, players: list[str]) -> str:
-    """One readable line for one log event, every card named; `players` names each seat."""
+def event_line(event: dict, players: list[str], powers: PowerWords | None = None) -> str:
+    """One readable line for one log event, every card named; `players` names each seat. With `powers`, given
+    every event of the log in order, a play says what its card does that no event tells (a reverse)."""
     kind = event["type"]
+    if powers is not None:
+        powers.see(event)
 
     def who(seat: int | None) -> str:
         return players[seat] if seat is not None and seat < len(players) else f"seat {seat}"
@@ -347,7 +400,8 @@ def event_line(event: dict, players: list[str]) -> str:
             f" wishing {event['rank']}" if event.get("rank") else "") + (
             f", says {event['announce']}" if event.get("announce") else "")
         verb = "jumps in with" if event.get("jump_in") else "plays"
-        return f"  {who(event['seat'])} {verb} {' '.join(played_cards(event))}{extra}"
+        does = powers.of_play(event) if powers is not None else ""
+        return f"  {who(event['seat'])} {verb} {' '.join(played_cards(event))}{extra}{does}"
     if kind == ev.GIVE:
         if event.get("taken"):
             return f"  {who(event['to'])} takes {event['card']} unseen from {who(event['seat'])}"
@@ -361,7 +415,8 @@ def event_line(event: dict, players: list[str]) -> str:
     if kind == ev.OUT:
         return f"  {who(event['seat'])} is out, in place {event['place']}"
     if kind == ev.DRAW:
-        return f"  {who(event['seat'])} draws {cards_text(event['cards'])} ({event['reason']})"
+        why = REASON_WORDS.get(event["reason"], event["reason"])
+        return f"  {who(event['seat'])} draws {cards_text(event['cards'])} ({why})"
     if kind == ev.RESHUFFLE:
         return f"  the discards are reshuffled into a stock of {len(event['stock'])}"
     if kind == ev.ROUND_END:

@@ -162,8 +162,9 @@ class _Checker:
             self.players.append(event["player"])
             self.totals.append(lowest)
             self.won.append(0)
-            if len(self.players) > self.rules.players_max:
-                self.fail(f"more than players.max ({self.rules.players_max}) seats")
+        # players at the table, not seat numbers, once the round's changes are made: a seat left makes room
+        if len(self.seated()) > self.rules.players_max:
+            self.fail(f"more than players.max ({self.rules.players_max}) players at the table")
 
     def match_over(self, played: int) -> bool:
         """Whether the format ends the match after this round (or match.max_rounds); reads the eliminations."""

@@ -90,6 +90,13 @@ class Registry:
         name = data.get("name")
         if not isinstance(name, str) or not name:
             raise RulesetError(str(path), "name", "a registered ruleset needs a name", "add `name: my-variant`")
+        taken = self.rulesets.get(name)
+        if taken is not None and _yields(taken) != _yields(RulesetEntry(name, path, plugin)):
+            # a plugin's ruleset keeps a name the gallery took later (registered by name since issue 29); the
+            # gallery's file still plays by its path
+            if _yields(taken):
+                self.rulesets[name] = RulesetEntry(name, path, plugin)
+            return
         if name in self.rulesets:
             raise PluginError(
                 f"ruleset name {name!r} is registered twice: by plugin {self.rulesets[name].plugin!r} "
@@ -141,6 +148,11 @@ class Registry:
                     ".yaml file)"
                 )
         return path
+
+
+def _yields(entry: RulesetEntry) -> bool:
+    """Whether `entry` is one of the built-in gallery's (rulesets/gallery/), which give way to a plugin's name."""
+    return entry.plugin == "rulesets.builtin" and Path(entry.path).parent.name == "gallery"
 
 
 def versions_of(sources: list[PluginSource]) -> dict[str, str]:

@@ -10,7 +10,7 @@ from runner.errors import RulesetError
 from runner.game.ruleset import Ruleset
 
 from .explain import build
-from .extends import MAX_EXTENDS_DEPTH, Note, merge, resolve_raw
+from .extends import MAX_EXTENDS_DEPTH, EmptyOverInherited, Note, merge, resolve_raw
 from .files import MAX_DEPTH, MAX_FILE_BYTES, exists, normal_key, read_yaml
 from .overrides import apply_overrides, parse_override
 from .schema import json_schema, schema_text
@@ -33,7 +33,24 @@ def check(path: Path, find: Callable[[str], Path | None] = lambda name: None) ->
     notes: list[Note] = []
     problems: list[RulesetError] = []
     ruleset = build(resolve_raw(Path(path), find, notes=notes, problems=problems), str(path), problems, strict=True)
+    notes = [note for note in notes if not isinstance(note, EmptyOverInherited) or empty_matters(ruleset, note.key)]
     return ruleset, notes + [Note(str(path), key, text) for key, text in ruleset.notes()]
+
+
+def empty_matters(ruleset: Ruleset, key: str) -> bool:
+    """Whether the inherited entries an empty mapping at `key` keeps change anything at a table size `ruleset`
+    allows (standard's `copies_by_players: {7: 2}` does nothing in a ruleset of at most 6 players)."""
+    sizes = ruleset.table_sizes()
+    deck = ruleset.deck
+    by_size = {
+        "deck.copies_by_players": lambda n: deck.copies_for(n) != deck.copies,
+        "deck.ranks_by_players": lambda n: deck.ranks_for(n) != deck.ranks,
+        "deck.jokers_by_players": lambda n: deck.jokers_for(n) != deck.jokers,
+        "hand_size_by_players": lambda n: ruleset.hand_size_for(n) != ruleset.hand_size,
+        "powers_by_players": lambda n: n in ruleset.powers_by_players,
+        "going_out_by_players": lambda n: n in ruleset.going_out_by_players,
+    }.get(key)
+    return by_size is None or any(by_size(size) for size in sizes)
 
 
 _from_data: dict[str, Ruleset] = {}  # canonical JSON -> the one Ruleset of that data in this process

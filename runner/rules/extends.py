@@ -10,8 +10,14 @@ import copy
 from pathlib import Path
 from typing import Any, Callable, Mapping, NamedTuple
 
+from pydantic import ValidationError
+
 from runner.errors import RulesetError
+from runner.game import selectors
+from runner.game.cards import RANKS
+from runner.game.checks import deck_text
 from runner.game.powers import Power
+from runner.game.ruleset import Deck, Players
 
 from .files import exists, normal_key, read_yaml
 
@@ -98,13 +104,20 @@ def _set_keys(power: Mapping) -> set[str]:
             and not (isinstance(value, list) and tuple(value) == _POWER_DEFAULTS.get(key))}
 
 
-def _power_mappings(data: Mapping) -> dict[str, Mapping]:
-    """Each raw power mapping of a ruleset by its key path: powers.SEL and powers_by_players.N.SEL."""
+def _power_mappings(data: Mapping, merging: bool = False) -> dict[str, Mapping]:
+    """Each raw power mapping of a ruleset by its key path: powers.SEL and powers_by_players.N.SEL.
+
+    `merging` (a file's own mappings): only those that merge into inherited ones, not those under a
+    mapping with `replace: true` (which inherits nothing).
+    """
+    def kept(mapping: Any) -> bool:
+        return isinstance(mapping, Mapping) and not (merging and mapping.get(REPLACE))
+
+    by_players = data.get("powers_by_players")
     found = {}
     for prefix, powers in [("powers", data.get("powers"))] + [
-            (f"powers_by_players.{size}", powers) for size, powers in (data.get("powers_by_players") or {}).items()
-            if isinstance(data.get("powers_by_players"), Mapping)]:
-        if isinstance(powers, Mapping):
+            (f"powers_by_players.{size}", powers) for size, powers in (by_players or {}).items() if kept(by_players)]:
+        if kept(powers):
             found.update({f"{prefix}.{key}": power for key, power in powers.items() if isinstance(power, Mapping)})
     return found
 
@@ -113,7 +126,7 @@ def _beside_notes(base: Mapping, change: Mapping, source: str, parent: str) -> l
     """A note for each power a file adds beside inherited powers of the same key without `replace`."""
     inherited = _power_mappings(base)
     notes = []
-    for key, power in _power_mappings(change).items():
+    for key, power in _power_mappings(change, merging=True).items():
         if power.get(REPLACE) or key not in inherited:
             continue
         kept = _set_keys(inherited[key]) - set(power)
@@ -159,4 +172,126 @@ def resolve_raw(path: Path, find: "Callable[[str], Path | None]", chain: tuple[P
     base.pop("description", None)
     if notes is not None:
         notes.extend(_beside_notes(base, data, str(path), parent))
-    return merge(base, data)
+        notes.extend(EmptyOverInherited(str(path), key, text) for key, text in _empty_notes(base, data, parent))
+    merged = merge(base, data)
+    dropped = drop_missing_cards(merged, data, parent)
+    if notes is not None:
+        notes.extend(Note(str(path), key, text) for key, text in dropped)
+    return merged
+
+
+class EmptyOverInherited(Note):
+    """A note on an empty mapping written over a non-empty inherited one: kept by `runner.rules.check` only where
+    the inherited entries change something at a table size the ruleset allows (`empty_matters`)."""
+
+
+def _flow(value: Any) -> str:
+    """A raw value as a file would write it in flow style: {7: 2}, [7, 8]."""
+    if isinstance(value, Mapping):
+        return "{" + ", ".join(f"{key}: {_flow(item)}" for key, item in value.items()) + "}"
+    if isinstance(value, list):
+        return "[" + ", ".join(_flow(item) for item in value) + "]"
+    return "null" if value is None else str(value).lower() if isinstance(value, bool) else str(value)
+
+
+def _empty_notes(base: Mapping, change: Mapping, parent: str, path: tuple[str, ...] = ()) -> list[tuple[str, str]]:
+    """(key, text) for each empty mapping of a file over a non-empty inherited one, which keeps it (mappings merge):
+    `copies_by_players: {}` over standard's {7: 2} still deals two packs from 7 players."""
+    found = []
+    for key, value in change.items():
+        inherited = base.get(key)
+        if not isinstance(value, Mapping) or not isinstance(inherited, Mapping) or value.get(REPLACE):
+            continue
+        where = (*path, str(key))
+        if not value and inherited:
+            found.append((".".join(where), f"{{}} keeps the inherited {_flow(inherited)} (from {parent}): mappings "
+                          f"merge key by key; for an empty one write `{key}: {{replace: true}}`"))
+        else:
+            found += _empty_notes(inherited, value, parent, where)
+    return found
+
+
+def _deck_cards(data: Mapping) -> tuple[tuple[str, ...], int, str] | None:
+    """(the ranks any table size's deck has, the most jokers any has, the text of both) of merged raw data;
+    None where the deck or players do not validate (validation then says why)."""
+    try:
+        deck = Deck.model_validate(data.get("deck") or {})
+        players = Players.model_validate(data.get("players") or {})
+    except ValidationError:
+        return None
+    sizes = range(players.min, max(players.min, players.max) + 1)
+    have = {rank for size in sizes for rank in deck.ranks_for(size)}
+    ranks = tuple(rank for rank in RANKS if rank in have)
+    jokers = max(deck.jokers_for(size) for size in sizes)
+    return ranks, jokers, deck_text(ranks, jokers)
+
+
+POWER_LISTS = ("stack_with", "skip_with", "cancels", "returns")
+GOING_OUT_LISTS = ("forbidden", "last_only")  # not `only`: emptied, it would allow every last card
+
+
+def drop_missing_cards(merged: dict, own: Mapping, parent: str) -> list[tuple[str, str]]:
+    """Drop, from `merged`, what a file inherits (not what `own`, its own mapping, writes) that names only cards its
+    deck does not have: a power of a rank the deck lost (`deck: {ranks: skat}` over standard's 2: {...}), a
+    card in an inherited list. Such a card never comes up, so nothing changes but that the file is valid;
+    (key, text) of a note for each. What the file itself names stays, and fails validation."""
+    deck = _deck_cards(merged)
+    if deck is None:
+        return []
+    ranks, jokers, have = deck
+    dropped: list[tuple[str, str]] = []
+
+    def gone(selector: Any) -> str | None:
+        """The selector's text if it names no card of the deck; None otherwise (or if it is no selector)."""
+        try:
+            normal = selectors.normalize(selector)
+        except ValueError:
+            return None
+        present = [term for term in selectors.terms(normal) if selectors.missing_from(term, ranks, jokers) is None]
+        return None if present else normal
+
+    def written(mapping: Any, key: str) -> Any:
+        return mapping.get(key) if isinstance(mapping, Mapping) else None
+
+    def prune_list(holder: dict, field: str, mine: Any, where: str) -> None:
+        items = holder.get(field)
+        if not isinstance(items, list) or written(mine, field) is not None:
+            return
+        missing = [item for item in items if gone(item) is not None]
+        if missing:
+            holder[field] = [item for item in items if gone(item) is None]
+            dropped.append((f"{where}.{field}", f"{', '.join(str(gone(item)) for item in missing)} inherited from "
+                            f"{parent} and left out: the deck has none ({have})"))
+
+    def prune_map(table: Any, mine: Any, where: str, lists: tuple[str, ...] = ()) -> None:
+        if not isinstance(table, dict):
+            return
+        for key in list(table):
+            if written(mine, key) is None and gone(key) is not None:
+                del table[key]
+                dropped.append((f"{where}.{key}", f"inherited from {parent} and left out: the deck has no "
+                                f"{gone(key)} ({have})"))
+            elif isinstance(table[key], dict):
+                for field in lists:
+                    prune_list(table[key], field, written(mine, key), f"{where}.{key}")
+
+    prune_map(merged.get("powers"), own.get("powers"), "powers", POWER_LISTS)
+    by_players = merged.get("powers_by_players")
+    if isinstance(by_players, dict):
+        for size, table in by_players.items():
+            prune_map(table, written(own.get("powers_by_players"), size), f"powers_by_players.{size}", POWER_LISTS)
+    for field in ("multiplier", "alone", "winner_scores"):
+        prune_map(written(merged.get("scoring"), field), written(own.get("scoring"), field), f"scoring.{field}")
+    if isinstance(merged.get("multiple"), dict):
+        prune_list(merged["multiple"], "suit_with", own.get("multiple"), "multiple")
+    if isinstance(merged.get("going_out"), dict):
+        for field in GOING_OUT_LISTS:
+            prune_list(merged["going_out"], field, own.get("going_out"), "going_out")
+    by_size = merged.get("going_out_by_players")
+    if isinstance(by_size, dict):
+        for size, going in by_size.items():
+            if isinstance(going, dict):
+                for field in GOING_OUT_LISTS:
+                    prune_list(going, field, written(own.get("going_out_by_players"), size),
+                               f"going_out_by_players.{size}")
+    return dropped

@@ -6,7 +6,7 @@ from typing import Any, Mapping
 
 from runner.errors import RulesetError
 
-from .extends import merge
+from .extends import drop_missing_cards, merge
 from .files import MAX_DEPTH, normal_key, read_value
 
 
@@ -23,11 +23,15 @@ def parse_override(text: str) -> tuple[str, Any]:
 
 
 def apply_overrides(data: dict, overrides: Mapping[str, Any]) -> dict:
-    """`data` with each `--set` merged over it as a file extending it would be: `powers.7=null` removes the power."""
+    """`data` with each `--set` merged over it as a file extending it would be: `powers.7=null` removes the power,
+    and what the ruleset has for cards a `--set deck.ranks=...` takes away is left out (what a `--set` names stays)."""
+    given: dict = {}
     for dotted, value in overrides.items():
         change = value
         for part in reversed([normal_key(part) for part in dotted.split(".")]):
             change = {part: change}
         data = merge(data, change)
+        given = merge(given, change)
+    drop_missing_cards(data, given, "the ruleset")
     return data
 

@@ -54,8 +54,13 @@ def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None
         )
     if changes and not ruleset.match.table_changes:
         raise MaumauError(f"ruleset {ruleset.name!r} does not allow players to join or leave (match.table_changes)")
-    if sum(1 for c in changes if c.kind == "join") + len(players) > ruleset.players.max:
-        raise MaumauError(f"joins would seat more than {ruleset.players.max} players")
+    for number in sorted({change.before_round for change in changes}):
+        # the players at the table from round `number` on: a seat left makes room for one who joins
+        joined = sum(1 for c in changes if c.kind == "join" and c.before_round <= number)
+        left = {c.seat for c in changes if c.kind == "leave" and c.before_round <= number}
+        if len(players) + joined - len(left) > ruleset.players.max:
+            raise MaumauError(f"joins would seat {len(players) + joined - len(left)} players from round {number}, "
+                              f"more than {ruleset.players.max}")
     for change in changes:
         if change.kind != "leave":
             continue

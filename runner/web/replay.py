@@ -6,7 +6,7 @@ from typing import Sequence
 
 from runner.game import events as ev
 from runner.logs.follow import LogTable
-from runner.logs.narration import event_line, sorted_cards
+from runner.logs.narration import PowerWords, event_line, sorted_cards
 
 
 def frames(events: Sequence[dict], players: Sequence[str]) -> dict:
@@ -15,6 +15,7 @@ def frames(events: Sequence[dict], players: Sequence[str]) -> dict:
     table, names = LogTable(), list(players)
     shown: dict = {}
     out = []
+    powers = PowerWords()
     for event in events:
         table.apply(event)
         if event["type"] == ev.JOIN:
@@ -30,7 +31,7 @@ def frames(events: Sequence[dict], players: Sequence[str]) -> dict:
             "gone": {str(seat): why for seat, why in table.gone.items()},
             "out": list(table.out),
         }
-        frame = {"type": event["type"], "seat": event.get("seat"), "text": event_line(event, names).strip()}
+        frame = {"type": event["type"], "seat": event.get("seat"), "text": event_line(event, names, powers).strip()}
         frame.update({key: value for key, value in state.items() if shown.get(key) != value})
         shown = state
         out.append(frame)

@@ -22,10 +22,11 @@ HARD_ROLLOUTS = 12  # enough to exercise the simulator, cheap enough for the tes
 
 def cases():
     """(key, ruleset name, players, seed) for every case of the corpus."""
+    from rulesets.builtin import classic_names
     from runner.plugins import registry
 
     reg = registry()
-    builtin = sorted(name for name, entry in reg.rulesets.items() if entry.plugin.startswith("rulesets"))
+    builtin = classic_names(reg)  # the gallery, registered by name too, is not part of the corpus
     for name in builtin:
         ruleset = reg.load_ruleset(name)
         for size in range(ruleset.players.min, min(ruleset.players.max, 6) + 1):
