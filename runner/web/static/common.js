@@ -53,14 +53,27 @@ function clear(node, ...children) {
   return node;
 }
 
-// A card drawn from its notation (RULES.md): 10H, JD, 7S; jokers XR, XB.
-function cardEl(text, size = "") {
+const RANK_NAMES = { J: "jack", Q: "queen", K: "king", A: "ace" };
+
+// A card in words, for screen readers: "7 of hearts", "jack of diamonds", "red joker".
+function cardName(text) {
+  if (!text) return "none";
+  const rank = text.slice(0, -1), suit = text.slice(-1);
+  if (rank === "X") return `${suit === "R" ? "red" : "black"} joker`;
+  return `${RANK_NAMES[rank] || rank} of ${SUIT_NAMES[suit] || suit}`;
+}
+
+// A card drawn from its notation (RULES.md): 10H, JD, 7S; jokers XR, XB. The suit shows as its symbol in each
+// corner (never by colour alone); `tag` makes it a button where it can be played.
+function cardEl(text, size = "", tag = "span") {
   const rank = text.slice(0, -1), suit = text.slice(-1);
   const joker = rank === "X";
   const red = joker ? suit === "R" : RED_SUITS.has(suit);
   const pip = joker ? "\u2605" : (SUIT_PIPS[suit] || suit);
-  return el("span", { class: `card ${red ? "red" : "black"} ${size}`.trim(), "data-card": text, title: text },
-    el("span", { class: "rank", text: joker ? "J\u2605" : rank }), el("span", { class: "pip", text: pip }));
+  return el(tag, { class: `card ${red ? "red" : "black"} suit-${suit} ${size}`.trim(), "data-card": text, title: cardName(text),
+    "aria-label": cardName(text), role: tag === "span" ? "img" : null },
+  el("span", { class: "rank", text: joker ? "J\u2605" : rank, "aria-hidden": "true" }),
+  el("span", { class: "pip", text: pip, "aria-hidden": "true" }));
 }
 
 function backEl(size = "") {
