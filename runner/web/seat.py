@@ -65,7 +65,8 @@ class WebSeat(Bot):
         if self.narrator is None:
             return
         lines = self.narrator.tell(event)
-        if event["type"] in ACT_TYPES:
+        if event["type"] in ACT_TYPES and (lines or event["type"] == "round_start"):  # unsaid is unseen (a jump-in
+            # declined out of the others' sight)
             if event["type"] in ("round_start", "reshuffle"):  # the cards played before may now be in the stock
                 self.acts = []
             self.acted += 1
