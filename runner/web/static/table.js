@@ -321,27 +321,8 @@ document.addEventListener("pointerdown", () => { keyboard = false; });
 
 // ------------------------------------------------------------------ the others' moves, one by one
 
-function centreOf(node) {
-  const box = node.getBoundingClientRect();
-  return { x: box.left + box.width / 2, y: box.top + box.height / 2 };
-}
-
 function seatNode(seat) {
   return seat === state.you ? document.getElementById("hand") : document.querySelector(`#seats [data-seat="${seat}"]`);
-}
-
-async function fly(node, from, to, ms) {
-  if (!from || !to) return;
-  node.classList.add("flying");
-  document.body.append(node);
-  const start = centreOf(from), end = centreOf(to);
-  node.style.left = `${start.x}px`;
-  node.style.top = `${start.y}px`;
-  const animation = node.animate([{ transform: "translate(-50%, -50%) scale(.8)" },
-    { transform: `translate(calc(${end.x - start.x}px - 50%), calc(${end.y - start.y}px - 50%)) scale(1)` }],
-  { duration: ms, easing: "ease-in-out", fill: "forwards" });
-  await animation.finished.catch(() => null);
-  node.remove();
 }
 
 // Show `act` on the table as it was before it: the card to the pile, or cards from the stock to a hand.
