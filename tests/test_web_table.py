@@ -113,7 +113,7 @@ def test_a_whole_match_played_by_tapping_cards_and_the_stock(browser, site, size
     context, page, errors = open_page(browser, size)
     try:
         start(page, site, "strafpunten", 3)
-        deadline, turns = time.monotonic() + 900, 0
+        deadline, turns, called, bubbles = time.monotonic() + 900, 0, [], 0
         while True:
             assert time.monotonic() < deadline, "the match did not end"
             step = my_turn(page)
@@ -125,18 +125,24 @@ def test_a_whole_match_played_by_tapping_cards_and_the_stock(browser, site, size
             if turns % 5 == 0:
                 fits_the_screen(page)
             turns += 1
+            bubbles += page.locator("#seats .bubble.call").count()  # a bot's "Mau!" at its seat
             if step == "pick":
                 tap(page.locator("#picker .pick").first, phone)
             elif step == "card":
+                note = page.get_by_test_id("call-note")
+                word = note.get_attribute("data-call") if note.count() else None  # the call the ruleset wants
                 tap(page.locator("#hand button.playable:enabled").first, phone)
                 if page.get_by_test_id("play-chosen").count():  # chosen as the first of several: play it alone
                     tap(page.get_by_test_id("play-chosen"), phone)
+                if word is not None:  # made with the card, and shown as made
+                    expect(page.get_by_test_id("since")).to_contain_text(f'saying "{word}"')
+                    called.append(word)
             elif step == "stock":
                 tap(page.get_by_test_id("stock"), phone)
             else:
                 tap(page.locator("#actions button:enabled").first, phone)
         expect(page.get_by_test_id("winner")).to_be_visible()
-        assert turns > 3
+        assert turns > 3 and called and bubbles  # strafpunten wants "mau" at the last card but one
         assert not errors, errors
     finally:
         context.close()

@@ -234,6 +234,11 @@ function renderTable(s) {
   const actions = [];
   if (myTurn) {
     const calls = [...new Set(s.moves.map((m) => m.announce || null))];
+    const said = calls.filter((c) => c);
+    if (calls.length === 1 && said.length) {  // the engine's plays carry the call due: it is made with the card
+      actions.push(el("span", { class: "call-note", "data-testid": "call-note", "data-call": said[0],
+        text: `your card says \u201c${callWord(said[0])}!\u201d` }));
+    }
     if (calls.length > 1) {
       for (const word of calls.filter((c) => c)) {
         actions.push(el("button", { class: `call${call === word ? " on" : ""}`, "data-testid": "call", "data-call": word,
