@@ -13,7 +13,7 @@ from runner.game.view import View
 from runner.logs.narration import Narrator, ordered_actions
 
 HISTORY = 300  # lines kept of what happened since the seat's last move (a long wait between rounds says more)
-ACTS_KEPT = 60  # the table's last acts kept for the page to animate (it asks every fraction of a second)
+ACTS_KEPT = 24  # the table's last acts kept for the page to animate (it asks for news after each change)
 ACT_TYPES = {"play", "draw", "pass", "skip", "name_suit", "challenge", "reshuffle", "round_start", "give", "swap"}
 
 
