@@ -17,7 +17,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser import chromium  # noqa: E402  (tests/browser.py: the system chromium, headless)
+from browser import ASKED, INSTANT, chromium, start_game, tap_first_asked  # noqa: E402  (tests/browser.py)
 from runner.tournament.driver import conduct  # noqa: E402
 from runner.tournament.settings import plan  # noqa: E402
 from runner.web.host import Games  # noqa: E402
@@ -26,26 +26,17 @@ from runner.web.site import write_site  # noqa: E402
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
 MOVES_BEFORE_THE_PICTURE = 4
-ASKED = "#picker:not(.hidden) button, #hand button.playable:enabled, #stock.playable:enabled, #actions button:enabled"
 
 
 def table_picture(browser, site: str, size: dict, out: Path) -> None:
     context = browser.new_context(viewport=size, device_scale_factor=2 if size is PHONE else 1)
-    context.add_init_script("localStorage.setItem('maumau-speed', '0')")
+    context.add_init_script(INSTANT)
     page = context.new_page()
-    page.goto(site + "/")
-    page.get_by_test_id("ruleset").select_option("elimination")
-    page.get_by_test_id("level").select_option("medium")
-    page.get_by_test_id("players").fill("4")
-    page.get_by_test_id("new-game").click()
-    page.wait_for_url("**/play/*")
+    start_game(page, site, "elimination", 4, level="medium")
     for _ in range(MOVES_BEFORE_THE_PICTURE):
-        page.locator(ASKED).first.wait_for(timeout=60_000)
-        for selector in ASKED.split(", "):
-            if page.locator(selector).count():
-                page.locator(selector).first.click()
-                break
-    page.locator(ASKED).first.wait_for(timeout=60_000)
+        page.locator(", ".join(ASKED)).first.wait_for(timeout=60_000)
+        tap_first_asked(page)
+    page.locator(", ".join(ASKED)).first.wait_for(timeout=60_000)
     page.wait_for_timeout(300)
     page.screenshot(path=str(out))
     context.close()

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import CHROMIUM, chromium
+from browser import CHROMIUM, INSTANT, chromium, start_game
 from runner.logs import codec
 from runner.table.play import play_match
 from runner.tournament.driver import conduct
@@ -31,8 +31,7 @@ from playwright.sync_api import expect  # noqa: E402  (after the skip: only wher
 from runner.web.host import Games  # noqa: E402
 from runner.web.server import running  # noqa: E402
 
-PATIENCE_MS = 60_000
-INSTANT = "localStorage.setItem('maumau-speed', '0')"  # the others' moves shown at once: no test waits on animations  # for one step of the game to show; a whole match is many steps
+PATIENCE_MS = 60_000  # for one step of the game to show; a whole match is many steps
 NEXT = ("#picker:not(.hidden) button, #hand button.playable:enabled, #stock.playable:enabled, #actions button:enabled, "
         "[data-testid=next-round]:visible, [data-testid=result]:visible")
 
@@ -68,16 +67,6 @@ def page(browser):
     opened.set_default_timeout(PATIENCE_MS)
     yield opened
     context.close()
-
-
-def start_game(page, site: str, ruleset: str, players: int, level: str = "easy") -> None:
-    page.goto(site + "/")
-    page.get_by_test_id("ruleset").select_option(ruleset)
-    page.get_by_test_id("level").select_option(level)
-    page.get_by_test_id("players").fill(str(players))
-    expect(page.get_by_test_id("players-shown")).to_have_text(str(players))
-    page.get_by_test_id("new-game").click()
-    page.wait_for_url("**/play/*")
 
 
 def take_turn(page, start_rounds: bool = True) -> str:

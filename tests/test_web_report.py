@@ -9,7 +9,7 @@ import os
 
 import pytest
 
-from browser import CHROMIUM, chromium
+from browser import ASKED, CHROMIUM, INSTANT, chromium, start_game, tap_first_asked
 from runner.tournament.driver import conduct
 from runner.tournament.settings import plan
 from runner.web.site import write_site
@@ -25,7 +25,6 @@ from runner.web.server import running  # noqa: E402
 
 PATIENCE_MS = 60_000
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
-INSTANT = "localStorage.setItem('maumau-speed', '0')"
 
 
 @pytest.fixture(scope="module")
@@ -99,21 +98,14 @@ def test_the_game_a_person_played_replays_with_the_score_lists_names(browser):
         with running(games=Games(seeds=itertools.count(5).__next__)) as site:
             page = context.new_page()
             page.set_default_timeout(PATIENCE_MS)
-            page.goto(site + "/")
-            page.get_by_test_id("ruleset").select_option("standard-single")
-            page.get_by_test_id("level").select_option("easy")
-            page.get_by_test_id("players").fill("3")
-            page.get_by_test_id("new-game").click()
-            page.wait_for_url("**/play/*")
+            start_game(page, site, "standard-single", 3)
             while not page.get_by_test_id("result").is_visible():
-                page.locator("#picker:not(.hidden) button, #hand button.playable:enabled, #stock.playable:enabled, "
-                             "#actions button:enabled, [data-testid=next-round]:visible, "
-                             "[data-testid=result]:visible").first.wait_for()
-                for selector in ("#picker:not(.hidden) button", "#hand button.playable:enabled", "#stock.playable:enabled",
-                                 "#actions button:enabled", "[data-testid=next-round]:visible"):
-                    if page.locator(selector).count():
-                        page.locator(selector).first.click()
-                        break
+                page.locator(", ".join(ASKED + ("[data-testid=next-round]:visible", "[data-testid=result]:visible"))
+                             ).first.wait_for()
+                if page.locator("[data-testid=next-round]:visible").count():
+                    page.get_by_test_id("next-round").click()
+                else:
+                    tap_first_asked(page)
             names = [page.get_by_test_id(f"score-{seat}").locator("td").first.inner_text() for seat in range(3)]
             assert names == ["you", "easy#1", "easy#2"]
             page.get_by_test_id("replay-link").click()

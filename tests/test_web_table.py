@@ -10,11 +10,12 @@ from __future__ import annotations
 import itertools
 import os
 import time
+from contextlib import contextmanager
 from pathlib import Path
 
 import pytest
 
-from browser import CHROMIUM, chromium
+from browser import CHROMIUM, INSTANT, chromium, start_game
 
 if not CHROMIUM and not os.environ.get("MAUMAU_REQUIRE_BROWSER"):
     pytest.skip("no chromium on this machine (apt-get install -y chromium); "
@@ -45,28 +46,21 @@ def browser():
         yield launched
 
 
-def open_page(browser, size: dict):
+@contextmanager
+def table(browser, site: str, size: dict, ruleset: str | None, players: int, house: Path | None = None):
+    """A page at `size` with a new game started; no script error on it by the end."""
     context = browser.new_context(viewport=size, has_touch=size is PHONE)
-    context.add_init_script("localStorage.setItem('maumau-speed', '0')")
-    page = context.new_page()
-    page.set_default_timeout(PATIENCE_MS)
-    errors: list[str] = []
-    page.on("pageerror", lambda exc: errors.append(str(exc)))
-    return context, page, errors
-
-
-def start(page, site: str, ruleset: str | None, players: int, house: Path | None = None) -> None:
-    page.goto(site + "/")
-    if house is not None:
-        page.get_by_test_id("ruleset").select_option("__house__")
-        page.get_by_test_id("house-file").set_input_files(str(house))
-        expect(page.get_by_test_id("house-result")).to_contain_text("ok: ")
-    else:
-        page.get_by_test_id("ruleset").select_option(ruleset)
-    page.get_by_test_id("level").select_option("easy")
-    page.get_by_test_id("players").fill(str(players))
-    page.get_by_test_id("new-game").click()
-    page.wait_for_url("**/play/*")
+    context.add_init_script(INSTANT)
+    try:
+        page = context.new_page()
+        page.set_default_timeout(PATIENCE_MS)
+        errors: list[str] = []
+        page.on("pageerror", lambda exc: errors.append(str(exc)))
+        start_game(page, site, ruleset, players, house=house)
+        yield page
+        assert not errors, errors
+    finally:
+        context.close()
 
 
 def fits_the_screen(page) -> None:
@@ -110,9 +104,7 @@ def next_round(page, phone: bool) -> None:
 @pytest.mark.parametrize("size", [PHONE, DESKTOP], ids=["phone", "desktop"])
 def test_a_whole_match_played_by_tapping_cards_and_the_stock(browser, site, size):
     phone = size is PHONE
-    context, page, errors = open_page(browser, size)
-    try:
-        start(page, site, "strafpunten", 3)
+    with table(browser, site, size, "strafpunten", 3) as page:
         deadline, turns, called, bubbles = time.monotonic() + 900, 0, [], 0
         while True:
             assert time.monotonic() < deadline, "the match did not end"
@@ -143,19 +135,14 @@ def test_a_whole_match_played_by_tapping_cards_and_the_stock(browser, site, size
                 tap(page.locator("#actions button:enabled").first, phone)
         expect(page.get_by_test_id("winner")).to_be_visible()
         assert turns > 3 and called and bubbles  # strafpunten wants "mau" at the last card but one
-        assert not errors, errors
-    finally:
-        context.close()
 
 
 def test_several_cards_a_wish_and_a_penalty_on_a_phone(browser, site):
     """Makao (rulesets/gallery/makao.yaml): several cards of a rank, a Jack wishes a rank, an Ace names a suit, 2s and
     3s make the next player draw. The person chooses several cards where it can, plays wild cards first, and
     answers each penalty by tapping a card or the stock; until each of the three has happened."""
-    context, page, errors = open_page(browser, PHONE)
     seen: dict[str, object] = {}
-    try:
-        start(page, site, None, 2, house=MAKAO)
+    with table(browser, site, PHONE, None, 2, house=MAKAO) as page:
         deadline = time.monotonic() + 900
         while not {"several", "wish", "penalty"} <= seen.keys():
             assert time.monotonic() < deadline, f"not everything happened: {seen}"
@@ -204,15 +191,10 @@ def test_several_cards_a_wish_and_a_penalty_on_a_phone(browser, site):
                 page.get_by_test_id("stock").tap()
             else:
                 page.locator("#actions button:enabled").first.tap()
-        assert not errors, errors
-    finally:
-        context.close()
 
 
 def test_a_whole_match_played_with_the_keyboard_only(browser, site):
-    context, page, errors = open_page(browser, DESKTOP)
-    try:
-        start(page, site, "strafpunten", 2)
+    with table(browser, site, DESKTOP, "strafpunten", 2) as page:
         page.locator("#hand .card").first.wait_for()
         page.keyboard.press("ArrowRight")  # the keyboard takes over: the first thing that may be done has the focus
         deadline, moved = time.monotonic() + 900, 0
@@ -236,26 +218,19 @@ def test_a_whole_match_played_with_the_keyboard_only(browser, site):
             if step == "next":
                 expect(page.get_by_test_id("next-round")).to_have_count(0)
         expect(page.get_by_test_id("winner")).to_be_visible()
-        assert not errors, errors
-    finally:
-        context.close()
 
 
 def test_cards_have_names_for_screen_readers_and_suits_by_symbol(browser, site):
-    context, page, errors = open_page(browser, PHONE)
-    try:
-        start(page, site, "standard", 2)
+    with table(browser, site, PHONE, "standard", 2) as page:
         page.locator("#hand .card").first.wait_for()
-        labels = page.locator("#hand .card").evaluate_all("all => all.map((c) => [c.dataset.card, c.getAttribute('aria-label'), "
-                                                          "c.querySelector('.pip').textContent])")
+        labels = page.locator("#hand .card").evaluate_all(
+            "all => all.map((c) => [c.dataset.card, c.getAttribute('aria-label'), "
+            "c.querySelector('.pip').textContent])")
         names = {"C": "clubs", "D": "diamonds", "H": "hearts", "S": "spades"}
         pips = {"C": "\u2663", "D": "\u2666", "H": "\u2665", "S": "\u2660"}
         for card, label, pip in labels:
-            assert label.startswith(f"{ {'J': 'jack', 'Q': 'queen', 'K': 'king', 'A': 'ace'}.get(card[:-1], card[:-1])} "
-                                    f"of {names[card[-1]]}"), label
+            rank = {"J": "jack", "Q": "queen", "K": "king", "A": "ace"}.get(card[:-1], card[:-1])
+            assert label.startswith(f"{rank} of {names[card[-1]]}"), label
             assert pip == pips[card[-1]]
         assert page.get_by_test_id("stock").get_attribute("aria-label").startswith("stock, ")
         assert page.get_by_test_id("direction").get_attribute("aria-label").startswith("play goes ")
-        assert not errors, errors
-    finally:
-        context.close()

@@ -108,6 +108,11 @@ def site_page(name: str, data: str) -> str:
 
 # ---------------------------------------------------------------- the ruleset in words
 
+WHEN_WORDS = {"stuck": "only when you cannot play", "any": "whenever you like"}
+DRAWN_WORDS = {"play_or_keep": "a playable card drawn may be played or kept",
+               "must_play": "a playable card drawn must be played", "keep": "the card drawn is kept",
+               "go_on": "after drawing you may play on"}
+
 def ruleset_words(rules: dict) -> list[str]:
     """The resolved ruleset (runner/tournament/settings.py's Settings.ruleset) in a few sentences of plain words: the
     deal, what each card with a power does, drawing, announcements, scoring and the match. The YAML beside it on the
@@ -131,12 +136,11 @@ def ruleset_words(rules: dict) -> list[str]:
             words.append(f"{rank}: {', '.join(said)}.")
     multiple = rules.get("multiple") or {}
     if multiple.get("same_rank") or multiple.get("chain") or multiple.get("runs", "none") != "none":
-        words.append("Several cards may be played at once" + (" of the same rank" if multiple.get("same_rank") else "") + ".")
+        same = " of the same rank" if multiple.get("same_rank") else ""
+        words.append(f"Several cards may be played at once{same}.")
     drawing = rules.get("drawing") or {}
-    when = {"stuck": "only when you cannot play", "any": "whenever you like"}.get(drawing.get("when"), drawing.get("when"))
-    kept = {"play_or_keep": "a playable card drawn may be played or kept", "must_play": "a playable card drawn must be played",
-            "keep": "the card drawn is kept", "go_on": "after drawing you may play on"}.get(drawing.get("drawn_card"),
-                                                                                             drawing.get("drawn_card"))
+    when = WHEN_WORDS.get(drawing.get("when"), drawing.get("when"))
+    kept = DRAWN_WORDS.get(drawing.get("drawn_card"), drawing.get("drawn_card"))
     if when:
         words.append(f"Draw {when}" + (f"; {kept}" if kept else "") + ".")
     calls = rules.get("announcements") or {}
@@ -148,7 +152,8 @@ def ruleset_words(rules: dict) -> list[str]:
     if match.get("format") == "limit":
         words.append(f"Rounds are played until a total reaches {match.get('limit')}; the fewest points wins.")
     elif match.get("format"):
-        words.append(f"Match format: {match['format']}" + (f", {match['rounds']} rounds" if match.get("rounds") else "") + ".")
+        rounds = f", {match['rounds']} rounds" if match.get("rounds") else ""
+        words.append(f"Match format: {match['format']}{rounds}.")
     points = rules.get("points") or {}
     special = {rank: value for rank, value in points.items() if str(value) != str(rank)}
     if special:

@@ -19,8 +19,7 @@ from runner.tournament.driver import standings_of
 from runner.tournament.listing import list_matches
 from runner.tournament.replay import events_of
 from runner.tournament.settings import Settings
-from runner.tournament.standings import standings_data
-from runner.tournament.standings import wilson
+from runner.tournament.standings import standings_data, wilson
 from runner.tournament.store import DB_NAME, SEATS_IN_SCHEDULE, Store, deal_bound
 
 from .host import Refused
