@@ -234,3 +234,12 @@ def test_cards_have_names_for_screen_readers_and_suits_by_symbol(browser, site):
             assert pip == pips[card[-1]]
         assert page.get_by_test_id("stock").get_attribute("aria-label").startswith("stock, ")
         assert page.get_by_test_id("direction").get_attribute("aria-label").startswith("play goes ")
+
+
+def test_the_invitation_opens_over_the_table_without_sideways_scrolling(browser, site):
+    with table(browser, site, PHONE, "elimination", 3) as page:
+        page.locator("#hand .card").first.wait_for()
+        page.get_by_test_id("invite").tap()
+        expect(page.get_by_test_id("invite-link")).to_be_visible()
+        assert page.get_by_test_id("invite-link").inner_text().startswith(site + "/join/")
+        fits_the_screen(page)  # the link wraps, over the table: the hand and the moves stay where they were
