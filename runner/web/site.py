@@ -14,7 +14,6 @@ import re
 import shutil
 from datetime import datetime, timezone
 from pathlib import Path
-from typing import Callable
 
 import yaml
 
@@ -31,7 +30,7 @@ HERE = "."  # the tournament's name in Results when DIR is the tournament itself
 SAFE_ID = re.compile(r"[A-Za-z0-9._-]{1,120}")
 
 
-def write_site(directory: Path, out: Path, progress: Callable[[int, int], None] | None = None) -> dict:
+def write_site(directory: Path, out: Path) -> dict:
     """Write the site of the tournament in `directory` into `out`; what was written, counted."""
     if not (directory / DB_NAME).is_file():
         raise MaumauError(f"{directory} is not a tournament's results directory (no {DB_NAME} in it)")
@@ -49,15 +48,13 @@ def write_site(directory: Path, out: Path, progress: Callable[[int, int], None] 
     settings = read_settings(directory)
     (out / "data" / "matches").mkdir(parents=True, exist_ok=True)
     (out / "static").mkdir(exist_ok=True)
-    for index, match in enumerate(listed):
+    for match in listed:
         match["file"] = file_id(match["match"])
         try:
             replay = results.match(HERE, match["match"])
         except Refused as exc:
             raise MaumauError(str(exc)) from None
         write_script(out / "data" / "matches" / f"{match['file']}.js", "maumauReplay({});", replay)
-        if progress is not None:
-            progress(index + 1, len(listed))
     data = {
         "name": directory.resolve().name, "standings": {**standings, "name": directory.resolve().name},
         "history": history, "matches": listed,

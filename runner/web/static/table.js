@@ -247,7 +247,7 @@ function renderTable(s) {
       }
     }
     if (chosen.length) {
-      if (whole.length) {
+      if (whole.length && !picking) {
         actions.push(el("button", { class: "primary", "data-testid": "play-chosen", onclick: () => playOf(chosen, whole),
           text: `Play ${chosen.length === 1 ? "it" : `these ${chosen.length}`}` }));
       }
@@ -280,7 +280,8 @@ function renderPicker(myTurn) {
     m.suit ? el("span", { class: "big", text: SUIT_PIPS[m.suit] || m.suit }) : null,
     el("span", { text: m.suit ? SUIT_NAMES[m.suit] || m.suit : label }));
   });
-  const head = picking.cards.length ? `${picking.moves[0].rank ? "Wish a rank" : "Name a suit"} for ${picking.cards.join(" ")}`
+  const shown = picking.cards.map((card) => card.slice(0, -1) + (SUIT_PIPS[card.slice(-1)] || card.slice(-1))).join(" ");
+  const head = picking.cards.length ? `${picking.moves[0].rank ? "Wish a rank" : "Name a suit"} with ${shown}`
     : "Name the suit to follow";
   clear(box, el("div", { class: "picker-head", text: head }), el("div", { class: "options" }, options),
     picking.cards.length ? el("button", { class: "cancel", "data-testid": "pick-cancel", "aria-label": "cancel",
