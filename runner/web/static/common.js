@@ -42,7 +42,7 @@ function siteMatches(params) {
 }
 
 async function siteApi(path) {
-  const url = new URL(path, "https://site.invalid/"), data = window.maumauTournament;
+  const url = new URL(path, location.href), data = window.maumauTournament;
   if (url.pathname === "/api/standings") return data.standings;
   if (url.pathname === "/api/history") return data.history;
   if (url.pathname === "/api/matches") return siteMatches(url.searchParams);
