@@ -9,8 +9,10 @@ import re
 import pytest
 
 from console import maumau
-from runner.tournament.driver import conduct
+from runner.tournament.backends import Backend, SerialBackend
+from runner.tournament.driver import conduct, run
 from runner.tournament.settings import plan
+from runner.tournament.store import Store
 from runner.web.site import file_id, ruleset_words
 from runner.web.watch import Results
 
@@ -80,3 +82,33 @@ def test_the_ruleset_in_words_names_the_powers_and_the_match():
                            "match": {"format": "limit", "limit": 100}})
     assert "8: the next player misses a turn." in words and "Q: reverses the direction of play." in words
     assert any("until a total reaches 100" in line for line in words)
+
+
+class StopsAfter(Backend):
+    """The serial backend, interrupted after `matches` matches: a tournament left as if still running."""
+
+    shares_files = True
+
+    def __init__(self, matches: int):
+        self.matches, self.played = matches, 0
+
+    def run(self, units, on_results):
+        for unit in units:
+            if self.played == self.matches:
+                raise KeyboardInterrupt
+            self.played += 1
+            SerialBackend().run([unit], on_results)
+
+
+def test_a_running_tournament_is_written_as_far_as_it_has_come(tmp_path, capsys, monkeypatch):
+    settings = plan("standard-single", ["easy", "medium"], deals=3, seed=2)
+    store = Store.create(tmp_path / "running", settings.config())
+    with pytest.raises(KeyboardInterrupt):
+        run(settings, store, StopsAfter(4))
+    store.close()
+    code, out, err = maumau(capsys, monkeypatch, "report", tmp_path / "running", "--out", tmp_path / "site")
+    assert code == 0, err
+    assert "4 matches with replays (4 of 6 matches so far)" in out
+    data = script_value(tmp_path / "site" / "data" / "tournament.js", "window.maumauTournament = ")
+    assert data["standings"]["finished"] is False and data["standings"]["stored"] == 4
+    assert len(data["matches"]) == 4 == len(list((tmp_path / "site" / "data" / "matches").iterdir()))
