@@ -181,7 +181,6 @@ function renderTable(s) {
   document.getElementById("pile-info").textContent = `pile ${t.pile}`;
   const wished = t.top && t.suit && !t.top.startsWith("X") && t.top.slice(-1) !== t.suit;
   const wish = document.getElementById("wish");
-  wish.classList.toggle("hidden", !t.suit || !wished);
   wish.className = `wish suit-${t.suit}${t.suit && wished ? "" : " hidden"}`;
   wish.textContent = SUIT_PIPS[t.suit] || "";
   wish.setAttribute("aria-label", `wished suit: ${t.suit_name}`);
@@ -223,7 +222,6 @@ function renderTable(s) {
     node.classList.add(legal ? "playable" : "dimmed");
     if (order >= 0) node.classList.add("chosen");
     node.disabled = !legal;
-    node.dataset.testid = "card";
     node.setAttribute("data-testid", "card");
     node.setAttribute("aria-label", cardName(card) + (order >= 0 ? `, chosen ${order + 1}` : legal ? ", playable" : ""));
     if (order >= 0) node.append(el("span", { class: "order", text: order + 1, "aria-hidden": "true" }));
