@@ -52,7 +52,6 @@ def seat_state(game: HostedGame, seat: WebSeat) -> dict:
         view = seat.view
         state["moves"] = [{"kind": type(action).__name__.lower(), "text": action_text(action, view, who),
                            "cards": list(action_cards(action)), **move_fields(action)} for action in seat.moves]
-        state["phase"] = view.phase
         state["prompt"] = phase_text(view, who)
     return state
 
