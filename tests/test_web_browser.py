@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import CHROMIUM, chromium
+from browser import CHROMIUM, INSTANT, chromium, start_game
 from runner.logs import codec
 from runner.table.play import play_match
 from runner.tournament.driver import conduct
@@ -32,7 +32,8 @@ from runner.web.host import Games  # noqa: E402
 from runner.web.server import running  # noqa: E402
 
 PATIENCE_MS = 60_000  # for one step of the game to show; a whole match is many steps
-NEXT = "[data-testid=move]:enabled, [data-testid=next-round]:visible, [data-testid=result]:visible"
+NEXT = ("#picker:not(.hidden) button, #hand button.playable:enabled, #stock.playable:enabled, #actions button:enabled, "
+        "[data-testid=next-round]:visible, [data-testid=result]:visible")
 
 
 @pytest.fixture(scope="module")
@@ -61,20 +62,11 @@ def browser():
 @pytest.fixture
 def page(browser):
     context = browser.new_context(viewport={"width": 1200, "height": 900})
+    context.add_init_script(INSTANT)
     opened = context.new_page()
     opened.set_default_timeout(PATIENCE_MS)
     yield opened
     context.close()
-
-
-def start_game(page, site: str, ruleset: str, players: int, level: str = "easy") -> None:
-    page.goto(site + "/")
-    page.get_by_test_id("ruleset").select_option(ruleset)
-    page.get_by_test_id("level").select_option(level)
-    page.get_by_test_id("players").fill(str(players))
-    expect(page.get_by_test_id("players-shown")).to_have_text(str(players))
-    page.get_by_test_id("new-game").click()
-    page.wait_for_url("**/play/*")
 
 
 def take_turn(page, start_rounds: bool = True) -> str:
@@ -90,8 +82,16 @@ def take_turn(page, start_rounds: bool = True) -> str:
         next_round.click()
         expect(page.get_by_test_id("next-round")).to_have_count(0)  # asked: the button goes once the server knows
         return "next"
-    cards = page.locator("[data-testid=move]:enabled:not([data-cards=''])")
-    (cards if cards.count() else page.locator("[data-testid=move]:enabled")).first.click()
+    if page.locator("#picker:not(.hidden) button").count():
+        page.locator("#picker button").first.click()
+    elif page.locator("#hand button.playable:enabled").count():  # a card rather than a draw
+        page.locator("#hand button.playable:enabled").first.click()
+        if page.get_by_test_id("play-chosen").count():
+            page.get_by_test_id("play-chosen").click()
+    elif page.locator("#stock.playable:enabled").count():
+        page.get_by_test_id("stock").click()
+    else:
+        page.locator("#actions button:enabled").first.click()
     return "move"
 
 
@@ -129,7 +129,7 @@ def test_another_browser_joins_between_rounds_with_the_lowest_total(browser, sit
             tab.set_default_timeout(PATIENCE_MS)
         start_game(host, site, "elimination", 3)
         assert play_match_in(host, start_rounds=False) == "between"  # round 1 is over, the match is not
-        invite = host.get_by_test_id("invite").get_attribute("href")
+        invite = host.get_by_test_id("invite-link").get_attribute("href")
         totals = [int(host.get_by_test_id(f"score-{seat}").locator("td").last.inner_text()) for seat in range(3)]
         guest.goto(site + invite)
         guest.get_by_test_id("join").click()
@@ -236,6 +236,7 @@ def test_a_house_rule_file_uploaded_in_the_lobby_plays_with_every_move_the_engin
     are taken through the page."""
     clicked: set[str] = set()
     context = browser.new_context()
+    context.add_init_script(INSTANT)
     with running(games=Games(seeds=itertools.count(HOUSE_SEED).__next__)) as address:
         try:
             page = context.new_page()
@@ -247,6 +248,7 @@ def test_a_house_rule_file_uploaded_in_the_lobby_plays_with_every_move_the_engin
             page.get_by_test_id("players").fill("3")
             page.get_by_test_id("new-game").click()
             page.wait_for_url("**/play/*")
+            page.locator("#all-moves summary").click()  # every move as a list, beside the cards
             token = page.url.rsplit("/", 1)[1]
             deadline = time.monotonic() + 600
             while not page.get_by_test_id("next-round").is_visible():

@@ -320,6 +320,19 @@ def serve_cmd(
     serve(host, port, results, on_ready=typer.echo)
 
 
+@app.command("report")
+def report_cmd(
+    directory: Annotated[Path, typer.Argument(help="A tournament's results directory (finished or still running).")],
+    out: Annotated[Path, typer.Option("--out", help="The folder to write the site into (made if missing).")],
+) -> None:
+    """A tournament as a static site: standings, crosstable, charts, every match's replay, the ruleset in words."""
+    from runner.web.site import write_site
+
+    written = write_site(directory, out)
+    state = "finished" if written["finished"] else f"{written['matches']} of {written['planned']} matches so far"
+    typer.echo(f"wrote {out / 'index.html'}: {counted(written['matches'], 'match')} with replays ({state})")
+
+
 @app.command("verify")
 def verify_cmd(log: Annotated[Path, typer.Argument(help="A game log (JSON lines, plain or gzip).")]) -> None:
     """Check a game log against the rules without the engine: deal, every card moved, every play, totals."""

@@ -229,6 +229,10 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
         name = text_param(request, "t")
         return JSONResponse(await asyncio.to_thread(results_dir().standings, name))
 
+    async def history(request: Request) -> Response:
+        name = text_param(request, "t")
+        return JSONResponse(await asyncio.to_thread(results_dir().history, name))
+
     async def matches(request: Request) -> Response:
         name = text_param(request, "t")
         bot = text_param(request, "bot", required=False, limit=200)
@@ -301,6 +305,7 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
         Route("/api/tournaments", tournaments),
         Route("/api/standings", standings),
         Route("/api/matches", matches),
+        Route("/api/history", history),
         Route("/api/replay", match_replay),
         Route("/api/logs", logs),
         Route("/api/logs/replay", log_replay),

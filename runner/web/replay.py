@@ -9,17 +9,21 @@ from runner.logs.follow import LogTable
 from runner.logs.narration import PowerWords, event_line, sorted_cards
 
 
-def frames(events: Sequence[dict], players: Sequence[str]) -> dict:
+def frames(events: Sequence[dict], players: Sequence[str], numbered: bool = False) -> dict:
     """`{"players": names, "frames": [...]}`: a frame per event, its line (runner/logs/narration.py) and the table
-    after it. A frame holds only what changed since the one before: the viewer carries the rest forward."""
-    table, names = LogTable(), list(players)
+    after it. A frame holds only what changed since the one before: the viewer carries the rest forward.
+
+    `players` are a tournament's entrants as its standings name them (`medium#2`); a game log's players are bot
+    names, the same for several seats, so `numbered` names each `name#seat`, as the table's score list does."""
+    table = LogTable()
+    names = [f"{name}#{seat}" for seat, name in enumerate(players)] if numbered else list(players)
     shown: dict = {}
     out = []
     powers = PowerWords()
     for event in events:
         table.apply(event)
         if event["type"] == ev.JOIN:
-            names.append(str(event["player"]))
+            names.append(f"{event['player']}#{len(names)}" if numbered else str(event["player"]))
         state = {
             "round": table.round,
             "hands": [sorted_cards(hand) for hand in table.hands],

@@ -13,6 +13,8 @@ from runner.game.view import View
 from runner.logs.narration import Narrator, ordered_actions
 
 HISTORY = 300  # lines kept of what happened since the seat's last move (a long wait between rounds says more)
+ACTS_KEPT = 24  # the table's last acts kept for the page to animate (it asks for news after each change)
+ACT_TYPES = {"play", "draw", "pass", "skip", "name_suit", "challenge", "reshuffle", "round_start", "give", "swap"}
 
 
 class GameStopped(KeyboardInterrupt):
@@ -38,6 +40,8 @@ class WebSeat(Bot):
         self.seat: int | None = None  # None while waiting to join at the next round
         self.narrator: Narrator | None = None
         self.since: list[tuple[int, str]] = []  # (round, line) since this seat's last move
+        self.acts: list[dict] = []  # the table's last acts, public fields only, numbered (public_act)
+        self.acted = 0  # acts heard so far: the number of the next one
         self.view: View | None = None  # what the seat may know, as of the last decision at the table
         self.moves: list[Action] = []  # the legal actions of a decision waiting for the person, in the order shown
         self.turn = 0  # decisions asked of this seat so far; an answer names the one it answers
@@ -61,6 +65,13 @@ class WebSeat(Bot):
         if self.narrator is None:
             return
         lines = self.narrator.tell(event)
+        if event["type"] in ACT_TYPES and (lines or event["type"] == "round_start"):  # unsaid is unseen (a jump-in
+            # declined out of the others' sight)
+            if event["type"] in ("round_start", "reshuffle"):  # the cards played before may now be in the stock
+                self.acts = []
+            self.acted += 1
+            self.acts.append(public_act(event, self.acted))
+            del self.acts[:-ACTS_KEPT]
         if event["type"] == "round_end":  # the report shows the rest: hands left, points, totals
             lines = lines[:1]
         number = self.narrator.table.round
@@ -105,3 +116,25 @@ class WebSeat(Bot):
     def stop(self) -> None:
         self.moves = []
         self._answers.put(_STOP)
+
+
+def public_act(event: dict, number: int) -> dict:
+    """What everyone at the table saw of `event`, for the page's animation: who, what kind, the cards played (face
+    up), how many were drawn; never a hand, never the stock, not even a card this seat drew or gave (it may be in
+    another hand by now)."""
+    kind, seat = event["type"], event.get("seat")
+    act: dict = {"n": number, "type": kind, "seat": seat}
+    if kind == "play":
+        act.update(cards=[event["card"], *event.get("more", ())], suit=event.get("suit"), rank=event.get("rank"),
+                   announce=event.get("announce"), jump_in=bool(event.get("jump_in")))
+    elif kind == "draw":
+        act.update(count=len(event["cards"]), reason=event.get("reason"))
+    elif kind == "name_suit":
+        act["suit"] = event["suit"]
+    elif kind == "challenge":
+        act["target"] = event.get("target")
+    elif kind in ("give", "swap"):
+        act["to"] = event.get("to", event.get("with"))
+    elif kind == "round_start":
+        act.update(round=event.get("round"), first=event.get("first"))
+    return act

@@ -40,6 +40,7 @@ def seat_state(game: HostedGame, seat: WebSeat) -> dict:
         "moves": [],
         "turn": seat.turn,
         "since": [{"round": number, "text": text} for number, text in seat.since],
+        "acts": list(seat.acts),
         "report": report_data(narrator.report, who) if narrator is not None and narrator.report else None,
         "scores": scores(game, who),
         "result": result_data(game, who) if game.status == "over" else None,
@@ -50,9 +51,16 @@ def seat_state(game: HostedGame, seat: WebSeat) -> dict:
     if seat.moves:
         view = seat.view
         state["moves"] = [{"kind": type(action).__name__.lower(), "text": action_text(action, view, who),
-                           "cards": list(action_cards(action))} for action in seat.moves]
+                           "cards": list(action_cards(action)), **move_fields(action)} for action in seat.moves]
         state["prompt"] = phase_text(view, who)
     return state
+
+
+def move_fields(action) -> dict:
+    """A move's choices beyond its cards, for the page's pickers: the suit named, the rank wished, the call made,
+    the seat a swap takes the hand of (each only where the move has it)."""
+    fields = {name: getattr(action, name, None) for name in ("suit", "rank", "announce", "seat")}
+    return {name: value for name, value in fields.items() if value is not None}
 
 
 def table_data(game: HostedGame, seat: WebSeat, who) -> dict:

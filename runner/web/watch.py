@@ -19,13 +19,14 @@ from runner.tournament.driver import standings_of
 from runner.tournament.listing import list_matches
 from runner.tournament.replay import events_of
 from runner.tournament.settings import Settings
-from runner.tournament.standings import standings_data
-from runner.tournament.store import DB_NAME, Store
+from runner.tournament.standings import standings_data, wilson
+from runner.tournament.store import DB_NAME, SEATS_IN_SCHEDULE, Store, deal_bound
 
 from .host import Refused
 from .replay import frames
 
 LOG_SUFFIXES = (".jsonl", ".jsonl.gz", ".log", ".log.gz")
+CHART_POINTS = 120  # points of each entrant's line in the score chart, however many matches
 MAX_LISTED = 500  # tournaments or log files listed at most
 
 
@@ -97,6 +98,45 @@ class Results:
         self._standings[path] = (stamp, data)
         return data
 
+    def history(self, name: str) -> dict:
+        """Each entrant's score per match as the matches came in (schedule order), with its 95% band, at most
+        CHART_POINTS points a line: the chart of the tournament's page. The band is Wilson's over the matches taken
+        as independent, narrower than the standings' (which allows for the rotations of a deal sharing cards)."""
+        path = self.tournament(name)
+        try:
+            store = Store.open(path)
+            try:
+                with store.snapshot():
+                    rows = store.db.execute("SELECT m.id, s.entrant, s.score " + SEATS_IN_SCHEDULE,
+                                            (deal_bound(None),)).fetchall()
+                    entrants = list(Settings.from_config(store.config()).entrants)
+            finally:
+                store.close()
+        except MaumauError as exc:
+            raise Refused(422, str(exc)) from None
+        order: list[str] = []
+        by_match: dict[str, list[tuple[str, float]]] = {}
+        for match_id, entrant, score in rows:
+            if match_id not in by_match:
+                order.append(match_id)
+                by_match[match_id] = []
+            by_match[match_id].append((entrant, score))
+        every = max(1, -(-len(order) // CHART_POINTS))
+        played = {entrant: [0, 0.0] for entrant in entrants}
+        series: dict[str, list[list[float]]] = {entrant: [] for entrant in entrants}
+        for number, match_id in enumerate(order, 1):
+            for entrant, score in by_match[match_id]:
+                tally = played.setdefault(entrant, [0, 0.0])
+                tally[0] += 1
+                tally[1] += score
+            if number % every == 0 or number == len(order):
+                for entrant, (n, total) in played.items():
+                    if n:
+                        low, high = wilson(total, n)
+                        series.setdefault(entrant, []).append(
+                            [number, round(total / n, 4), round(low, 4), round(high, 4)])
+        return {"name": name, "matches": len(order), "series": series}
+
     def matches(self, name: str, bot: str | None, lost: bool, faults: bool, offset: int, limit: int) -> dict:
         """The matches as `maumau matches DIR` lists them, filtered alike; `limit` of them from `offset`."""
         path = self.tournament(name)
@@ -161,7 +201,7 @@ def log_frames(data: bytes, source: str) -> dict:
         verify(events)  # a log that breaks the rules is refused, not shown; it begins with match_start
     except MaumauError as exc:
         raise Refused(422, f"{source}: {exc}" if not str(exc).startswith(source) else str(exc)) from None
-    return {"source": source, **frames(events, [str(player) for player in events[0].get("players", [])])}
+    return {"source": source, **frames(events, [str(player) for player in events[0].get("players", [])], numbered=True)}
 
 
 def _stamp(path: Path) -> tuple:
