@@ -12,7 +12,7 @@ from statistics import quantiles
 from typing import Iterable
 
 from .intervals import Difference, Estimate, Term, chi_square_uniform, design_effect, difference, ratio, share
-from .metrics import MAX_ROUNDS, ROUND_ENDS
+from .metrics import MAX_ROUNDS, ROUND_ENDS, STALLS
 
 LENGTH, ENDINGS, SEATS, DRAMA, RULES = "length", "endings", "seats", "drama", "rules"
 MATCH_ENDS = ("single", "limit", "target", "rounds", "wins", "elimination", MAX_ROUNDS)
@@ -43,7 +43,8 @@ class Rule:
 
 @dataclass(frozen=True)
 class Stall:
-    """A match that hit a bound (the turn limit, match.max_rounds), with the command that replays it."""
+    """A match that stalled or hit a bound (a blocked round, the turn limit, match.max_rounds), with the command that
+    replays it."""
 
     match_id: str
     seed: int
@@ -158,7 +159,9 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
             put(RULES, f"{key} fires per round", match_id, fires, rounds)
             terms.setdefault(f"{key} size", {})[match_id] = (block_of(match_id), size, sized)
         if f["bound"]:
-            why = "match.max_rounds" if f["match_end"] == MAX_ROUNDS else "the turn limit"
+            why = ", ".join([f"{f['round_ends'][reason]} round(s) {reason}" for reason in STALLS
+                             if f["round_ends"][reason]] + (["match.max_rounds"] if f["match_end"] == MAX_ROUNDS
+                                                            else []))
             stalls.append(Stall(match_id, seed, why, f"{replay} --match {match_id}"))
     figures = []
     for name, by_match in terms.items():
@@ -244,9 +247,8 @@ def sentences(cells: list[Cell], compared: list[Compared]) -> list[str]:
         if never:
             said.append(f"{head}: never fired in {cell.rounds} rounds: {', '.join(never)}.")
         if cell.stalls:
-            said.append(f"{head}: {len(cell.stalls)} of {cell.matches} matches hit a bound ("
-                        f"{', '.join(sorted({s.why for s in cell.stalls}))}); they are listed with their replay "
-                        "commands.")
+            said.append(f"{head}: {len(cell.stalls)} of {cell.matches} matches stalled or hit a bound; they are "
+                        "listed with their seeds and replay commands.")
     return said
 
 

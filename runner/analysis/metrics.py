@@ -24,7 +24,8 @@ from runner.rules import ruleset_of
 WENT_OUT, BLOCKED, TURN_LIMIT, HAND_LIMIT, FORFEITED = "went_out", "blocked", "turn_limit", "hand_limit", "forfeited"
 ROUND_ENDS = (WENT_OUT, BLOCKED, TURN_LIMIT, HAND_LIMIT, FORFEITED)
 MAX_ROUNDS = "max_rounds"  # a match the format did not end: match.max_rounds did
-BOUNDS = (TURN_LIMIT, MAX_ROUNDS)  # endings that are a guard, not the game: such a match is listed for replay
+# endings where the game stalled (nobody could play or draw) or a guard ended it: such a match is listed for replay
+STALLS = (BLOCKED, TURN_LIMIT)
 
 # The draws that are a seat's own decision (the engine counts them as turns); the rest come with another's action.
 DECIDED_DRAWS = frozenset((ev.STUCK, ev.CHOICE, ev.SEVEN, ev.ACE, ev.AGAIN))
@@ -286,7 +287,7 @@ class MatchCounter:
             "drawn": [r["drawn"] for r in scoring], "reshuffles": [r["reshuffles"] for r in scoring],
             "fewest_changes": [r["fewest_changes"] for r in scoring],
             "round_ends": ends, "match_end": ending,
-            "bound": ending == MAX_ROUNDS or ends[TURN_LIMIT] > 0,
+            "bound": ending == MAX_ROUNDS or any(ends[reason] for reason in STALLS),
             "round_wins": round_wins, "match_wins": match_wins, "points": points,
             "rules": {key: [self.fires[key], self.sizes[key], self.sized[key]] for key in self.keys},
         }

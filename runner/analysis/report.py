@@ -108,7 +108,7 @@ def cell_detail(cell: Cell) -> str:
                  f"{test.degrees} degrees of freedom, p = {test.p_value:.3f}"
                  + (": the seats differ" if test.advantage else ""))
     if cell.stalls:
-        lines.append(f"Matches that hit a bound ({len(cell.stalls)}):")
+        lines.append(f"Matches that stalled or hit a bound ({len(cell.stalls)}):")
         lines.extend(f"  {stall.match_id} (seed {stall.seed}, {stall.why}): {stall.command}" for stall in cell.stalls)
     return "\n".join(lines)
 
