@@ -216,6 +216,7 @@ def test_the_command_prints_a_table_json_and_csv(tmp_path):
     (["standard", "strafpunten", "--sweep", "hand_size=4,5"], "give one ruleset"),
     (["standard", "--players", "9"], "outside the player range 2-8"),
     (["standard", "--players", "3-x"], "expected a number of players"),
+    (["standard", "--skill", "random/random"], "two different bots"),
 ])
 def test_bad_input_is_one_error_line(tmp_path, args, fragment):
     done = maumau("analyze", *args, "--deals", "1", "--out", str(tmp_path / "x"), "-q")
@@ -231,3 +232,30 @@ def test_rulesets_whose_ranges_do_not_meet_are_refused(tmp_path):
     done = maumau("analyze", str(big), "rulesets/gallery/prsi.yaml", "--deals", "1", "--out", str(tmp_path / "x"))
     assert done.returncode != 0 and done.stderr.startswith("Error: ")
     assert "do not meet" in done.stderr and "big 6-8" in done.stderr and "prsi 2-5" in done.stderr
+
+
+def test_skill_is_the_order_index_of_the_stronger_bot(tmp_path):
+    result = analyze(["standard-single"], tmp_path / "a", deals=20, players="3", backend="serial",
+                     skill=["medium/random"])
+    cell = result.cells[0]
+    medium = cell.figure("order index of medium among random").estimate
+    assert medium.low > 0  # medium wins more than its third against random bots
+    assert medium.matches == 60  # every rotation of each deal: the seats differ
+
+
+def test_ablate_takes_each_rule_away_in_turn(tmp_path):
+    result = analyze(["standard-single"], tmp_path / "a", ablate=True, deals=2, players="2", backend="serial",
+                     skill=["none"])
+    assert [c.label for c in result.cells] == ["standard-single", "without powers.7", "without powers.8",
+                                               "without powers.J", "without announcements"]
+    without_seven = result.cells[1]
+    assert "powers.7" not in {rule.key for rule in without_seven.rules}
+
+
+def test_until_doubles_the_deals_until_the_interval_is_narrow(tmp_path):
+    result = analyze(["standard-single"], tmp_path / "a", until=0.3, deals=2, max_deals=64, players="2",
+                     backend="serial", skill=["none"])
+    cell = result.cells[0]
+    estimate = cell.figure("decisions per round").estimate
+    assert cell.matches in (4, 8, 16, 32, 64)
+    assert cell.matches == 64 or (estimate.high - estimate.low) / estimate.value <= 0.3

@@ -2,7 +2,7 @@
 
     from pathlib import Path
     from runner.analysis import analyze
-    result = analyze(["standard", "strafpunten"], players="4", deals=50, out=Path("results/cmp"))
+    result = analyze(["standard", "strafpunten"], Path("results/cmp"), players="4", deals=50)
     result.cells[0].figure("decisions per round").estimate     # Estimate(value=..., low=..., high=..., matches=...)
 
 Modules: metrics.py counts one match's events (in the worker), intervals.py gives the clustered 95%
@@ -18,15 +18,26 @@ from runner.tournament.progress import Progress
 
 from .figures import Cell, Compared, Figure, Rule, SeatTest, Stall
 from .intervals import Difference, Estimate
-from .runs import Analysis, AnalysisPlan, Variant, make_plan, read_analysis, run_analysis
+from .runs import (
+    DEFAULT_DEALS,
+    DEFAULT_MAX_DEALS,
+    Analysis,
+    AnalysisPlan,
+    Variant,
+    make_plan,
+    read_analysis,
+    run_analysis,
+)
 
 
 def analyze(rulesets: list[str], out: Path, *, players: str | None = None, sets: dict | None = None,
-            sweep: str | None = None, bots: list[str] | None = None, deals: int = 100, seed: int = 1,
-            resume: bool = False, backend: str = "processes", workers: int | None = None,
-            progress: Progress | None = None) -> Analysis:
+            sweep: str | None = None, bots: list[str] | None = None, deals: int = DEFAULT_DEALS, seed: int = 1,
+            skill: list[str] | None = None, ablate: bool = False, until: float | None = None,
+            max_deals: int = DEFAULT_MAX_DEALS, resume: bool = False, backend: str = "processes",
+            workers: int | None = None, progress: Progress | None = None) -> Analysis:
     """Play and measure `rulesets` (or one ruleset's `sweep`) into `out`; the figures as typed values."""
-    plan = make_plan(rulesets, players, sets, sweep, bots, deals, seed)
+    plan = make_plan(rulesets, players, sets, sweep, bots, deals, seed, skill=skill, ablate=ablate, until=until,
+                     max_deals=max_deals)
     return run_analysis(plan, out, resume, backend, workers, progress)
 
 

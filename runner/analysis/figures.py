@@ -14,7 +14,7 @@ from typing import Iterable
 from .intervals import Difference, Estimate, Term, chi_square_uniform, design_effect, difference, ratio, share
 from .metrics import MAX_ROUNDS, ROUND_ENDS, STALLS
 
-LENGTH, ENDINGS, SEATS, DRAMA, RULES = "length", "endings", "seats", "drama", "rules"
+LENGTH, ENDINGS, SEATS, DRAMA, RULES, SKILL = "length", "endings", "seats", "drama", "rules", "skill"
 MATCH_ENDS = ("single", "limit", "target", "rounds", "wins", "elimination", MAX_ROUNDS)
 
 
@@ -110,9 +110,11 @@ def block_of(match_id: str) -> str:
 
 
 def summarise(label: str, ruleset: str, overrides: dict, players: int, directory: str,
-              matches: Iterable[tuple[str, int, dict]], replay: str, labels: dict[str, str], deck: str = "") -> Cell:
+              matches: Iterable[tuple[str, int, dict]], replay: str, labels: dict[str, str], deck: str = "",
+              extra: Iterable[tuple[str, str, dict[str, Term]]] = ()) -> Cell:
     """The cell's figures from its matches (id, seed, counts), in schedule order; `replay` the replay command's
-    start, to which `--match ID` is added; `labels`: each rule key's size label (metrics.rule_keys)."""
+    start, to which `--match ID` is added; `labels`: each rule key's size label (metrics.rule_keys); `extra`:
+    figures measured in other tournaments of the cell (group, name, terms by match id), the skill's."""
     rows = list(matches)
     terms: dict[str, dict[str, Term]] = {}
     groups: dict[str, str] = {}
@@ -163,6 +165,8 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
                              if f["round_ends"][reason]] + (["match.max_rounds"] if f["match_end"] == MAX_ROUNDS
                                                             else []))
             stalls.append(Stall(match_id, seed, why, f"{replay} --match {match_id}"))
+    for group, name, by_match in extra:
+        terms[name], groups[name] = by_match, group
     figures = []
     for name, by_match in terms.items():
         if name.endswith(" size"):
@@ -189,6 +193,17 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
                           sum(t[1] for t in sized) / size_count if size_count else None, rule_keys[key], fires == 0))
     return Cell(label, ruleset, overrides, players, len(rows), total_rounds, directory, tuple(figures), tuple(rules),
                 seat_test(rows, n), tuple(stalls), deck, terms)
+
+
+def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int) -> dict[str, Term]:
+    """Per match of `strong` among weaker bots, its order index (w - 1/n) / (1 - 1/n), w its share of the win
+    (CardStock's "order": 0 as good as the others, 1 winning every match)."""
+    terms = {}
+    for match_id, _, f in rows:
+        winners = f["winners"]
+        won = sum(1 / len(winners) for seat in winners if f["bots"][seat] == strong)
+        terms[match_id] = (block_of(match_id), (won - 1 / players) / (1 - 1 / players), 1.0)
+    return terms
 
 
 def seat_test(rows: list[tuple[str, int, dict]], n: int) -> SeatTest:
@@ -243,6 +258,11 @@ def sentences(cells: list[Cell], compared: list[Compared]) -> list[str]:
         line += (", a seat advantage (p = {:.3f})".format(cell.seat_test.p_value) if cell.seat_test.advantage
                  else ", no clear seat advantage")
         said.append(line + ".")
+        for figure in cell.figures:
+            if figure.group == SKILL:
+                e = figure.estimate
+                said.append(f"{head}: the {figure.name} is {e.value:.2f} ({e.low:.2f} to {e.high:.2f}; 0: no better "
+                            "than them, 1: wins every match).")
         never = [rule.key for rule in cell.rules if rule.never_fired]
         if never:
             said.append(f"{head}: never fired in {cell.rounds} rounds: {', '.join(never)}.")

@@ -83,7 +83,7 @@ def count_match(events: Iterable[dict], ruleset: Ruleset | None = None) -> dict:
         if counter is None:
             if ruleset is None:
                 ruleset = ruleset_of(event["rules"], "the match's rules")
-            counter = MatchCounter(ruleset, len(event["players"]))
+            counter = MatchCounter(ruleset, len(event["players"]), event["players"])
         counter.add(event)
     if counter is None:
         raise ValueError("an empty game log")
@@ -93,8 +93,9 @@ def count_match(events: Iterable[dict], ruleset: Ruleset | None = None) -> dict:
 class MatchCounter:
     """Counts a match's events one at a time; `figures()` gives the plain data."""
 
-    def __init__(self, ruleset: Ruleset, players: int):
+    def __init__(self, ruleset: Ruleset, players: int, bots: list[str] | None = None):
         self.ruleset, self.n = ruleset, players
+        self.bots = list(bots) if bots is not None else [""] * players
         self.keys = rule_keys(ruleset)
         chosen = selectors.resolve(ruleset.powers)
         self.power_key = {card.text: f"powers.{key}" for card, key in chosen.items()
@@ -282,7 +283,8 @@ class MatchCounter:
         played = len(scoring)
         ending = self._match_ending(played)
         figures = {
-            "players": n, "rounds": played, "deciding": len(self.rounds) - played,
+            "players": n, "bots": self.bots, "winners": list(end["winners"]),
+            "rounds": played, "deciding": len(self.rounds) - played,
             "decisions": [r["decisions"] for r in scoring], "turns": [r["turns"] for r in scoring],
             "drawn": [r["drawn"] for r in scoring], "reshuffles": [r["reshuffles"] for r in scoring],
             "fewest_changes": [r["fewest_changes"] for r in scoring],

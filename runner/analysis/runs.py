@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Iterator, Mapping
 
 from runner.errors import InvalidSetting, MaumauError
+from runner.game.ruleset import Multiple
 from runner.plugins import registry
 from runner.rules import parse_override, ruleset_of
 from runner.seats.faults import FaultSettings
@@ -27,15 +28,17 @@ from runner.tournament.driver import Pending
 from runner.tournament.progress import Progress
 from runner.tournament.schedule import Slot
 from runner.tournament.settings import Settings, plan
-from runner.tournament.store import Store
+from runner.tournament.store import DB_NAME, Store
 from runner.tournament.work import MatchOutcome, WorkUnit
 
-from .figures import Cell, Compared, compare, sentences, summarise
+from .figures import SKILL, Cell, Compared, compare, sentences, skill_terms, summarise
 from .metrics import measure, rule_keys
 
 SPEC_NAME = "analysis.json"
 DEFAULT_BOTS = ("medium",)
-DEFAULT_DEALS = 100
+DEFAULT_SKILL = (("medium", "random"),)  # the stronger bot, among weaker ones: the order index of the first
+DEFAULT_DEALS = 200
+DEFAULT_MAX_DEALS = 3200
 DEFAULT_TABLE = 4
 FIGURES_TABLE = """CREATE TABLE IF NOT EXISTS figures (match_id TEXT PRIMARY KEY, data TEXT NOT NULL)"""
 
@@ -60,6 +63,14 @@ class AnalysisPlan:
     seed: int = 1
     logs: bool = False
     faults: FaultSettings = field(default_factory=FaultSettings)
+    skill: tuple[tuple[str, str], ...] = DEFAULT_SKILL
+    until: float | None = None  # the relative width of every cell's decisions-per-round interval to reach
+    max_deals: int = DEFAULT_MAX_DEALS  # with `until`: the most deals per cell
+
+    @property
+    def scheduled_deals(self) -> int:
+        """The deals each cell's tournament is set up with: the most that may be played."""
+        return max(self.max_deals, self.deals) if self.until is not None else self.deals
 
     def cells(self) -> Iterator[tuple[Variant, int]]:
         for players in self.players:
@@ -105,17 +116,61 @@ def label_of(ruleset: str) -> str:
     return Path(ruleset).stem if ruleset.endswith((".yaml", ".yml")) else ruleset
 
 
+def parse_skill(texts: list[str] | None) -> tuple[tuple[str, str], ...]:
+    """`--skill STRONG/WEAK` (repeatable; `none`: no skill tournaments)."""
+    if texts is None:
+        return DEFAULT_SKILL
+    pairs = []
+    for text in texts:
+        if text.strip() == "none":
+            continue
+        strong, sep, weak = text.partition("/")
+        if not sep or not strong.strip() or not weak.strip():
+            raise InvalidSetting(f"{{0}} {text!r}: expected STRONG/WEAK, e.g. medium/random or hard/medium", "skill")
+        if strong.strip() == weak.strip():
+            raise InvalidSetting(f"{{0}} {text!r}: the order index compares two different bots, e.g. medium/random",
+                                 "skill")
+        pairs.append((strong.strip(), weak.strip()))
+    return tuple(pairs)
+
+
+def ablation(key: str) -> dict:
+    """The overrides that take the rule `key` (metrics.rule_keys) away."""
+    if key.startswith("powers."):
+        return {key: None}  # removes the power
+    return {"multiple": {"multiple": Multiple().model_dump(mode="json")}, "jump_in": {"jump_in": "none"},
+            "announcements": {"announcements.mau.required": False, "announcements.maumau.required": False},
+            "announcements.false_penalty": {"announcements.mau.false_penalty": 0,
+                                            "announcements.maumau.false_penalty": 0},
+            "announcements.enforcement": {"announcements.enforcement": "referee"},
+            "drawing.until_playable": {"drawing.until_playable": False, "drawing.max": None},
+            "round.hand_limit": {"round.hand_limit": None}}[key]
+
+
 def make_plan(rulesets: list[str], players: str | None = None, sets: Mapping | None = None,
               sweep: str | None = None, bots: list[str] | None = None, deals: int = DEFAULT_DEALS, seed: int = 1,
-              logs: bool = False, faults: FaultSettings | None = None) -> AnalysisPlan:
+              logs: bool = False, faults: FaultSettings | None = None, *, skill: list[str] | None = None,
+              ablate: bool = False, until: float | None = None, max_deals: int = DEFAULT_MAX_DEALS) -> AnalysisPlan:
     """A checked plan: every ruleset (and sweep value) loads, and every table size is in every ruleset's range."""
     if not rulesets:
         raise InvalidSetting("{0} needs at least one ruleset", "rulesets")
     if deals < 1:
         raise InvalidSetting(f"{{0}} must be at least 1, got {deals}", "deals")
+    if until is not None and not 0 < until < 2:
+        raise InvalidSetting(f"{{0}} {until}: a relative width between 0 and 2, e.g. 0.05 for intervals 5% wide",
+                             "until")
+    if until is not None and max_deals < deals:
+        raise InvalidSetting(f"{{0}} {max_deals} is below {{1}} {deals}; raise it", "max_deals", "deals")
     sets = dict(sets or {})
     variants = []
-    if sweep is not None:
+    if ablate and (sweep is not None or len(rulesets) != 1):
+        raise InvalidSetting("{0} takes each rule away from one ruleset; give one ruleset and no --sweep", "ablate")
+    if ablate:
+        name = rulesets[0]
+        variants.append(Variant(label_of(name), name, sets))
+        for key in rule_keys(registry().load_ruleset(name, sets)):
+            variants.append(Variant(f"without {key}", name, {**sets, **ablation(key)}))
+    elif sweep is not None:
         if len(rulesets) != 1:
             raise InvalidSetting("{0} varies one key of one ruleset; give one ruleset", "sweep")
         key, values = parse_sweep(sweep)
@@ -146,7 +201,7 @@ def make_plan(rulesets: list[str], players: str | None = None, sets: Mapping | N
                 raise InvalidSetting(f"{{0}} {k} is outside the player range {a}-{b} of {label}; choose sizes in "
                                      f"{low}-{high}", "players")
     return AnalysisPlan(tuple(variants), sizes, tuple(bots or DEFAULT_BOTS), deals, seed, logs,
-                        faults or FaultSettings())
+                        faults or FaultSettings(), parse_skill(skill), until, max_deals)
 
 
 def cell_directory(out: Path, variant: Variant, players: int) -> Path:
@@ -154,11 +209,22 @@ def cell_directory(out: Path, variant: Variant, players: int) -> Path:
     return out / f"{slug}-p{players}"
 
 
-def cell_settings(analysis: AnalysisPlan, variant: Variant, players: int) -> Settings:
+def cell_settings(analysis: AnalysisPlan, variant: Variant, players: int,
+                  lineup: tuple[str, ...] | None = None) -> Settings:
     """The tournament of one cell: the line-up repeated to fill the table, equal bots at every seat by default."""
-    bots = [analysis.bots[i % len(analysis.bots)] for i in range(max(players, len(analysis.bots)))]
-    return plan(variant.ruleset, bots, analysis.deals, players, analysis.seed, variant.overrides, logs=analysis.logs,
-                faults=analysis.faults)
+    lineup = lineup or analysis.bots
+    bots = [lineup[i % len(lineup)] for i in range(max(players, len(lineup)))]
+    return plan(variant.ruleset, bots, analysis.scheduled_deals, players, analysis.seed, variant.overrides,
+                logs=analysis.logs, faults=analysis.faults)
+
+
+def skill_lineup(strong: str, weak: str, players: int) -> tuple[str, ...]:
+    return (strong, *[weak] * (players - 1))
+
+
+def skill_directory(cell: Path, strong: str, weak: str) -> Path:
+    slug = re.sub(r"[^A-Za-z0-9_.=-]+", "_", f"{strong}-among-{weak}")
+    return cell.with_name(f"{cell.name}-skill-{slug}")
 
 
 class FigureStore(Store):
@@ -204,20 +270,35 @@ class Measured(Pending):
 def run_analysis(analysis: AnalysisPlan, out: Path, resume: bool = False, backend: str = "processes",
                  workers: int | None = None, progress: Progress | None = None,
                  scheduler: str | None = None) -> Analysis:
-    """Play every cell not yet stored into `out` (one results directory per cell) and return the figures."""
+    """Play every cell not yet stored into `out` (one results directory per cell, and one per skill line-up) and
+    return the figures; with `until`, the deals double until every cell's interval is narrow enough."""
     progress = progress or Progress()
     spec = out / SPEC_NAME
     if spec.exists() and not resume:
         raise MaumauError(f"{out} already holds an analysis; add --resume to continue it, or choose another --out")
     if resume and not spec.exists():
         raise MaumauError(f"nothing to resume in {out} (no {SPEC_NAME}); leave out --resume to start it")
-    cells = [(variant, players, cell_settings(analysis, variant, players)) for variant, players in analysis.cells()]
-    document = {"plan": {"rulesets": [v.ruleset for v in analysis.variants], "labels": [v.label for v in
-                                                                                    analysis.variants],
+    tournaments = []  # (what, settings, directory)
+    entries = []
+    for variant, players in analysis.cells():
+        directory = cell_directory(out, variant, players)
+        tournaments.append((f"{variant.label}, {players} players", cell_settings(analysis, variant, players),
+                            directory))
+        skills = []
+        for strong, weak in analysis.skill:
+            settings = cell_settings(analysis, variant, players, skill_lineup(strong, weak, players))
+            where = skill_directory(directory, strong, weak)
+            tournaments.append((f"{variant.label}, {players} players, {strong} among {weak}", settings, where))
+            skills.append({"strong": settings.bots[0], "weak": weak, "directory": where.name})
+        entries.append({"label": variant.label, "ruleset": variant.ruleset, "players": players,
+                        "directory": directory.name, "skill": skills})
+    document = {"plan": {"rulesets": [v.ruleset for v in analysis.variants],
+                         "labels": [v.label for v in analysis.variants],
                          "overrides": [v.overrides for v in analysis.variants], "players": list(analysis.players),
-                         "bots": list(analysis.bots), "deals": analysis.deals, "seed": analysis.seed},
-                "cells": [{"label": v.label, "ruleset": v.ruleset, "players": k,
-                           "directory": cell_directory(out, v, k).name} for v, k, _ in cells]}
+                         "bots": list(analysis.bots), "deals": analysis.deals, "seed": analysis.seed,
+                         "skill": [list(pair) for pair in analysis.skill], "until": analysis.until,
+                         "max_deals": analysis.scheduled_deals},
+                "cells": entries}
     if resume:
         stored = json.loads(spec.read_text())
         if stored.get("plan") != json.loads(json.dumps(document["plan"])):
@@ -226,42 +307,63 @@ def run_analysis(analysis: AnalysisPlan, out: Path, resume: bool = False, backen
     else:
         out.mkdir(parents=True, exist_ok=True)
         spec.write_text(json.dumps(document, indent=1))
-    with make_backend(backend, workers, scheduler) as executor:
-        executor.prepare(analysis.bots, analysis.faults.isolate, analysis.faults.sandbox)
-        for variant, players, settings in cells:
-            directory = cell_directory(out, variant, players)
-            play_cell(settings, directory, executor, progress, f"{variant.label}, {players} players")
-    return read_analysis(out)
-
-
-def play_cell(settings: Settings, directory: Path, executor, progress: Progress, what: str) -> None:
-    """Play the cell's matches not yet stored in `directory`."""
-    exists = (directory / "tournament.sqlite").exists()
-    store = FigureStore.resume(directory, settings.config()) if exists else FigureStore.create(directory,
-                                                                                               settings.config())
+    deals = analysis.deals
+    stores: list[FigureStore] = []
+    # each store is opened once, before the pool forks its workers: a worker holds a copy of the directory's lock
+    # (an flock) while it lives, so a store closed and opened again in this run would find its directory in use
     try:
-        log_dir = str(directory.resolve()) if settings.logs and executor.shares_files else None
-        pending = Measured(settings, store, range(0, settings.deals), log_dir)
-        total = store.count() + len(pending)
-        if len(pending):
-            progress.note(f"{what}: {len(pending)} of {total} matches to play")
-        progress.start(total, total - len(pending))
-        try:
-            def on_results(outcomes: list[MatchOutcome]) -> None:
-                pending.store_results(outcomes)
-                progress.advance(len(outcomes))
-
-            executor.run(pending, on_results)
-        except KeyboardInterrupt:
-            progress.stop()
-            progress.warn(f"interrupted: {store.count()} of {total} matches of {what} stored; continue with the same "
-                          "command plus --resume")
-            raise
-        progress.stop()
-        # not marked finished: the tournament's check of a finished schedule counts every rotation, which a cell of
-        # equal bots leaves out (Measured); the cell is complete when nothing is pending
+        for _, settings, directory in tournaments:
+            exists = (directory / DB_NAME).exists()
+            stores.append(FigureStore.resume(directory, settings.config()) if exists
+                          else FigureStore.create(directory, settings.config()))
+        with make_backend(backend, workers, scheduler) as executor:
+            executor.prepare(sorted({bot for _, settings, _ in tournaments for bot in settings.bots}),
+                             analysis.faults.isolate, analysis.faults.sandbox)
+            while True:
+                for (what, settings, directory), store in zip(tournaments, stores):
+                    play_cell(settings, store, executor, progress, what, range(deals))
+                result = read_analysis(out)
+                if analysis.until is None or deals >= analysis.scheduled_deals or narrow(result, analysis.until):
+                    return result
+                deals = min(analysis.scheduled_deals, deals * 2)
+                progress.note(f"an interval is wider than {analysis.until:g} of its value: {deals} deals")
     finally:
-        store.close()
+        for store in stores:
+            store.close()
+
+
+def narrow(analysis: Analysis, width: float) -> bool:
+    """Whether every cell's decisions per round has a 95% interval at most `width` of its value wide."""
+    for cell in analysis.cells:
+        estimate = cell.figure("decisions per round").estimate
+        if estimate.value <= 0 or (estimate.high - estimate.low) / estimate.value > width:
+            return False
+    return True
+
+
+def play_cell(settings: Settings, store: Store, executor, progress: Progress, what: str, deals: range) -> None:
+    """Play the cell's matches of `deals` not yet in `store`."""
+    directory = store.directory
+    log_dir = str(directory.resolve()) if settings.logs and executor.shares_files else None
+    pending = Measured(settings, store, deals, log_dir)
+    total = store.count(deals) + len(pending)
+    if len(pending):
+        progress.note(f"{what}: {len(pending)} of {total} matches to play")
+    progress.start(total, total - len(pending))
+    try:
+        def on_results(outcomes: list[MatchOutcome]) -> None:
+            pending.store_results(outcomes)
+            progress.advance(len(outcomes))
+
+        executor.run(pending, on_results)
+    except KeyboardInterrupt:
+        progress.stop()
+        progress.warn(f"interrupted: {store.count()} matches of {what} stored; continue with the same command plus "
+                      "--resume")
+        raise
+    # not marked finished: the tournament's check of a finished schedule counts every rotation, which a cell of
+    # equal bots leaves out (Measured); the cell is complete when nothing is pending
+    progress.stop()
 
 
 def read_analysis(out: Path) -> Analysis:
@@ -273,19 +375,32 @@ def read_analysis(out: Path) -> Analysis:
     cells = []
     for entry in document["cells"]:
         directory = out / entry["directory"]
-        if not (directory / "tournament.sqlite").exists():
+        stored = stored_figures(directory)
+        if stored is None:
             continue
-        store = FigureStore.open(directory)
-        try:
-            settings = Settings.from_config(store.config())
-            rows = list(store.figures())
-        finally:
-            store.close()
-        if not rows:
-            continue
+        settings, rows = stored
+        extra = []
+        for skill in entry.get("skill", ()):
+            measured = stored_figures(out / skill["directory"])
+            if measured is not None:
+                extra.append((SKILL, f"order index of {skill['strong']} among {skill['weak']}",
+                              skill_terms(measured[1], skill["strong"], entry["players"])))
         ruleset = ruleset_of(settings.ruleset, f"the ruleset stored in {directory}")
         cells.append(summarise(entry["label"], entry["ruleset"], settings.overrides, entry["players"],
                                str(directory), rows, f"maumau replay {shlex.quote(str(directory))}",
-                               rule_keys(ruleset), repr(tuple(ruleset.deck_for(entry["players"])))))
+                               rule_keys(ruleset), repr(tuple(ruleset.deck_for(entry["players"]))), extra))
     compared = compare(cells)
     return Analysis(tuple(cells), tuple(compared), tuple(sentences(cells, compared)), str(out))
+
+
+def stored_figures(directory: Path) -> tuple[Settings, list[tuple[str, int, dict]]] | None:
+    """The settings and the stored matches' counts of one tournament of the analysis (None: nothing stored yet)."""
+    if not (directory / DB_NAME).exists():
+        return None
+    store = FigureStore.open(directory)
+    try:
+        settings = Settings.from_config(store.config())
+        rows = list(store.figures())
+    finally:
+        store.close()
+    return (settings, rows) if rows else None

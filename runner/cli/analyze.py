@@ -21,9 +21,18 @@ def analyze_cmd(
     players: Annotated[Optional[str], typer.Option(
         "--players", help="Table size, or a range such as 2-6 (default: 4 if every ruleset allows it).")] = None,
     deals: Annotated[int, typer.Option(
-        "--deals", help="Deals per cell, each played under every seat rotation (default 100).")] = 100,
+        "--deals", help="Deals per cell (with --until: to start with; default 200).")] = 200,
+    until: Annotated[Optional[float], typer.Option(
+        "--until", help="Double the deals until every cell's decisions per round has a 95% interval at most this "
+                        "share of its value wide, e.g. 0.05 (up to --max-deals).")] = None,
+    max_deals: Annotated[int, typer.Option("--max-deals", help="The most deals per cell with --until.")] = 3200,
     bots: Annotated[Optional[list[str]], typer.Option(
         "-b", "--bot", help="The bots in the seats, repeated round the table (default: medium at every seat).")] = None,
+    skill: Annotated[Optional[list[str]], typer.Option(
+        "--skill", help="STRONG/WEAK: the order index of STRONG in one seat among WEAK bots (repeatable; default "
+                        "medium/random; e.g. 'hard:rollouts=100/medium'; none: no skill tournaments).")] = None,
+    ablate: Annotated[bool, typer.Option(
+        "--ablate", help="Also play the ruleset with each of its rules taken away, each against the whole.")] = False,
     set_: SetOpt = None,
     sweep: Annotated[Optional[str], typer.Option(
         "--sweep", help="One key of one ruleset at several values, e.g. powers.7.draw=1,2,3.")] = None,
@@ -50,7 +59,7 @@ def analyze_cmd(
         raise MaumauError("--resume needs --out DIR: the directory of the analysis to continue")
     with option_names():
         plan = make_plan(rulesets, players, overrides_of(set_), sweep, bots, deals, 1 if seed is None else seed,
-                         logs)
+                         logs, skill=skill, ablate=ablate, until=until, max_deals=max_deals)
         if workers is not None and workers < 1:
             raise MaumauError(f"--workers must be at least 1, got {workers}")
         if out is None:
