@@ -259,3 +259,15 @@ def test_until_doubles_the_deals_until_the_interval_is_narrow(tmp_path):
     estimate = cell.figure("decisions per round").estimate
     assert cell.matches in (4, 8, 16, 32, 64)
     assert cell.matches == 64 or (estimate.high - estimate.low) / estimate.value <= 0.3
+
+
+def test_the_html_report_is_one_offline_file_with_its_charts(tmp_path):
+    pytest.importorskip("matplotlib")
+    report = tmp_path / "report.html"
+    done = maumau("analyze", "standard", "--sweep", "powers.7.draw=1,2,3", "--deals", "3", "--players", "2",
+                  "--skill", "none", "--out", str(tmp_path / "a"), "-q", "--report", str(report), "--backend", "serial")
+    assert done.returncode == 0, done.stderr
+    text = report.read_text()
+    assert text.count("<svg") == 4  # the sweep's lines, lengths, seats, rules
+    assert "<script" not in text and "src=" not in text and "<link" not in text  # nothing to fetch
+    assert "seat advantage" in text and "what each rule does" in text and "powers.7.draw=3" in text

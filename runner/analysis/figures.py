@@ -81,6 +81,7 @@ class Cell:
     seat_test: SeatTest
     stalls: tuple[Stall, ...]
     deck: str = ""  # the deck shuffled at this table size: cells with the same deck played the same deals
+    spreads: dict = field(default_factory=dict, repr=False, compare=False)  # figure name -> per-round values
     terms: dict = field(default_factory=dict, repr=False, compare=False)  # figure name -> match id -> Term
 
     def figure(self, name: str) -> Figure:
@@ -192,7 +193,7 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
         rules.append(Rule(key, ratio(list(fired.values())), fires,
                           sum(t[1] for t in sized) / size_count if size_count else None, rule_keys[key], fires == 0))
     return Cell(label, ruleset, overrides, players, len(rows), total_rounds, directory, tuple(figures), tuple(rules),
-                seat_test(rows, n), tuple(stalls), deck, terms)
+                seat_test(rows, n), tuple(stalls), deck, spreads, terms)
 
 
 def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int) -> dict[str, Term]:

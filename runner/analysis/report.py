@@ -14,7 +14,7 @@ from runner.errors import MaumauError
 from .figures import ENDINGS, Cell, Compared
 from .runs import Analysis
 
-FORMATS = ("table", "json", "csv")
+FORMATS = ("table", "json", "csv", "html")
 
 
 def render(analysis: Analysis, fmt: str) -> str:
@@ -24,6 +24,10 @@ def render(analysis: Analysis, fmt: str) -> str:
         return json.dumps(data(analysis), indent=1)
     if fmt == "csv":
         return csv_text(analysis)
+    if fmt == "html":
+        from .html import page  # matplotlib, an extra, is imported only for the HTML report
+
+        return page(analysis)
     raise MaumauError(f"unknown --format {fmt!r}; use one of {', '.join(FORMATS)}")
 
 

@@ -10,7 +10,7 @@ import typer
 
 from runner.errors import MaumauError
 
-from .options import FormatOpt, SeedOpt, SetOpt, option_names, overrides_of
+from .options import SeedOpt, SetOpt, option_names, overrides_of
 from .tournaments import BackendOpt, OutOpt, SchedulerOpt, WorkersOpt
 
 
@@ -44,7 +44,10 @@ def analyze_cmd(
     scheduler: SchedulerOpt = None,
     logs: Annotated[bool, typer.Option("--logs/--no-logs", help="Also store every match's game log.")] = False,
     seed: SeedOpt = None,
-    fmt: FormatOpt = "table",
+    fmt: Annotated[str, typer.Option(
+        "--format", help="Output: table, json, csv or html (one offline page).")] = "table",
+    report: Annotated[Optional[Path], typer.Option(
+        "--report", help="Also write the HTML report (one file, opens offline) to FILE.")] = None,
     quiet: Annotated[bool, typer.Option("--quiet", "-q", help="No progress or notes.")] = False,
 ) -> None:
     """What rulesets do, measured on equal bots: length, endings and stalls, seat advantage, drama, each rule's
@@ -74,4 +77,11 @@ def analyze_cmd(
         except KeyboardInterrupt:
             progress.warn(f"interrupted; continue with the same command plus --resume --out {out}")
             raise
+    if report is not None:
+        try:
+            report.write_text(render(analysis, "html"))
+        except OSError as exc:
+            raise MaumauError(f"cannot write the report {report}: {exc.strerror}") from None
+        if not quiet:
+            progress.note(f"report: {report}")
     typer.echo(render(analysis, fmt))
