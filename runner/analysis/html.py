@@ -14,8 +14,8 @@ import io
 from runner.errors import MaumauError
 
 from .figures import LENGTH, SKILL, Cell
-from .report import change, shown
 from .runs import Analysis
+from .text import change, shown
 
 INSTALL_HINT = "pip install 'maumau[report]'"
 SWEPT = ("decisions per round", "rounds per match", "cards drawn per round", "seat 0 round wins",
