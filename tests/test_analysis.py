@@ -12,9 +12,12 @@ import pytest
 from logbuilder import Log
 from runner.analysis import analyze, make_plan, read_analysis, run_analysis
 from runner.analysis.intervals import chi_square_sf, difference, ratio
-from runner.analysis.metrics import count_match
+from runner.analysis.metrics import count_match, measure
+from runner.analysis.runs import cell_settings
 from runner.logs import codec
 from runner.tournament.progress import Progress
+from runner.tournament.schedule import Units, schedule
+from runner.tournament.work import play_unit
 
 DECIDED = {"stuck", "choice", "seven", "ace", "again"}
 
@@ -271,3 +274,15 @@ def test_the_html_report_is_one_offline_file_with_its_charts(tmp_path):
     assert text.count("<svg") == 4  # the sweep's lines, lengths, seats, rules
     assert "<script" not in text and "src=" not in text and "<link" not in text  # nothing to fetch
     assert "seat advantage" in text and "what each rule does" in text and "powers.7.draw=3" in text
+
+
+def test_the_worker_counts_the_engines_records_as_the_log_reads(tmp_path):
+    """The worker's fast path over the engine's records (metrics.measure) gives what the stored log's dicts give."""
+    for name, sets in (("standard", {}), ("elimination", {}), ("rulesets/gallery/pesten.yaml", {}),
+                       ("standard", {"multiple.same_rank": True, "jump_in": "same_rank"})):
+        plan = make_plan([name], "3", sets, deals=3, skill=["none"])
+        variant, players = next(plan.cells())
+        settings = cell_settings(plan, variant, players)
+        for unit in map(Units(settings), schedule(settings, range(3))):
+            outcome = play_unit(unit._replace(logs=True, measure=measure))
+            assert outcome.figures == count_match(codec.decode(outcome.log))

@@ -16,6 +16,7 @@ from typing import Iterable
 
 from runner.game import events as ev
 from runner.game import selectors
+from runner.game.events import GameLog, made
 from runner.game.powers import Power
 from runner.game.ruleset import Multiple, Ruleset
 from runner.rules import ruleset_of
@@ -34,9 +35,44 @@ DECISIONS = frozenset((ev.PLAY, ev.PASS, ev.NAME_SUIT, ev.CHALLENGE))
 HIGH_LEADS = frozenset(("target",))
 
 
-def measure(unit, ruleset: Ruleset, result, log) -> dict:
-    """WorkUnit.measure: the match's figures from its in-memory log (a GameLog, read as event dicts)."""
-    return count_match(log, ruleset)
+def measure(unit, ruleset: Ruleset, result, log: GameLog) -> dict:
+    """WorkUnit.measure: the match's figures from its in-memory log.
+
+    The engine's records of the commonest events (runner/game/events.py: a builder and its arguments) are counted
+    from their arguments, without the dict a reader of the log would have made of them; the others as dicts.
+    """
+    counter: MatchCounter | None = None
+    fast = FAST
+    for entry in log.records:
+        if type(entry) is not dict:
+            count = fast.get(entry[0])
+            if count is not None and counter is not None and counter.current is not None:
+                count(counter, entry)
+                continue
+            entry = made(entry)
+        if counter is None:
+            counter = MatchCounter(ruleset, len(entry["players"]), entry["players"])
+        counter.add(entry)
+    if counter is None:
+        raise ValueError("an empty game log")
+    return counter.figures()
+
+
+def _play_more(counter: "MatchCounter", entry: tuple) -> None:
+    more = entry[5] if len(entry) > 5 else ()
+    counter.played(entry[1], entry[2].text, [card.text for card in more] if more else (),
+                   len(entry) > 7 and bool(entry[7]))
+
+
+# builder -> how its record is counted: (builder, seat, ...) as the engine records it
+FAST = {
+    ev.play: lambda counter, entry: counter.played(entry[1], entry[2].text, (), False),
+    ev.play_more: _play_more,
+    ev.draw: lambda counter, entry: counter.drew(entry[1], len(entry[2]), entry[3]),
+    ev.skip: lambda counter, entry: counter.skipped(),
+    ev.pass_: lambda counter, entry: counter._decided(entry[1]),
+    ev.name_suit: lambda counter, entry: counter._decided(entry[1]),
+}
 
 
 def rule_keys(ruleset: Ruleset) -> dict[str, str]:
@@ -161,43 +197,12 @@ class MatchCounter:
             self.sized[key] += 1
 
     def _in_round(self, kind: str, event: dict) -> None:
-        r = self.current
-        hands = r["hands"]
         if kind == ev.PLAY:
-            seat, more = event["seat"], event.get("more", ())
-            self._decided(seat)
-            hands[seat] -= 1 + len(more)
-            card = more[-1] if more else event["card"]  # multiple.power last: the last card's power applies
-            key = self.power_key.get(card)
-            r["context"] = key
-            if key is not None:
-                self._fire(key, None)
-                if card in self.draw_power:
-                    r["penalty_from"] = key
-            if more and "multiple" in self.fires:
-                self._fire("multiple", 1 + len(more))
-            if event.get("jump_in") and "jump_in" in self.fires:
-                self._fire("jump_in")
+            self.played(event["seat"], event["card"], event.get("more", ()), event.get("jump_in", False))
         elif kind == ev.DRAW:
-            seat, got, reason = event["seat"], len(event["cards"]), event["reason"]
-            hands[seat] += got
-            r["drawn"] += got
-            if reason in DECIDED_DRAWS:
-                self._decided(seat)
-            if reason == ev.SEVEN and r["penalty_from"] is not None:
-                self._sized(r["penalty_from"], got)
-                r["penalty_from"] = None
-            elif reason in (ev.OTHERS, ev.SELF) and r["context"] is not None:
-                self._sized(r["context"], got)
-            elif reason == ev.PENALTY and "announcements" in self.fires:
-                self._fire("announcements", got)
-            elif reason == ev.FALSE_CALL and "announcements.false_penalty" in self.fires:
-                self._fire("announcements.false_penalty", got)
-            elif reason == ev.STUCK and "drawing.until_playable" in self.fires:
-                self._fire("drawing.until_playable", got)
+            self.drew(event["seat"], len(event["cards"]), event["reason"])
         elif kind == ev.SKIP:
-            if r["context"] is not None:
-                self._sized(r["context"], 1)
+            self.skipped()
         elif kind in (ev.PASS, ev.NAME_SUIT):
             self._decided(event["seat"])
         elif kind == ev.CHALLENGE:
@@ -205,8 +210,60 @@ class MatchCounter:
             if "announcements.enforcement" in self.fires:
                 self._fire("announcements.enforcement")
         elif kind == ev.RESHUFFLE:
-            r["reshuffles"] += 1
-        elif kind == ev.GIVE:
+            self.current["reshuffles"] += 1
+        elif kind in (ev.GIVE, ev.SWAP, ev.PASS_HANDS, ev.OUT):
+            self._moved(kind, event)
+
+    def played(self, seat: int, card: str, more, jump_in: bool) -> None:
+        """A play of `card` (and `more` cards, texts) by `seat`."""
+        r = self.current
+        self._decided(seat)
+        r["hands"][seat] -= 1 + len(more)
+        if more:
+            card = more[-1]  # multiple.power last: the last card's power applies
+            if "multiple" in self.fires:
+                self._fire("multiple", 1 + len(more))
+        key = self.power_key.get(card)
+        r["context"] = key
+        if key is not None:
+            self._fire(key, None)
+            if card in self.draw_power:
+                r["penalty_from"] = key
+        if jump_in and "jump_in" in self.fires:
+            self._fire("jump_in")
+        self._hands_changed()
+
+    def drew(self, seat: int, got: int, reason: str) -> None:
+        """`seat` drew `got` cards for `reason`."""
+        r = self.current
+        r["hands"][seat] += got
+        r["drawn"] += got
+        if reason in DECIDED_DRAWS:
+            self._decided(seat)
+        if reason == ev.SEVEN and r["penalty_from"] is not None:
+            self._sized(r["penalty_from"], got)
+            r["penalty_from"] = None
+        elif (reason == ev.OTHERS or reason == ev.SELF) and r["context"] is not None:
+            self._sized(r["context"], got)
+        elif reason == ev.PENALTY and "announcements" in self.fires:
+            self._fire("announcements", got)
+        elif reason == ev.FALSE_CALL and "announcements.false_penalty" in self.fires:
+            self._fire("announcements.false_penalty", got)
+        elif reason == ev.STUCK and "drawing.until_playable" in self.fires:
+            self._fire("drawing.until_playable", got)
+        if got:
+            self._hands_changed()
+
+    def skipped(self) -> None:
+        context = self.current["context"]
+        if context is not None:
+            self._sized(context, 1)
+
+    def _moved(self, kind: str, event: dict) -> None:
+        """Cards changing hands without a play or a draw: a give, a swap, hands passed on, a seat out (play_on)."""
+        r = self.current
+        hands = r["hands"]
+        if kind == ev.GIVE:
             hands[event["seat"]] -= 1
             hands[event["to"]] += 1
         elif kind == ev.SWAP:
@@ -219,16 +276,29 @@ class MatchCounter:
                 if r["active"][seat]:
                     moved[(seat + step) % n] = hands[seat]
             hands[:] = moved
-        elif kind == ev.OUT:
-            r["active"][event["seat"]] = False
         else:
-            return
-        r["widest"] = max(r["widest"], max(hands))
-        fewest = self._fewest(hands, r["active"])
-        if fewest is not None:
-            if r["fewest"] is not None and fewest != r["fewest"]:
+            r["active"][event["seat"]] = False
+        self._hands_changed()
+
+    def _hands_changed(self) -> None:
+        """The widest hand so far, and whether another seat now alone holds the fewest cards."""
+        r = self.current
+        hands, active = r["hands"], r["active"]
+        low, holder, widest = 1 << 30, None, r["widest"]
+        for seat in range(self.n):
+            size = hands[seat]
+            if size > widest:
+                widest = size
+            if active[seat]:
+                if size < low:
+                    low, holder = size, seat
+                elif size == low:
+                    holder = None
+        r["widest"] = widest
+        if holder is not None:
+            if r["fewest"] is not None and holder != r["fewest"]:
                 r["fewest_changes"] += 1
-            r["fewest"] = fewest
+            r["fewest"] = holder
 
     def _sized(self, key: str, size: int) -> None:
         """A size of the firing counted already (a skip, a penalty taken after stacking)."""
