@@ -23,6 +23,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from measure import machine, markdown  # noqa: E402
+
 from runner.analysis import runs  # noqa: E402
 from runner.tournament.backends import make_backend  # noqa: E402
 
