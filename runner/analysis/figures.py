@@ -122,8 +122,10 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
     spreads: dict[str, list[float]] = {}
     bounded: set[str] = set()
 
+    block = ""
+
     def put(group: str, name: str, match_id: str, y: float, x: float, share_of: bool = False) -> None:
-        terms.setdefault(name, {})[match_id] = (block_of(match_id), y, x)
+        terms.setdefault(name, {})[match_id] = (block, y, x)
         groups[name] = group
         if share_of:
             bounded.add(name)
@@ -132,6 +134,7 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
     rule_keys = dict(labels)
     stalls = []
     for match_id, seed, f in rows:
+        block = block_of(match_id)
         rounds = f["rounds"]
         put(LENGTH, "decisions per round", match_id, sum(f["decisions"]), rounds)
         put(LENGTH, "turns per round", match_id, sum(f["turns"]), rounds)
@@ -160,7 +163,7 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
             put(DRAMA, "decided from round", match_id, f["decided_round"], 1)
         for key, (fires, size, sized) in f["rules"].items():
             put(RULES, f"{key} fires per round", match_id, fires, rounds)
-            terms.setdefault(f"{key} size", {})[match_id] = (block_of(match_id), size, sized)
+            terms.setdefault(f"{key} size", {})[match_id] = (block, size, sized)
         if f["bound"]:
             why = ", ".join([f"{f['round_ends'][reason]} round(s) {reason}" for reason in STALLS
                              if f["round_ends"][reason]] + (["match.max_rounds"] if f["match_end"] == MAX_ROUNDS

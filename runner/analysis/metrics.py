@@ -99,6 +99,16 @@ def rule_keys(ruleset: Ruleset) -> dict[str, str]:
     return keys
 
 
+def rule_tables(ruleset: Ruleset) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The rule keys (rule_keys), the key of each card's power by the card's text, and those of the draw powers:
+    made once per ruleset (Ruleset.derived), not per match."""
+    keys = rule_keys(ruleset)
+    chosen = selectors.resolve(ruleset.powers)
+    power_key = {card.text: f"powers.{key}" for card, key in chosen.items() if f"powers.{key}" in keys}
+    draw_power = {text: key for text, key in power_key.items() if ruleset.powers[key[7:]].draw}
+    return keys, power_key, draw_power
+
+
 def size_label(power: Power) -> str:
     """What the sizes of a power's firings count."""
     if power.draw:
@@ -126,17 +136,31 @@ def count_match(events: Iterable[dict], ruleset: Ruleset | None = None) -> dict:
     return counter.figures()
 
 
+class RoundCount:
+    """What is counted of the round being read."""
+
+    __slots__ = ("deciding", "first", "direction", "hands", "active", "fewest", "widest", "decisions", "turns",
+                 "drawn", "reshuffles", "forfeit", "fewest_changes", "actor", "context", "penalty_from", "everyone")
+
+    def __init__(self, deciding: bool, first: int, direction: int, hands: list[int], active: list[bool],
+                 fewest: int | None):
+        self.deciding, self.first, self.direction = deciding, first, direction
+        self.hands, self.active, self.fewest, self.widest = hands, active, fewest, max(hands)
+        self.everyone = all(active)  # every seat dealt into the round (none out by elimination or play_on)
+        self.decisions = self.turns = self.drawn = self.reshuffles = self.fewest_changes = 0
+        self.forfeit = False
+        self.actor: int | None = None
+        self.context: str | None = None  # the rule key of the last card played, which skips and draws belong to
+        self.penalty_from: str | None = None  # the draw power whose penalty is pending
+
+
 class MatchCounter:
     """Counts a match's events one at a time; `figures()` gives the plain data."""
 
     def __init__(self, ruleset: Ruleset, players: int, bots: list[str] | None = None):
         self.ruleset, self.n = ruleset, players
         self.bots = list(bots) if bots is not None else [""] * players
-        self.keys = rule_keys(ruleset)
-        chosen = selectors.resolve(ruleset.powers)
-        self.power_key = {card.text: f"powers.{key}" for card, key in chosen.items()
-                          if f"powers.{key}" in self.keys}
-        self.draw_power = {text: key for text, key in self.power_key.items() if ruleset.powers[key[7:]].draw}
+        self.keys, self.power_key, self.draw_power = ruleset.derived("analysis.rules", rule_tables)
         self.fires = {key: 0 for key in self.keys}
         self.sizes = {key: 0 for key in self.keys}
         self.sized = {key: 0 for key in self.keys}
@@ -145,7 +169,7 @@ class MatchCounter:
         self.match_first, self.match_direction = 0, 1
         self.end: dict | None = None
         self.forfeits = 0
-        self.current: dict | None = None  # the round being counted
+        self.current: RoundCount | None = None  # the round being counted
 
     # ------------------------------------------------------------ events
     def add(self, event: dict) -> None:
@@ -159,7 +183,7 @@ class MatchCounter:
         elif kind == ev.FORFEIT:
             self.forfeits += 1
             if self.current is not None:
-                self.current["forfeit"] = True
+                self.current.forfeit = True
         elif self.current is not None:
             self._in_round(kind, event)
 
@@ -169,11 +193,9 @@ class MatchCounter:
             hands[event["dealer"]] += len(event["taken"])
         if not self.rounds and self.current is None:
             self.match_first, self.match_direction = event["first"], event["direction"]
-        self.current = {"deciding": event["deciding"], "first": event["first"], "direction": event["direction"],
-                        "decisions": 0, "turns": 0, "drawn": 0, "reshuffles": 0, "forfeit": False,
-                        "hands": hands, "active": [bool(hand) for hand in event["hands"]], "widest": max(hands),
-                        "fewest": self._fewest(hands, [bool(hand) for hand in event["hands"]]), "fewest_changes": 0,
-                        "actor": None, "context": None, "penalty_from": None}
+        active = [bool(hand) for hand in event["hands"]]
+        self.current = RoundCount(event["deciding"], event["first"], event["direction"], hands, active,
+                                  self._fewest(hands, active))
 
     @staticmethod
     def _fewest(hands: list[int], active: list[bool]) -> int | None:
@@ -185,10 +207,10 @@ class MatchCounter:
 
     def _decided(self, seat: int) -> None:
         r = self.current
-        r["decisions"] += 1
-        if seat != r["actor"]:
-            r["turns"] += 1
-            r["actor"] = seat
+        r.decisions += 1
+        if seat != r.actor:
+            r.turns += 1
+            r.actor = seat
 
     def _fire(self, key: str, size: int | None = None) -> None:
         self.fires[key] += 1
@@ -210,7 +232,7 @@ class MatchCounter:
             if "announcements.enforcement" in self.fires:
                 self._fire("announcements.enforcement")
         elif kind == ev.RESHUFFLE:
-            self.current["reshuffles"] += 1
+            self.current.reshuffles += 1
         elif kind in (ev.GIVE, ev.SWAP, ev.PASS_HANDS, ev.OUT):
             self._moved(kind, event)
 
@@ -218,17 +240,17 @@ class MatchCounter:
         """A play of `card` (and `more` cards, texts) by `seat`."""
         r = self.current
         self._decided(seat)
-        r["hands"][seat] -= 1 + len(more)
+        r.hands[seat] -= 1 + len(more)
         if more:
             card = more[-1]  # multiple.power last: the last card's power applies
             if "multiple" in self.fires:
                 self._fire("multiple", 1 + len(more))
         key = self.power_key.get(card)
-        r["context"] = key
+        r.context = key
         if key is not None:
             self._fire(key, None)
             if card in self.draw_power:
-                r["penalty_from"] = key
+                r.penalty_from = key
         if jump_in and "jump_in" in self.fires:
             self._fire("jump_in")
         self._hands_changed()
@@ -236,15 +258,15 @@ class MatchCounter:
     def drew(self, seat: int, got: int, reason: str) -> None:
         """`seat` drew `got` cards for `reason`."""
         r = self.current
-        r["hands"][seat] += got
-        r["drawn"] += got
+        r.hands[seat] += got
+        r.drawn += got
         if reason in DECIDED_DRAWS:
             self._decided(seat)
-        if reason == ev.SEVEN and r["penalty_from"] is not None:
-            self._sized(r["penalty_from"], got)
-            r["penalty_from"] = None
-        elif (reason == ev.OTHERS or reason == ev.SELF) and r["context"] is not None:
-            self._sized(r["context"], got)
+        if reason == ev.SEVEN and r.penalty_from is not None:
+            self._sized(r.penalty_from, got)
+            r.penalty_from = None
+        elif (reason == ev.OTHERS or reason == ev.SELF) and r.context is not None:
+            self._sized(r.context, got)
         elif reason == ev.PENALTY and "announcements" in self.fires:
             self._fire("announcements", got)
         elif reason == ev.FALSE_CALL and "announcements.false_penalty" in self.fires:
@@ -255,14 +277,14 @@ class MatchCounter:
             self._hands_changed()
 
     def skipped(self) -> None:
-        context = self.current["context"]
+        context = self.current.context
         if context is not None:
             self._sized(context, 1)
 
     def _moved(self, kind: str, event: dict) -> None:
         """Cards changing hands without a play or a draw: a give, a swap, hands passed on, a seat out (play_on)."""
         r = self.current
-        hands = r["hands"]
+        hands = r.hands
         if kind == ev.GIVE:
             hands[event["seat"]] -= 1
             hands[event["to"]] += 1
@@ -273,32 +295,36 @@ class MatchCounter:
             n, step = self.n, event["direction"]
             moved = [0] * n
             for seat in range(n):
-                if r["active"][seat]:
+                if r.active[seat]:
                     moved[(seat + step) % n] = hands[seat]
             hands[:] = moved
         else:
-            r["active"][event["seat"]] = False
+            r.active[event["seat"]] = False
+            r.everyone = False
         self._hands_changed()
 
     def _hands_changed(self) -> None:
         """The widest hand so far, and whether another seat now alone holds the fewest cards."""
         r = self.current
-        hands, active = r["hands"], r["active"]
-        low, holder, widest = 1 << 30, None, r["widest"]
-        for seat in range(self.n):
-            size = hands[seat]
-            if size > widest:
-                widest = size
-            if active[seat]:
-                if size < low:
-                    low, holder = size, seat
-                elif size == low:
-                    holder = None
-        r["widest"] = widest
+        hands = r.hands
+        widest = max(hands)
+        if widest > r.widest:
+            r.widest = widest
+        if r.everyone:  # the common case, in C: every seat in the round holds cards
+            low = min(hands)
+            holder = hands.index(low) if hands.count(low) == 1 else None
+        else:
+            low, holder = 1 << 30, None
+            for seat, size in enumerate(hands):
+                if r.active[seat]:
+                    if size < low:
+                        low, holder = size, seat
+                    elif size == low:
+                        holder = None
         if holder is not None:
-            if r["fewest"] is not None and holder != r["fewest"]:
-                r["fewest_changes"] += 1
-            r["fewest"] = holder
+            if r.fewest is not None and holder != r.fewest:
+                r.fewest_changes += 1
+            r.fewest = holder
 
     def _sized(self, key: str, size: int) -> None:
         """A size of the firing counted already (a skip, a penalty taken after stacking)."""
@@ -311,22 +337,22 @@ class MatchCounter:
         limit = self.ruleset.round.hand_limit
         if winner is not None:
             reason = WENT_OUT
-        elif r["forfeit"]:
+        elif r.forfeit:
             reason = FORFEITED
-        elif limit is not None and r["widest"] > limit:
+        elif limit is not None and r.widest > limit:
             reason = HAND_LIMIT
-        elif r["decisions"] >= self.ruleset.turn_limit:
+        elif r.decisions >= self.ruleset.turn_limit:
             reason = TURN_LIMIT
         else:
             reason = BLOCKED
         if reason == HAND_LIMIT and "round.hand_limit" in self.fires:
             self._fire("round.hand_limit")
         n = self.n
-        position = None if winner is None else ((winner - r["first"]) * r["direction"]) % n
-        self.rounds.append({"deciding": r["deciding"], "end": reason, "winner_position": position,
-                            "decisions": r["decisions"], "turns": r["turns"], "drawn": r["drawn"],
-                            "reshuffles": r["reshuffles"], "fewest_changes": r["fewest_changes"]})
-        if not r["deciding"]:
+        position = None if winner is None else ((winner - r.first) * r.direction) % n
+        self.rounds.append({"deciding": r.deciding, "end": reason, "winner_position": position,
+                            "decisions": r.decisions, "turns": r.turns, "drawn": r.drawn,
+                            "reshuffles": r.reshuffles, "fewest_changes": r.fewest_changes})
+        if not r.deciding:
             self.totals_after.append(list(event["totals"]))
         self.current = None
 

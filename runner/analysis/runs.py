@@ -14,6 +14,7 @@ from __future__ import annotations
 import json
 import re
 import shlex
+import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterator, Mapping
@@ -228,13 +229,18 @@ def skill_directory(cell: Path, strong: str, weak: str) -> Path:
 
 
 class FigureStore(Store):
-    """A tournament's store that also keeps each match's counts (the `figures` table), written before its rows."""
+    """A tournament's store that also keeps each match's counts (the `figures` table), committed with its rows."""
 
     def add(self, outcomes: list[MatchOutcome], slots: Mapping[str, Slot]) -> None:
-        with self.writing():
+        """The counts, then the tournament's rows: Store.add's transaction commits both, or neither."""
+        try:
             self.db.execute(FIGURES_TABLE)
             self.db.executemany("INSERT OR REPLACE INTO figures VALUES (?, ?)",
                                 [(o.match_id, json.dumps(o.figures, separators=(",", ":"))) for o in outcomes])
+        except sqlite3.Error as exc:
+            self.db.rollback()
+            raise MaumauError(f"cannot store results in {self.directory / DB_NAME}: {exc}; free some space (or fix "
+                              f"the directory), then continue with the same command plus --resume") from None
         super().add(outcomes, slots)
 
     def figures(self) -> Iterator[tuple[str, int, dict]]:
