@@ -286,3 +286,15 @@ def test_the_worker_counts_the_engines_records_as_the_log_reads(tmp_path):
         for unit in map(Units(settings), schedule(settings, range(3))):
             outcome = play_unit(unit._replace(logs=True, measure=measure))
             assert outcome.figures == count_match(codec.decode(outcome.log))
+
+
+def test_a_forced_edge_for_the_leading_seat_shows_as_a_seat_advantage(tmp_path):
+    # one card each, and every card wild: the leader goes out with its first play
+    rules = tmp_path / "lead-wins.yaml"
+    rules.write_text("extends: standard-single\nname: lead-wins\nhand_size: 1\npowers:\n  7: null\n  8: null\n"
+                     "  J: {wild: true}\n  2 3 4 5 6 7 8 9 10 Q K A: {wild: true}\n")
+    result = analyze([str(rules)], tmp_path / "a", players="2", deals=20, skill=["none"], backend="serial")
+    cell = result.cells[0]
+    assert cell.figure("seat 0 round wins").estimate.low > 0.5
+    assert cell.seat_test.advantage
+    assert any("a seat advantage" in line for line in result.sentences)

@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from statistics import quantiles
 from typing import Iterable
 
-from .intervals import Difference, Estimate, Term, chi_square_uniform, design_effect, difference, ratio, share
+from .intervals import Difference, Estimate, Term, chi_square_uniform, difference, ratio, share
 from .metrics import MAX_ROUNDS, ROUND_ENDS, STALLS
 
 LENGTH, ENDINGS, SEATS, DRAMA, RULES, SKILL = "length", "endings", "seats", "drama", "rules", "skill"
@@ -211,12 +211,27 @@ def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int
 
 
 def seat_test(rows: list[tuple[str, int, dict]], n: int) -> SeatTest:
-    """Round wins per position against equal shares; the counts' chi-square divided by the deals' design effect."""
+    """Round wins per position against equal shares; the counts' chi-square divided by their design effect.
+
+    A match's rounds (and a deal's matches) are not independent draws: the design effect is the spread of each
+    deal's wins per position about its equal share, against the spread independent rounds would have, averaged
+    over the positions and never below 1 (Kish's, as the standings' Clustered finds it for matches in deals).
+    """
     counts = [sum(f["round_wins"][p] for _, _, f in rows) for p in range(n)]
-    # the design effect of the leading seat's wins per match: how much the deals' rotations move together
-    leading = [(block_of(match_id), f["round_wins"][0] - sum(f["round_wins"]) / n) for match_id, _, f in rows]
-    statistic, p = chi_square_uniform(counts, design_effect(leading))
-    return SeatTest(statistic, n - 1, p)
+    deviations: dict[str, list[float]] = {}
+    for match_id, _, f in rows:
+        won = sum(f["round_wins"])
+        block = deviations.setdefault(block_of(match_id), [0.0] * n)
+        for p in range(n):
+            block[p] += f["round_wins"][p] - won / n
+    independent = sum(counts) * (1 / n) * (1 - 1 / n)
+    blocks = len(deviations)
+    deff = 1.0
+    if independent > 0 and blocks > 1:
+        spread = sum(d[p] ** 2 for d in deviations.values() for p in range(n)) / n * blocks / (blocks - 1)
+        deff = max(1.0, spread / independent)
+    statistic, p_value = chi_square_uniform(counts, deff)
+    return SeatTest(statistic, n - 1, p_value)
 
 
 def compare(cells: list[Cell]) -> list[Compared]:
@@ -248,14 +263,15 @@ def sentences(cells: list[Cell], compared: list[Compared]) -> list[str]:
         change = by_name.get((cell.label, "decisions per round"))
         if change is not None and change.difference.relative is not None:
             d = change.difference
-            longer = "longer" if d.relative >= 0 else "shorter"
-            ends = (d.relative_low, d.relative_high) if d.relative >= 0 else (
-                None if d.relative_high is None else -d.relative_high,
-                None if d.relative_low is None else -d.relative_low)
-            span = f" ({percent(ends[0])} to {percent(ends[1])})" if d.relative_low is not None else ""
-            line += f", {percent(abs(d.relative))} {longer} than {change.base}{span}"
-            if not d.significant:
-                line += ", a difference the interval does not exclude from 0"
+            if d.significant and d.relative_low is not None:
+                longer = "longer" if d.relative >= 0 else "shorter"
+                ends = sorted((abs(d.relative_low), abs(d.relative_high)))
+                line += (f", {percent(abs(d.relative))} {longer} than {change.base} ({percent(ends[0])} to "
+                         f"{percent(ends[1])})")
+            else:
+                span = (f" ({signed(d.relative_low)} to {signed(d.relative_high)})" if d.relative_low is not None
+                        else "")
+                line += f", {signed(d.relative)} against {change.base}{span}, not told apart from no change"
         lead = cell.figure("seat 0 round wins").estimate
         line += (f"; the leading seat wins {percent(lead.value)} of rounds ({percent(lead.low)} to "
                  f"{percent(lead.high)}) against {percent(1 / cell.players)} for equal shares")
@@ -274,6 +290,10 @@ def sentences(cells: list[Cell], compared: list[Compared]) -> list[str]:
             said.append(f"{head}: {len(cell.stalls)} of {cell.matches} matches stalled or hit a bound; they are "
                         "listed with their seeds and replay commands.")
     return said
+
+
+def signed(value: float | None) -> str:
+    return "?" if value is None else f"{value * 100:+.0f}%"
 
 
 def percent(value: float | None) -> str:

@@ -92,7 +92,10 @@ def lengths(figure, cells: list[Cell]) -> None:
         for cell in cells:
             values = cell.spreads.get(name, [])
             if values:
-                axes.hist(values, bins=30, histtype="step", linewidth=1.5, label=cell.label)
+                low, high = min(values), max(values)
+                # counts: one bin per value where they are few, so that no bin is empty between two that are not
+                bins = [b - 0.5 for b in range(int(low), int(high) + 2)] if high - low <= 40 else 30
+                axes.hist(values, bins=bins, histtype="step", linewidth=1.5, label=cell.label)
         axes.set_title(name)
         axes.set_ylabel("rounds" if "round" in name.split()[-1] else "matches")
         if i == 0:
