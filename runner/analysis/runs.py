@@ -365,7 +365,7 @@ def play_cell(settings: Settings, store: Store, executor, progress: Progress, wh
     except KeyboardInterrupt:
         progress.stop()
         progress.warn(f"interrupted: {store.count()} matches of {what} stored; continue with the same command plus "
-                      "--resume")
+                      f"--resume --out {directory.parent}")
         raise
     # not marked finished: the tournament's check of a finished schedule counts every rotation, which a cell of
     # equal bots leaves out (Measured); the cell is complete when nothing is pending

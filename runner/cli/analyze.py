@@ -72,11 +72,7 @@ def analyze_cmd(
         if not quiet:
             progress.note(f"analysis of {', '.join(v.label for v in plan.variants)} at "
                           f"{', '.join(map(str, plan.players))} players, {plan.deals} deals each; results in {out}")
-        try:
-            analysis = run_analysis(plan, out, resume, backend, workers, progress, scheduler)
-        except KeyboardInterrupt:
-            progress.warn(f"interrupted; continue with the same command plus --resume --out {out}")
-            raise
+        analysis = run_analysis(plan, out, resume, backend, workers, progress, scheduler)  # Ctrl-C: says how to resume
     if report is not None:
         try:
             report.write_text(render(analysis, "html"))
