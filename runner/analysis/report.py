@@ -103,6 +103,7 @@ def data(analysis: Analysis) -> dict:
     for cell in analysis.cells:
         entry = asdict(cell)
         entry.pop("terms")
+        entry.pop("spreads")  # every round's values: the quantiles stand for them
         cells.append(entry)
     return {"directory": analysis.directory, "sentences": list(analysis.sentences), "cells": cells,
             "compared": [asdict(c) for c in analysis.compared]}
