@@ -229,6 +229,13 @@ def test_bad_input_is_one_error_line(tmp_path, args, fragment):
     assert not (tmp_path / "x").exists()  # nothing was started
 
 
+def test_an_out_directory_with_other_files_is_refused(tmp_path):
+    (tmp_path / "notes.txt").write_text("mine")
+    done = maumau("analyze", "standard", "--deals", "1", "--out", str(tmp_path), "-q")
+    assert done.returncode != 0 and done.stderr.startswith("Error: ") and "holds other files" in done.stderr
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["notes.txt"]
+
+
 def test_rulesets_whose_ranges_do_not_meet_are_refused(tmp_path):
     big = tmp_path / "big.yaml"
     big.write_text("extends: standard\nname: big\nplayers: {min: 6, max: 8}\n")

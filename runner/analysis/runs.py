@@ -284,6 +284,8 @@ def run_analysis(analysis: AnalysisPlan, out: Path, resume: bool = False, backen
         raise MaumauError(f"{out} already holds an analysis; add --resume to continue it, or choose another --out")
     if resume and not spec.exists():
         raise MaumauError(f"nothing to resume in {out} (no {SPEC_NAME}); leave out --resume to start it")
+    if not resume and out.is_dir() and any(out.iterdir()):
+        raise MaumauError(f"{out} holds other files and no analysis; choose a new or empty directory for --out")
     tournaments = []  # (what, settings, directory)
     entries = []
     for variant, players in analysis.cells():
