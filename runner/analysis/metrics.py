@@ -75,10 +75,18 @@ FAST = {
 }
 
 
-def rule_keys(ruleset: Ruleset) -> dict[str, str]:
-    """Each rule of `ruleset` whose firing its log shows, by the key that sets it, with what its size counts."""
+def powers_at(ruleset: Ruleset, players: int | None) -> dict[str, Power]:
+    """The powers by selector at a table of `players`: powers_by_players for exactly that size changes them per key
+    (as Ruleset.powers_for resolves them); a key set to nothing there is taken away."""
+    changes = ruleset.powers_by_players.get(players, {}) if players is not None else {}
+    return {key: power for key, power in {**ruleset.powers, **changes}.items() if power is not None}
+
+
+def rule_keys(ruleset: Ruleset, players: int | None = None) -> dict[str, str]:
+    """Each rule of `ruleset` whose firing its log shows at a table of `players`, by the key that sets it (a power
+    by its selector under `powers.`), with what its size counts."""
     keys: dict[str, str] = {}
-    for selector, power in ruleset.powers.items():
+    for selector, power in powers_at(ruleset, players).items():
         if power.is_action:
             keys[f"powers.{selector}"] = size_label(power)
     if ruleset.multiple != Multiple():
@@ -99,13 +107,13 @@ def rule_keys(ruleset: Ruleset) -> dict[str, str]:
     return keys
 
 
-def rule_tables(ruleset: Ruleset) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
-    """The rule keys (rule_keys), the key of each card's power by the card's text, and those of the draw powers:
-    made once per ruleset (Ruleset.derived), not per match."""
-    keys = rule_keys(ruleset)
-    chosen = selectors.resolve(ruleset.powers)
+def rule_tables(ruleset: Ruleset, players: int) -> tuple[dict[str, str], dict[str, str], dict[str, str]]:
+    """The rule keys (rule_keys), the key of each card's power by the card's text, and those of the draw powers."""
+    keys = rule_keys(ruleset, players)
+    powers = powers_at(ruleset, players)
+    chosen = selectors.resolve(powers)
     power_key = {card.text: f"powers.{key}" for card, key in chosen.items() if f"powers.{key}" in keys}
-    draw_power = {text: key for text, key in power_key.items() if ruleset.powers[key[7:]].draw}
+    draw_power = {text: key for text, key in power_key.items() if powers[key[7:]].draw}
     return keys, power_key, draw_power
 
 
@@ -160,7 +168,9 @@ class MatchCounter:
     def __init__(self, ruleset: Ruleset, players: int, bots: list[str] | None = None):
         self.ruleset, self.n = ruleset, players
         self.bots = list(bots) if bots is not None else [""] * players
-        self.keys, self.power_key, self.draw_power = ruleset.derived("analysis.rules", rule_tables)
+        # made once per ruleset and table size (Ruleset.derived), not per match
+        self.keys, self.power_key, self.draw_power = ruleset.derived(
+            f"analysis.rules.{players}", lambda rules: rule_tables(rules, players))
         self.fires = {key: 0 for key in self.keys}
         self.sizes = {key: 0 for key in self.keys}
         self.sized = {key: 0 for key in self.keys}

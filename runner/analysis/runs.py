@@ -393,10 +393,10 @@ def read_analysis(out: Path) -> Analysis:
             if measured is not None:
                 extra.append((SKILL, f"order index of {skill['strong']} among {skill['weak']}",
                               skill_terms(measured[1], skill["strong"], entry["players"])))
-        ruleset = ruleset_of(settings.ruleset, f"the ruleset stored in {directory}")
-        cells.append(summarise(entry["label"], entry["ruleset"], settings.overrides, entry["players"],
-                               str(directory), rows, f"maumau replay {shlex.quote(str(directory))}",
-                               rule_keys(ruleset), repr(tuple(ruleset.deck_for(entry["players"]))), extra))
+        ruleset, players = ruleset_of(settings.ruleset, f"the ruleset stored in {directory}"), entry["players"]
+        cells.append(summarise(entry["label"], entry["ruleset"], settings.overrides, players, str(directory), rows,
+                               f"maumau replay {shlex.quote(str(directory))}", rule_keys(ruleset, players),
+                               repr(tuple(ruleset.deck_for(players))), extra))
     compared = compare(cells)
     return Analysis(tuple(cells), tuple(compared), tuple(sentences(cells, compared)), str(out))
 
