@@ -2,7 +2,7 @@
 
 The charts are drawn with matplotlib (the `report` extra), to SVG text put into the page: no script,
 no file beside it, nothing fetched. The charts: length distributions, seat advantage with error
-bars, rule firing rates with error bars, and for three cells or more (a sweep) a line with its
+bars, rule firing rates with error bars, and for a sweep (or any three cells or more) a line with its
 band per figure.
 """
 
@@ -62,7 +62,7 @@ def page(analysis: Analysis) -> str:
     for players in sorted({cell.players for cell in analysis.cells}):
         cells = [cell for cell in analysis.cells if cell.players == players]
         parts.append(f"<h2>{players} players</h2>")
-        if len(cells) >= 3:
+        if len(cells) >= 3 or all("=" in cell.label for cell in cells[1:]) and len(cells) > 1:  # a sweep
             parts.append(chart(plt, sweep_lines, cells))
         parts.append(chart(plt, lengths, cells))
         parts.append(chart(plt, seats, cells))
