@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from statistics import quantiles
 from typing import Iterable
 
-from .intervals import Difference, Estimate, Term, chi_square_uniform, difference, ratio, share
+from .intervals import Difference, Estimate, Term, chi_square_uniform, difference, quantile_intervals, ratio, share
 from .metrics import MAX_ROUNDS, ROUND_ENDS, STALLS
 
 LENGTH, ENDINGS, SEATS, DRAMA, RULES, SKILL = "length", "endings", "seats", "drama", "rules", "skill"
@@ -27,6 +27,8 @@ class Figure:
     estimate: Estimate
     quantiles: tuple[float, float, float] | None = None
     note: str = ""  # what it counts, where the name does not say (a rule's sizes)
+    # each quantile's 95% interval, resampling whole deals (intervals.quantile_intervals)
+    quantile_intervals: tuple[tuple[float, float], ...] | None = None
 
 
 @dataclass(frozen=True)
@@ -120,6 +122,7 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
     terms: dict[str, dict[str, Term]] = {}
     groups: dict[str, str] = {}
     spreads: dict[str, list[float]] = {}
+    by_deal: dict[str, dict[str, list[float]]] = {}  # figure name -> deal -> its rounds' values
     bounded: set[str] = set()
 
     block = ""
@@ -145,6 +148,7 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
                              ("cards drawn per round", f["drawn"]), ("reshuffles per round", f["reshuffles"]),
                              ("rounds per match", [rounds])):
             spreads.setdefault(name, []).extend(values)
+            by_deal.setdefault(name, {}).setdefault(block, []).extend(values)
         all_rounds = sum(f["round_ends"].values())
         for reason in ROUND_ENDS:
             put(ENDINGS, f"rounds ending {reason}", match_id, f["round_ends"][reason], all_rounds, True)
@@ -181,11 +185,11 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
         else:
             estimate = ratio(values, bounded=name in bounded)
         spread = spreads.get(name)
-        cuts = None
+        cuts = spans = None
         if spread and len(spread) > 1:
-            q = quantiles(spread, n=10, method="inclusive")
-            cuts = (q[0], q[4], q[8])
-        figures.append(Figure(groups[name], name, estimate, cuts))
+            cuts = deciles(spread)
+            spans = quantile_intervals(list(by_deal[name].values()), deciles)
+        figures.append(Figure(groups[name], name, estimate, cuts, quantile_intervals=spans))
     rules = []
     total_rounds = sum(f["rounds"] for _, _, f in rows)
     for key in rule_keys:
@@ -197,6 +201,12 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
                           sum(t[1] for t in sized) / size_count if size_count else None, rule_keys[key], fires == 0))
     return Cell(label, ruleset, overrides, players, len(rows), total_rounds, directory, tuple(figures), tuple(rules),
                 seat_test(rows, n), tuple(stalls), deck, spreads, terms)
+
+
+def deciles(values: list[float]) -> tuple[float, float, float]:
+    """The 10%, 50% and 90% quantiles."""
+    q = quantiles(values, n=10, method="inclusive")
+    return q[0], q[4], q[8]
 
 
 def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int) -> dict[str, Term]:

@@ -182,7 +182,10 @@ def figure_table(analysis: Analysis, cells: list[Cell]) -> str:
             if has(cell, figure.name):
                 e = cell.figure(figure.name).estimate
                 q = cell.figure(figure.name).quantiles if figure.group == LENGTH else None
-                extra = f"<br><small>10/50/90%: {q[0]:.3g} / {q[1]:.3g} / {q[2]:.3g}</small>" if q else ""
+                spans = cell.figure(figure.name).quantile_intervals
+                median = f" [{spans[1][0]:.3g}, {spans[1][1]:.3g}]" if spans else ""
+                extra = (f"<br><small>10/50/90%: {q[0]:.3g} / {q[1]:.3g}{median} / {q[2]:.3g}</small>" if q
+                         else "")
                 cols.append(f"<td>{shown(e.value, e.low, e.high)}{extra}</td>")
             else:
                 cols.append("<td></td>")

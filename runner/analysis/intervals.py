@@ -17,8 +17,9 @@ share cancels out; otherwise the two errors add.
 from __future__ import annotations
 
 import math
+import random
 from dataclasses import dataclass
-from typing import Hashable, Sequence
+from typing import Callable, Hashable, Sequence
 
 from runner.tournament.standings import Z95, Clustered, clustered_wilson
 
@@ -148,6 +149,32 @@ def difference(base: dict[str, Term], other: dict[str, Term], paired: bool = Tru
     elif a_value > 0:
         relative = value / a_value
     return Difference(value, value - Z95 * error, value + Z95 * error, relative, low_rel, high_rel, paired)
+
+
+RESAMPLES = 100  # of the deals, for the intervals of quantiles: enough for their ends at two digits
+
+
+def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable[[list[float]], Sequence[float]],
+                       resamples: int = RESAMPLES) -> tuple[tuple[float, float], ...] | None:
+    """The 95% interval of each quantile `quantiles_of` gives of the pooled values, resampling whole blocks (a deal's
+    rounds go together, as the design effect has it elsewhere): the percentile bootstrap, seeded, so that the same
+    matches give the same intervals."""
+    if len(blocks) < 2:
+        return None
+    rng = random.Random(0)
+    draws = []
+    for _ in range(resamples):
+        pooled = [value for block in rng.choices(blocks, k=len(blocks)) for value in block]
+        if len(pooled) > 1:
+            draws.append(quantiles_of(pooled))
+    if not draws:
+        return None
+    low, high = int(0.025 * (len(draws) - 1)), int(0.975 * (len(draws) - 1) + 0.5)
+    spans = []
+    for i in range(len(draws[0])):
+        ordered = sorted(draw[i] for draw in draws)
+        spans.append((ordered[low], ordered[high]))
+    return tuple(spans)
 
 
 def chi_square_uniform(counts: Sequence[float], deff: float = 1.0) -> tuple[float, float]:

@@ -60,15 +60,29 @@ def table(analysis: Analysis) -> str:
         parts.append(f"== {players} players: value [95% interval]; vs: the change, paired on the same deals; "
                      f"* the interval excludes 0")
         parts.append(tabulate(rows, headers=headers, disable_numparse=True))
-        spread = [[f.name, *(f"{number(q[0])} / {number(q[1])} / {number(q[2])}" if (q := c.figure(f.name).quantiles)
-                             else "" for c in cells)]
-                  for f in cells[0].figures if f.quantiles is not None]
+        spread = [[f"{f.name} {label}", *(quantile(c, f.name, i) for c in cells)]
+                  for f in cells[0].figures if f.quantiles is not None for i, label in enumerate(QUANTILES)]
         if spread:
-            parts.append("Quantiles per round (per match for rounds): 10% / 50% / 90%")
+            parts.append("Quantiles per round (per match for rounds) [95% interval, deals resampled]")
             parts.append(tabulate(spread, headers=["figure", *(c.label for c in cells)], disable_numparse=True))
         for cell in cells:
             parts.append(cell_detail(cell))
     return "\n\n".join(part for part in parts if part)
+
+
+QUANTILES = ("10%", "50%", "90%")
+
+
+def quantile(cell: Cell, name: str, i: int) -> str:
+    """A cell's `i`-th quantile of figure `name` with its interval, or '' if it has none."""
+    try:
+        figure = cell.figure(name)
+    except KeyError:
+        return ""
+    if figure.quantiles is None:
+        return ""
+    spans = figure.quantile_intervals
+    return shown(figure.quantiles[i], *spans[i]) if spans else number(figure.quantiles[i])
 
 
 def quiet_zero(cell: Cell, name: str) -> bool | None:
@@ -116,12 +130,15 @@ def rows(analysis: Analysis) -> list[dict]:
     for cell in analysis.cells:
         for figure in cell.figures:
             e, q = figure.estimate, figure.quantiles or (None, None, None)
+            spans = figure.quantile_intervals or ((None, None),) * 3
             c = compared.get((cell.players, cell.label, figure.name))
             d = c.difference if c is not None else None
             result.append({
                 "cell": cell.label, "players": cell.players, "group": figure.group, "figure": figure.name,
                 "value": e.value, "low": e.low, "high": e.high, "matches": e.matches,
-                "q10": q[0], "q50": q[1], "q90": q[2],
+                "q10": q[0], "q10_low": spans[0][0], "q10_high": spans[0][1],
+                "q50": q[1], "q50_low": spans[1][0], "q50_high": spans[1][1],
+                "q90": q[2], "q90_low": spans[2][0], "q90_high": spans[2][1],
                 "base": c.base if c is not None else "", "difference": d.value if d else None,
                 "difference_low": d.low if d else None, "difference_high": d.high if d else None,
                 "relative": d.relative if d else None, "relative_low": d.relative_low if d else None,
