@@ -16,7 +16,8 @@ RUNNER = ROOT / "runner"
 
 # Bottom up; the README's Layout section shows the same order. web (maumau serve) sits at the top beside cli,
 # below it only because cli's `serve` command starts it.
-LAYERS = ("errors", "game", "rules", "logs", "plugins", "seats", "table", "tournament", "botkit", "web", "cli")
+LAYERS = ("errors", "game", "rules", "logs", "plugins", "seats", "table", "tournament", "botkit", "analysis", "web",
+          "cli")
 
 # Modules in no layer: each counts as the highest layer it imports, so a layer may import it only
 # if it could import everything it imports.

@@ -19,7 +19,7 @@ from runner.rules import schema_text
 from runner.seats.bot_output import bots_print_to_stderr, exit_now, leftover_threads
 from runner.words import counted
 
-from . import narrate, output, tournaments
+from . import analyze, narrate, output, tournaments
 from .options import (
     FormatOpt,
     IsolateOpt,
@@ -243,6 +243,7 @@ def standings_cmd(
 
 app.command("sprt")(tournaments.sprt_cmd)
 app.command("deals")(tournaments.deals_cmd)
+app.command("analyze")(analyze.analyze_cmd)
 
 
 @app.command("replay")

@@ -10,7 +10,7 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import partial
-from typing import NamedTuple
+from typing import Callable, NamedTuple
 
 from runner.game.events import GameLog
 from runner.game.ruleset import Ruleset
@@ -44,6 +44,9 @@ class WorkUnit(NamedTuple):
     log_dir: str | None = None  # the results directory, if the worker writes the log file there itself
     decks: tuple[str, ...] = ()  # from a deal file: each round's deck, its cards top first, space-separated
     place: tuple[int, int, int] | None = None  # (table, deal, rotation) in the schedule: the worker digests the rows
+    # what the worker measures of the match from its in-memory events (runner/analysis/metrics.py `measure`): a
+    # module-level function, pickled by name, given (unit, ruleset, result, log); its plain-data value comes back
+    measure: Callable | None = None
 
     def __repr__(self) -> str:  # without the ruleset, pages long
         return f"WorkUnit(match_id={self.match_id!r}, seed={self.seed}, bots={self.bots})"
@@ -88,6 +91,7 @@ class MatchOutcome:
     # of the match's rows as the store writes them (runner/tournament/integrity.py), computed by the worker that played
     # it: in parallel, not in the one driver
     digest: str | None = None
+    figures: object = field(default=None, repr=False)  # what `WorkUnit.measure` made of the match, if it was set
 
 
 def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
@@ -102,7 +106,8 @@ def make_referee(unit: WorkUnit) -> Referee:
 
 def play_unit(unit: WorkUnit) -> MatchOutcome:
     """Play one match and summarise it; the log, gzip-compressed (byte-stable), comes back or goes to `unit.log_dir`."""
-    log = GameLog() if unit.logs else None  # the engine's records, encoded without their dicts
+    # the engine's records, encoded without their dicts; kept in memory, not encoded, for a measure alone
+    log = GameLog() if unit.logs or unit.measure is not None else None
     ruleset = ruleset_of(unit.ruleset, "tournament ruleset")
     bots = shared_maker(unit.faults.isolate, unit.faults.bot_memory, unit.faults.sandbox)
     try:
@@ -116,7 +121,7 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
         bots.end_match()
         raise
     bots.end_match(result)
-    data = compress(log) if log is not None else None
+    data = compress(log) if log is not None and unit.logs else None
     name = log_hash = None
     if data is not None and unit.log_dir is not None:
         name, log_hash = store_log(unit.log_dir, unit.match_id, data)
@@ -130,6 +135,7 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
     return MatchOutcome(
         match_id=unit.match_id, rounds=len(result.rounds), decisions=result.decisions, seats=seats,
         faults=result.faults, log=data, log_name=name, log_sha256=log_hash, digest=rows_digest,
+        figures=unit.measure(unit, ruleset, result, log) if unit.measure is not None else None,
     )
 
 

@@ -24,6 +24,8 @@ from starlette.staticfiles import StaticFiles
 
 from runner.logs.codec import MAX_LOG_BYTES, encode
 
+from .analyses import PREFIX as ANALYSES
+from .analyses import REPORT_CSP, analysis_routes
 from .host import LEVELS, Games, HostedGame, Refused
 from .lobby import MAX_RULESET_BYTES, game_spec, house_rules, registered_rulesets, ruleset_summary
 from .snapshot import seat_state
@@ -310,6 +312,7 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
         Route("/api/logs", logs),
         Route("/api/logs/replay", log_replay),
         Route("/api/logs/upload", log_upload, methods=["POST"]),
+        *analysis_routes(results),
         Mount("/static", StaticFiles(directory=STATIC), name="static"),
     ]
     middleware = [Middleware(SecurityHeaders), Middleware(GZipMiddleware, minimum_size=1024, compresslevel=6)]
@@ -334,7 +337,9 @@ class SecurityHeaders:
         async def send_with_headers(message):
             if message["type"] == "http.response.start":
                 headers = list(message.get("headers", []))
-                headers += [(b"content-security-policy", CSP.encode()), (b"x-content-type-options", b"nosniff"),
+                # an analysis' report (runner/web/analyses.py) has inline styles and charts and no script at all
+                csp = REPORT_CSP if scope["path"].startswith(ANALYSES) else CSP
+                headers += [(b"content-security-policy", csp.encode()), (b"x-content-type-options", b"nosniff"),
                             (b"referrer-policy", b"no-referrer"), (b"x-frame-options", b"DENY")]
                 if scope["path"].startswith("/api/"):
                     headers.append((b"cache-control", b"no-store"))

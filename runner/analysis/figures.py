@@ -1,0 +1,313 @@
+"""The figures of one analysed cell (a ruleset at a table size) from its matches' counts, and cells compared.
+
+Each match's counts (runner/analysis/metrics.py) become terms of ratios (intervals.py): a figure is
+the ratio of its totals over the matches, with a 95% interval clustered by deal. The values
+returned are frozen dataclasses, the typed surface of `runner.analysis`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from statistics import quantiles
+from typing import Iterable
+
+from .intervals import Difference, Estimate, Term, chi_square_uniform, difference, quantile_intervals, ratio, share
+from .metrics import MAX_ROUNDS, ROUND_ENDS, STALLS
+
+LENGTH, ENDINGS, SEATS, DRAMA, RULES, SKILL = "length", "endings", "seats", "drama", "rules", "skill"
+MATCH_ENDS = ("single", "limit", "target", "rounds", "wins", "elimination", MAX_ROUNDS)
+
+
+@dataclass(frozen=True)
+class Figure:
+    """One figure of a cell: its group and name, its estimate; `quantiles` (10%, 50%, 90%) where it has a spread."""
+
+    group: str
+    name: str
+    estimate: Estimate
+    quantiles: tuple[float, float, float] | None = None
+    note: str = ""  # what it counts, where the name does not say (a rule's sizes)
+    # each quantile's 95% interval, resampling whole deals (intervals.quantile_intervals)
+    quantile_intervals: tuple[tuple[float, float], ...] | None = None
+
+
+@dataclass(frozen=True)
+class Rule:
+    """What one rule did: how often it fired per round, the mean size of a firing, and whether it never fired."""
+
+    key: str
+    fires_per_round: Estimate
+    fires: int
+    mean_size: float | None
+    size_label: str
+    never_fired: bool
+
+
+@dataclass(frozen=True)
+class Stall:
+    """A match that stalled or hit a bound (a blocked round, the turn limit, match.max_rounds), with the command that
+    replays it."""
+
+    match_id: str
+    seed: int
+    why: str
+    command: str
+
+
+@dataclass(frozen=True)
+class SeatTest:
+    """The test of no seat advantage: round wins per position against equal shares (chi-square, deals clustered)."""
+
+    statistic: float
+    degrees: int
+    p_value: float
+
+    @property
+    def advantage(self) -> bool:
+        return self.p_value < 0.05
+
+
+@dataclass(frozen=True)
+class Cell:
+    """The figures of one ruleset (with its overrides) at one table size."""
+
+    label: str
+    ruleset: str
+    overrides: dict
+    players: int
+    matches: int
+    rounds: int
+    directory: str
+    figures: tuple[Figure, ...]
+    rules: tuple[Rule, ...]
+    seat_test: SeatTest
+    stalls: tuple[Stall, ...]
+    deck: str = ""  # the deck shuffled at this table size: cells with the same deck played the same deals
+    spreads: dict = field(default_factory=dict, repr=False, compare=False)  # figure name -> per-round values
+    terms: dict = field(default_factory=dict, repr=False, compare=False)  # figure name -> match id -> Term
+
+    def figure(self, name: str) -> Figure:
+        for figure in self.figures:
+            if figure.name == name:
+                return figure
+        raise KeyError(name)
+
+
+@dataclass(frozen=True)
+class Compared:
+    """One figure of a cell against the same figure of the first cell at its table size."""
+
+    name: str
+    group: str
+    base: str
+    other: str
+    players: int
+    base_value: float
+    other_value: float
+    difference: Difference
+
+
+def block_of(match_id: str) -> str:
+    """The deal a match belongs to, `t0-d3` of `t0-d3-r1`: its rotations share the cards."""
+    return match_id.rpartition("-")[0]
+
+
+def summarise(label: str, ruleset: str, overrides: dict, players: int, directory: str,
+              matches: Iterable[tuple[str, int, dict]], replay: str, labels: dict[str, str], deck: str = "",
+              extra: Iterable[tuple[str, str, dict[str, Term]]] = ()) -> Cell:
+    """The cell's figures from its matches (id, seed, counts), in schedule order; `replay` the replay command's
+    start, to which `--match ID` is added; `labels`: each rule key's size label (metrics.rule_keys); `extra`:
+    figures measured in other tournaments of the cell (group, name, terms by match id), the skill's."""
+    rows = list(matches)
+    terms: dict[str, dict[str, Term]] = {}
+    groups: dict[str, str] = {}
+    spreads: dict[str, list[float]] = {}
+    by_deal: dict[str, dict[str, list[float]]] = {}  # figure name -> deal -> its rounds' values
+    bounded: set[str] = set()
+
+    block = ""
+
+    def put(group: str, name: str, match_id: str, y: float, x: float, share_of: bool = False) -> None:
+        terms.setdefault(name, {})[match_id] = (block, y, x)
+        groups[name] = group
+        if share_of:
+            bounded.add(name)
+
+    n = players
+    rule_keys = dict(labels)
+    stalls = []
+    for match_id, seed, f in rows:
+        block = block_of(match_id)
+        rounds = f["rounds"]
+        put(LENGTH, "decisions per round", match_id, sum(f["decisions"]), rounds)
+        put(LENGTH, "turns per round", match_id, sum(f["turns"]), rounds)
+        put(LENGTH, "rounds per match", match_id, rounds, 1)
+        put(LENGTH, "cards drawn per round", match_id, sum(f["drawn"]), rounds)
+        put(LENGTH, "reshuffles per round", match_id, sum(f["reshuffles"]), rounds)
+        for name, values in (("decisions per round", f["decisions"]), ("turns per round", f["turns"]),
+                             ("cards drawn per round", f["drawn"]), ("reshuffles per round", f["reshuffles"]),
+                             ("rounds per match", [rounds])):
+            spreads.setdefault(name, []).extend(values)
+            by_deal.setdefault(name, {}).setdefault(block, []).extend(values)
+        all_rounds = sum(f["round_ends"].values())
+        for reason in ROUND_ENDS:
+            put(ENDINGS, f"rounds ending {reason}", match_id, f["round_ends"][reason], all_rounds, True)
+        for how in MATCH_ENDS:
+            put(ENDINGS, f"matches ending {how}", match_id, 1 if f["match_end"] == how else 0, 1, True)
+        won = sum(f["round_wins"])
+        for p in range(n):
+            put(SEATS, f"seat {p} round wins", match_id, f["round_wins"][p], won, True)
+            put(SEATS, f"seat {p} match wins", match_id, f["match_wins"][p], 1, True)
+            put(SEATS, f"seat {p} points", match_id, f["points"][p], 1)
+        put(DRAMA, "lead changes per match", match_id, f["lead_changes"], 1)
+        put(DRAMA, "fewest-cards changes per round", match_id, sum(f["fewest_changes"]), rounds)
+        if f["comeback"] is not None:
+            put(DRAMA, "comebacks", match_id, 1 if f["comeback"] else 0, 1, True)
+        if f["decided_round"] is not None:
+            put(DRAMA, "decided from round", match_id, f["decided_round"], 1)
+        for key, (fires, size, sized) in f["rules"].items():
+            put(RULES, f"{key} fires per round", match_id, fires, rounds)
+            terms.setdefault(f"{key} size", {})[match_id] = (block, size, sized)
+        if f["bound"]:
+            why = ", ".join([f"{f['round_ends'][reason]} round(s) {reason}" for reason in STALLS
+                             if f["round_ends"][reason]] + (["match.max_rounds"] if f["match_end"] == MAX_ROUNDS
+                                                            else []))
+            stalls.append(Stall(match_id, seed, why, f"{replay} --match {match_id}"))
+    for group, name, by_match in extra:
+        terms[name], groups[name] = by_match, group
+    figures = []
+    for name, by_match in terms.items():
+        if name.endswith(" size"):
+            continue
+        values = list(by_match.values())
+        if groups[name] in (SEATS, DRAMA, ENDINGS) and name in bounded and all(t[2] == 1 for t in values):
+            estimate = share([(t[0], t[1]) for t in values])
+        else:
+            estimate = ratio(values, bounded=name in bounded)
+        spread = spreads.get(name)
+        cuts = spans = None
+        if spread and len(spread) > 1:
+            cuts = deciles(spread)
+            spans = quantile_intervals(list(by_deal[name].values()), deciles)
+        figures.append(Figure(groups[name], name, estimate, cuts, quantile_intervals=spans))
+    rules = []
+    total_rounds = sum(f["rounds"] for _, _, f in rows)
+    for key in rule_keys:
+        fired = terms.get(f"{key} fires per round", {})
+        fires = int(sum(t[1] for t in fired.values()))
+        sized = terms.get(f"{key} size", {}).values()
+        size_count = sum(t[2] for t in sized)
+        rules.append(Rule(key, ratio(list(fired.values())), fires,
+                          sum(t[1] for t in sized) / size_count if size_count else None, rule_keys[key], fires == 0))
+    return Cell(label, ruleset, overrides, players, len(rows), total_rounds, directory, tuple(figures), tuple(rules),
+                seat_test(rows, n), tuple(stalls), deck, spreads, terms)
+
+
+def deciles(values: list[float]) -> tuple[float, float, float]:
+    """The 10%, 50% and 90% quantiles."""
+    q = quantiles(values, n=10, method="inclusive")
+    return q[0], q[4], q[8]
+
+
+def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int) -> dict[str, Term]:
+    """Per match of `strong` among weaker bots, its order index (w - 1/n) / (1 - 1/n), w its share of the win
+    (CardStock's "order": 0 as good as the others, 1 winning every match)."""
+    terms = {}
+    for match_id, _, f in rows:
+        winners = f["winners"]
+        won = sum(1 / len(winners) for seat in winners if f["bots"][seat] == strong)
+        terms[match_id] = (block_of(match_id), (won - 1 / players) / (1 - 1 / players), 1.0)
+    return terms
+
+
+def seat_test(rows: list[tuple[str, int, dict]], n: int) -> SeatTest:
+    """Round wins per position against equal shares; the counts' chi-square divided by their design effect.
+
+    A match's rounds (and a deal's matches) are not independent draws: the design effect is the spread of each
+    deal's wins per position about its equal share, against the spread independent rounds would have, averaged
+    over the positions and never below 1 (Kish's, as the standings' Clustered finds it for matches in deals).
+    """
+    counts = [sum(f["round_wins"][p] for _, _, f in rows) for p in range(n)]
+    deviations: dict[str, list[float]] = {}
+    for match_id, _, f in rows:
+        won = sum(f["round_wins"])
+        block = deviations.setdefault(block_of(match_id), [0.0] * n)
+        for p in range(n):
+            block[p] += f["round_wins"][p] - won / n
+    independent = sum(counts) * (1 / n) * (1 - 1 / n)
+    blocks = len(deviations)
+    deff = 1.0
+    if independent > 0 and blocks > 1:
+        spread = sum(d[p] ** 2 for d in deviations.values() for p in range(n)) / n * blocks / (blocks - 1)
+        deff = max(1.0, spread / independent)
+    statistic, p_value = chi_square_uniform(counts, deff)
+    return SeatTest(statistic, n - 1, p_value)
+
+
+def compare(cells: list[Cell]) -> list[Compared]:
+    """Every figure of each cell against the first cell of its table size, paired where they played the same deals."""
+    firsts: dict[int, Cell] = {}
+    result = []
+    for cell in cells:
+        base = firsts.setdefault(cell.players, cell)
+        if base is cell:
+            continue
+        for figure in cell.figures:
+            a, b = base.terms.get(figure.name), cell.terms.get(figure.name)
+            if not a or not b:
+                continue
+            result.append(Compared(figure.name, figure.group, base.label, cell.label, cell.players,
+                                   base.figure(figure.name).estimate.value, figure.estimate.value,
+                                   difference(a, b, paired=base.deck == cell.deck)))
+    return result
+
+
+def sentences(cells: list[Cell], compared: list[Compared]) -> list[str]:
+    """A few plain sentences that lead the report: length, seat advantage, rules that never fired, stalls."""
+    said = []
+    by_name = {(c.other, c.name): c for c in compared}
+    for cell in cells:
+        head = f"{cell.label} ({cell.players} players)"
+        length = cell.figure("decisions per round").estimate
+        line = f"{head}: {length.value:.1f} decisions per round ({length.low:.1f} to {length.high:.1f})"
+        change = by_name.get((cell.label, "decisions per round"))
+        if change is not None and change.difference.relative is not None:
+            d = change.difference
+            if d.significant and d.relative_low is not None:
+                longer = "longer" if d.relative >= 0 else "shorter"
+                ends = sorted((abs(d.relative_low), abs(d.relative_high)))
+                line += (f", {percent(abs(d.relative))} {longer} than {change.base} ({percent(ends[0])} to "
+                         f"{percent(ends[1])})")
+            else:
+                span = (f" ({signed(d.relative_low)} to {signed(d.relative_high)})" if d.relative_low is not None
+                        else "")
+                line += f", {signed(d.relative)} against {change.base}{span}, not told apart from no change"
+        lead = cell.figure("seat 0 round wins").estimate
+        line += (f"; the leading seat wins {percent(lead.value)} of rounds ({percent(lead.low)} to "
+                 f"{percent(lead.high)}) against {percent(1 / cell.players)} for equal shares")
+        line += (", a seat advantage (p = {:.3f})".format(cell.seat_test.p_value) if cell.seat_test.advantage
+                 else ", no clear seat advantage")
+        said.append(line + ".")
+        for figure in cell.figures:
+            if figure.group == SKILL:
+                e = figure.estimate
+                said.append(f"{head}: the {figure.name} is {e.value:.2f} ({e.low:.2f} to {e.high:.2f}; 0: no better "
+                            "than them, 1: wins every match).")
+        never = [rule.key for rule in cell.rules if rule.never_fired]
+        if never:
+            said.append(f"{head}: never fired in {cell.rounds} rounds: {', '.join(never)}.")
+        if cell.stalls:
+            said.append(f"{head}: {len(cell.stalls)} of {cell.matches} matches stalled or hit a bound; they are "
+                        "listed with their seeds and replay commands.")
+    return said
+
+
+def signed(value: float | None) -> str:
+    return "?" if value is None else f"{value * 100:+.0f}%"
+
+
+def percent(value: float | None) -> str:
+    if value is None:
+        return "?"
+    return f"{value * 100:.0f}%"
+

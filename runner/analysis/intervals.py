@@ -1,0 +1,222 @@
+"""95% intervals of the analysis' figures, with the design effect of shared deals the standings use.
+
+Every figure is a ratio of sums over matches (decisions per round: the matches' decisions over their
+rounds; a share of matches: a sum of 0/1 over the matches), estimated as the ratio of the totals.
+Its standard error comes from the linearised values u = (y - R x) / mean(x), one per match, and is
+widened by the design effect of the deals: the rotations of one deal share their cards, so their
+values go together. The design effect is the standings' own (runner/tournament/standings.py
+`Clustered`: Kish's n / deff, deff from the spread of the block totals, kept between 1 and the
+largest block), fed the linearised values. Proportions of matches take the standings' clustered
+Wilson interval itself.
+
+Two cells that played the same deals (same match ids, same deck) are compared match by match: the
+difference's linearised values are the differences of the two cells' values, so what the deals
+share cancels out; otherwise the two errors add.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from dataclasses import dataclass
+from typing import Callable, Hashable, Sequence
+
+from runner.tournament.standings import Z95, Clustered, clustered_wilson
+
+# A match's contribution to a ratio: its block (its deal), its numerator, its denominator.
+Term = tuple[Hashable, float, float]
+
+
+@dataclass(frozen=True)
+class Estimate:
+    """A figure and its 95% interval, over `matches` matches."""
+
+    value: float
+    low: float
+    high: float
+    matches: int
+
+    def excludes(self, value: float) -> bool:
+        return not self.low <= value <= self.high
+
+
+@dataclass(frozen=True)
+class Difference:
+    """A figure of one cell against the first: the difference, its interval, and the same as a relative change."""
+
+    value: float
+    low: float
+    high: float
+    relative: float | None  # (b - a) / a, None where a is 0
+    relative_low: float | None
+    relative_high: float | None
+    paired: bool  # compared match by match over the same deals
+
+    @property
+    def significant(self) -> bool:
+        """The interval excludes 0."""
+        return self.low > 0 or self.high < 0
+
+
+def design_effect(blocked: Sequence[tuple[Hashable, float]]) -> float:
+    """The design effect of values (block, value) whose blocks come together, as the standings' `Clustered` finds
+    it: the spread of the block totals against the values' own variance, between 1 and the largest block."""
+    n = len(blocked)
+    if n < 2:
+        return 1.0
+    mean = sum(value for _, value in blocked) / n
+    variance = sum((value - mean) ** 2 for _, value in blocked) / (n - 1)
+    widest = max(abs(value - mean) for _, value in blocked)
+    if variance <= 0 or widest == 0:
+        return 1.0
+    # Clustered takes values in [0, 1]: fed them scaled round 1/2, its sum of squared block deviations is the
+    # values' own times scale squared
+    scale = 0.5 / widest
+    scaled = [(block, 0.5 + scale * (value - mean)) for block, value in blocked]
+    clustered = Clustered(n, sum(value for _, value in scaled))
+    for block, value in scaled:
+        clustered.add(block, value)
+    clustered.interval()  # closes the last block
+    squares = clustered.squares / scale**2
+    blocks = clustered.blocks
+    if not 1 < blocks < n:
+        return 1.0
+    spread = squares * blocks / (blocks - 1) / n**2
+    return min(max(spread / (variance / n), 1.0), clustered.largest)
+
+
+def _error(blocked: Sequence[tuple[Hashable, float]]) -> float:
+    """The standard error of the mean of `blocked` values, widened by their design effect."""
+    n = len(blocked)
+    if n < 2:
+        return math.inf
+    mean = sum(value for _, value in blocked) / n
+    variance = sum((value - mean) ** 2 for _, value in blocked) / (n - 1)
+    return math.sqrt(variance * design_effect(blocked) / n)
+
+
+def _linearised(terms: Sequence[Term]) -> tuple[float, list[tuple[Hashable, float]]]:
+    """The ratio of the totals, and each match's linearised value."""
+    numerator, denominator = sum(t[1] for t in terms), sum(t[2] for t in terms)
+    if denominator == 0:
+        return 0.0, [(block, 0.0) for block, _, _ in terms]
+    ratio = numerator / denominator
+    scale = denominator / len(terms)
+    return ratio, [(block, (y - ratio * x) / scale) for block, y, x in terms]
+
+
+def ratio(terms: Sequence[Term], bounded: bool = False) -> Estimate:
+    """The ratio of totals of `terms` with its clustered 95% interval (`bounded`: a share, kept in [0, 1])."""
+    value, linear = _linearised(terms)
+    half = Z95 * _error(linear)
+    low, high = value - half, value + half
+    if bounded:
+        low, high = max(0.0, low), min(1.0, high)
+    return Estimate(value, low, high, len(terms))
+
+
+def share(values: Sequence[tuple[Hashable, float]]) -> Estimate:
+    """The mean of values in [0, 1], one per match, with the standings' clustered Wilson interval."""
+    n = len(values)
+    low, high = clustered_wilson(values)
+    return Estimate(sum(v for _, v in values) / n if n else 0.0, low, high, n)
+
+
+def difference(base: dict[str, Term], other: dict[str, Term], paired: bool = True) -> Difference:
+    """`other`'s ratio minus `base`'s, each a ratio of totals over matches keyed by id; match by match where
+    `paired` (the same deals) and both have the same matches."""
+    paired = paired and base.keys() == other.keys() and len(base) > 1
+    a_value, a_linear = _linearised(list(base.values()))
+    b_value, b_linear = _linearised(list(other.values()))
+    value = b_value - a_value
+    if paired:
+        by_id = dict(zip(other, b_linear))
+        b_linear = [by_id[match_id] for match_id in base]  # in base's order
+        differences = [(block, ub - ua) for (block, ua), (_, ub) in zip(a_linear, b_linear)]
+        error = _error(differences)
+        relative_error = _error([(block, ub / b_value - ua / a_value) for (block, ua), (_, ub)
+                                 in zip(a_linear, b_linear)]) if a_value > 0 and b_value > 0 else math.inf
+    else:
+        error = math.hypot(_error(a_linear), _error(b_linear))
+        relative_error = (math.hypot(_error(a_linear) / a_value, _error(b_linear) / b_value)
+                          if a_value > 0 and b_value > 0 else math.inf)
+    relative = low_rel = high_rel = None
+    if a_value > 0 and b_value > 0 and math.isfinite(relative_error):  # on the log scale: a ratio stays positive
+        log_ratio = math.log(b_value / a_value)
+        relative = b_value / a_value - 1
+        low_rel = math.exp(log_ratio - Z95 * relative_error) - 1
+        high_rel = math.exp(log_ratio + Z95 * relative_error) - 1
+    elif a_value > 0:
+        relative = value / a_value
+    return Difference(value, value - Z95 * error, value + Z95 * error, relative, low_rel, high_rel, paired)
+
+
+RESAMPLES = 100  # of the deals, for the intervals of quantiles: enough for their ends at two digits
+
+
+def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable[[list[float]], Sequence[float]],
+                       resamples: int = RESAMPLES) -> tuple[tuple[float, float], ...] | None:
+    """The 95% interval of each quantile `quantiles_of` gives of the pooled values, resampling whole blocks (a deal's
+    rounds go together, as the design effect has it elsewhere): the percentile bootstrap, seeded, so that the same
+    matches give the same intervals."""
+    if len(blocks) < 2:
+        return None
+    rng = random.Random(0)
+    draws = []
+    for _ in range(resamples):
+        pooled = [value for block in rng.choices(blocks, k=len(blocks)) for value in block]
+        if len(pooled) > 1:
+            draws.append(quantiles_of(pooled))
+    if not draws:
+        return None
+    low, high = int(0.025 * (len(draws) - 1)), int(0.975 * (len(draws) - 1) + 0.5)
+    spans = []
+    for i in range(len(draws[0])):
+        ordered = sorted(draw[i] for draw in draws)
+        spans.append((ordered[low], ordered[high]))
+    return tuple(spans)
+
+
+def chi_square_uniform(counts: Sequence[float], deff: float = 1.0) -> tuple[float, float]:
+    """The chi-square statistic of `counts` against equal shares, divided by a design effect, and its p-value."""
+    total, k = sum(counts), len(counts)
+    if total <= 0 or k < 2:
+        return 0.0, 1.0
+    expected = total / k
+    statistic = sum((c - expected) ** 2 for c in counts) / expected / max(deff, 1.0)
+    return statistic, chi_square_sf(statistic, k - 1)
+
+
+def chi_square_sf(x: float, df: int) -> float:
+    """P(X > x) for a chi-square X with `df` degrees of freedom: the regularised upper incomplete gamma Q(df/2, x/2)."""
+    if x <= 0:
+        return 1.0
+    a, half = df / 2, x / 2
+    if half < a + 1:  # the series of the lower function
+        term = total = 1 / a
+        k = a
+        for _ in range(500):
+            k += 1
+            term *= half / k
+            total += term
+            if term < total * 1e-15:
+                break
+        return max(0.0, 1 - total * math.exp(-half + a * math.log(half) - math.lgamma(a)))
+    # the continued fraction of the upper function (Lentz)
+    tiny = 1e-300
+    b = half + 1 - a
+    c, d = 1 / tiny, 1 / b
+    h = d
+    for i in range(1, 500):
+        an = -i * (i - a)
+        b += 2
+        d = an * d + b
+        d = tiny if abs(d) < tiny else d
+        c = b + an / c
+        c = tiny if abs(c) < tiny else c
+        d = 1 / d
+        step = d * c
+        h *= step
+        if abs(step - 1) < 1e-15:
+            break
+    return min(1.0, math.exp(-half + a * math.log(half) - math.lgamma(a)) * h)
