@@ -355,7 +355,7 @@ def test_standings_resume_and_extend_refuse_a_changed_log(change, stored, tmp_pa
                                                                             "random"]):
         code, _, err = cli(list(map(str, command)), monkeypatch, capsys)
         assert code == 1 and err.count("\n") == 1, (command, err)
-        assert (f"the log was changed after it was stored" if change != "deleted" else "cannot read the log") in err
+        assert ("the log was changed after it was stored" if change != "deleted" else "cannot read the log") in err
     assert cli(["standings", str(stored)], monkeypatch, capsys)[0] == 0
 
 

@@ -16,6 +16,7 @@ from runner.errors import InvalidSetting, MaumauError
 from runner.logs import codec
 from runner.logs.verify import verify
 from runner.tournament.driver import standings_of
+from runner.tournament.integrity import ReadTimeUp
 from runner.tournament.listing import list_matches
 from runner.tournament.replay import events_of
 from runner.tournament.settings import Settings
@@ -82,7 +83,7 @@ class Results:
         if cached is not None and cached[0] == stamp:
             return cached[1]
         try:
-            store = Store.open(path)  # the integrity checks of every read
+            store = Store.open(path, logs=True)  # the integrity checks of `maumau standings`
             try:
                 with store.snapshot():  # the count beside the standings is of the same matches
                     settings = Settings.from_config(store.config())
@@ -92,7 +93,7 @@ class Results:
             finally:
                 store.close()
         except MaumauError as exc:
-            raise Refused(422, str(exc)) from None
+            raise Refused(503 if isinstance(exc, ReadTimeUp) else 422, str(exc)) from None
         data = {"name": name, "ruleset": settings.ruleset_name, **progress, **standings_data(standings)}
         self._standings[path] = (stamp, data)
         return data
@@ -103,7 +104,8 @@ class Results:
         try:
             lines = list_matches(path, bot, lost, faults)
         except MaumauError as exc:
-            raise Refused(400 if isinstance(exc, InvalidSetting) else 422, str(exc)) from None
+            raise Refused(400 if isinstance(exc, InvalidSetting) else 503 if isinstance(exc, ReadTimeUp) else 422,
+                          str(exc)) from None
         return {"total": len(lines), "matches": [
             {"match": line.match, "players": list(line.players), "winners": list(line.winners), "rounds": line.rounds,
              "faults": list(line.faults)} for line in lines[offset:offset + limit]]}
@@ -114,7 +116,8 @@ class Results:
         try:
             events, players, replayed = events_of(path, match_id)
         except MaumauError as exc:
-            raise Refused(404 if "no match" in str(exc) else 422, str(exc)) from None
+            raise Refused(404 if "no match" in str(exc) else 503 if isinstance(exc, ReadTimeUp) else 422,
+                          str(exc)) from None
         return {"match": match_id, "tournament": name, "replayed": replayed, **frames(events, players)}
 
     # ------------------------------------------------------------------ play logs
