@@ -83,7 +83,9 @@ class Results:
         if cached is not None and cached[0] == stamp:
             return cached[1]
         try:
-            store = Store.open(path, logs=True)  # the integrity checks of `maumau standings`
+            # the integrity checks of every read, but the hashing of every log file, which `maumau standings` adds: the
+            # page asks again every 3 s while a tournament runs (a match's log is checked when it is replayed)
+            store = Store.open(path)
             try:
                 with store.snapshot():  # the count beside the standings is of the same matches
                     settings = Settings.from_config(store.config())
