@@ -95,7 +95,8 @@ def validation_text(exc: ValidationError) -> str:
 async def read_body(request: Request, limit: int) -> bytes:
     """The request's body, refused (413) past `limit` bytes however it is sent."""
     declared = request.headers.get("content-length")
-    if declared is not None and (whole_number(declared) is None or int(declared) > limit):
+    length = whole_number(declared) if declared is not None else None
+    if declared is not None and (length is None or length > limit):
         raise Refused(413, f"the body is over {limit} bytes")
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -171,7 +172,9 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
             try:
                 return read(*args)
             except sqlite3.Error as exc:  # a read interrupted at the limit (or a database failing mid-read)
-                raise Refused(503, too_long) if timed_out() else Refused(422, f"cannot read the results: {exc}")
+                if timed_out():
+                    raise Refused(503, too_long) from None
+                raise Refused(422, f"cannot read the results: {exc}") from None
 
     async def reading(read, *args):
         """`read(*args)` (a reading of the results), answered within `results_seconds` (503 after)."""
