@@ -373,3 +373,22 @@ def test_a_query_of_a_request_ends_when_its_time_is_up(stored, monkeypatch):
     with pytest.raises(sqlite3.OperationalError, match="interrupted"):
         store.db.execute(f"{ENDLESS} SELECT COUNT(*) FROM r").fetchone()
     store.close()
+
+
+@pytest.mark.parametrize("config", ['{"a": ' + "[" * 100000 + "]" * 100000 + "}", "[1]", '"text"'])
+def test_a_forged_config_that_is_no_json_object_is_one_error(config, stored, tmp_path, monkeypatch, capsys):
+    """Its digests recomputed, as a forger would: nested past Python's recursion limit it was a traceback."""
+    from runner.tournament.integrity import meta_digest
+
+    copy = tmp_path / "copy"
+    shutil.copytree(stored, copy)
+    db = sqlite3.connect(copy / "tournament.sqlite")
+    db.execute("UPDATE meta SET value = ? WHERE key = 'config'", (config,))
+    db.execute("UPDATE meta SET value = ? WHERE key = 'config_digest'", (digest(config),))
+    rows = dict(db.execute("SELECT key, value FROM meta WHERE key != 'meta_digest'"))
+    db.execute("UPDATE meta SET value = ? WHERE key = 'meta_digest'", (meta_digest(rows),))
+    db.commit()
+    db.close()
+    for command in (["standings", copy], ["replay", copy, "--match", MATCH], ["tournament", "--resume", copy]):
+        code, _, err = cli(list(map(str, command)), monkeypatch, capsys)
+        assert code == 1 and err.count("\n") == 1 and "the tournament's config is not a JSON object" in err, err

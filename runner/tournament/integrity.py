@@ -214,7 +214,7 @@ def _check_complete(db, where: Path, count: int) -> None:
                              f"the tournament recorded {meta.get('matches')!r:.20}; {_ADVICE}")
     if meta.get("finished") != "yes":
         return
-    config = json.loads(meta["config"])
+    config = config_of(meta["config"], where)
     try:
         expected = matches_in(config, int(meta["deals_played"]))
     except (KeyError, TypeError, ValueError):
@@ -222,6 +222,18 @@ def _check_complete(db, where: Path, count: int) -> None:
     if count != expected:
         raise ResultsCorrupt(f"{where}: {counted(count, 'match')} stored, the finished schedule has {expected}; "
                              f"{_ADVICE}")
+
+
+def config_of(text: str, where: Path) -> dict:
+    """The stored config (`text`, its JSON): an object, or ResultsCorrupt (a forger may recompute its digests, so
+    its text is read as a stranger's: nested past Python's recursion limit, say)."""
+    try:
+        config = json.loads(text)
+    except (ValueError, RecursionError):
+        config = None
+    if not isinstance(config, dict):
+        raise ResultsCorrupt(f"{where}: the tournament's config is not a JSON object; {_ADVICE}")
+    return config
 
 
 _ADVICE = "the results cannot be trusted: run the tournament again, or restore the directory from a copy"

@@ -29,6 +29,7 @@ from .integrity import (
     check_database,
     check_rows,
     check_schema,
+    config_of,
     digest,
     fault_row,
     match_digest,
@@ -205,7 +206,7 @@ class Store:
         return row[0]
 
     def config(self) -> dict:
-        return json.loads(self.meta("config"))
+        return config_of(self.meta("config"), self.directory)
 
     def done(self) -> set[str]:
         """Ids of the matches already stored (all of them in memory: for checks, not for the driver)."""
