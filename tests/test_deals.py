@@ -200,3 +200,58 @@ def test_a_single_deal_is_counted_as_one(capsys, monkeypatch, tmp_path):
     tournament(capsys, monkeypatch, tmp_path / "t", "-r", "standard-single", "-b", "easy", "-b", "easy", "--deals", "1")
     code, out, _ = maumau(capsys, monkeypatch, "deals", tmp_path / "t", "--out", tmp_path / "d.jsonl")
     assert code == 0 and out.startswith("wrote 1 deal to ")
+
+
+def _deal_line(deal: dict, **changes) -> str:
+    first = {**deal["rounds"][0], **changes}
+    return json.dumps({**deal, "rounds": [first]})
+
+
+def _hostile_deal_files(lines: list[str]) -> dict:
+    """name: (the file's bytes, words its Error names), from the lines of a good deal file (header, deals)."""
+    header, deal = lines[0], json.loads(lines[1])
+    first = deal["rounds"][0]
+    twice = dict(first, stock=[first["hands"][0][0]] + first["stock"][1:])  # a card twice, another gone
+    return {
+        "a card twice": ("\n".join([header, json.dumps(dict(deal, rounds=[twice]))]).encode(), "not a whole deck"),
+        "a card more": ("\n".join([header, _deal_line(deal, stock=first["stock"] + ["AS"])]).encode(),
+                        "is not a whole deck (53 cards, not 52)"),
+        "a card that is none": ("\n".join([header, _deal_line(deal, stock=["ZZ"] + first["stock"])]).encode(),
+                                "is not a card"),
+        "hands not lists": ("\n".join([header, _deal_line(deal, hands=[1, 2])]).encode(), "a round needs"),
+        "hands a mapping": ("\n".join([header, _deal_line(deal, hands=[{"a": 1}, {"b": 2}])]).encode(),
+                            "a round needs"),
+        "the dealer text": ("\n".join([header, _deal_line(deal, dealer="x")]).encode(), "a round needs"),
+        "no rounds": ("\n".join([header, json.dumps(dict(deal, rounds=None))]).encode(), "with at least one round"),
+        "nested deep": (header.encode() + b"\n" + b"[" * 100000 + b"]" * 100000, "not JSON"),
+        "not UTF-8": (header.encode() + b"\n\xff\xfe\n", "not UTF-8"),
+        "a gzip bomb": (gzip.compress(header.encode() + b"\n" + b" " * (80 << 20)), "inflates to over"),
+        "too big": (header.encode() + b"\n" + b" " * ((64 << 20) + 10), "is over 64 MiB"),
+        "empty": (b"", "not a deal file"),
+        "a header only": (header.encode(), "holds no deals"),
+    }
+
+
+# the cases' names, from a stand-in of a deal file (the test makes each from the real one)
+HOSTILE_DEALS = sorted(_hostile_deal_files(['{"type": "deals"}', '{"rounds": [{"hands": [["2C"]], "stock": []}]}']))
+
+
+@pytest.mark.parametrize("case", HOSTILE_DEALS)
+def test_a_hostile_deal_file_is_one_error_line_and_plays_nothing(case, source, capsys, monkeypatch, tmp_path):
+    root, _ = source
+    data, words = _hostile_deal_files((root / "deals.jsonl").read_text().splitlines())[case]
+    path = tmp_path / ("bad.jsonl.gz" if data[:2] == b"\x1f\x8b" else "bad.jsonl")
+    path.write_bytes(data)
+    code, out, err = maumau(capsys, monkeypatch, "tournament", "-r", "standard-single", "-b", "medium", "-b", "easy",
+                            "--deals", "1", "--deals-file", path, "--backend", "serial", "--out", tmp_path / "x")
+    assert code == 1 and err.startswith("Error: ") and err.count("\n") == 1 and words in err, err
+    assert not (tmp_path / "x" / "tournament.sqlite").exists()
+
+
+def test_a_deal_file_that_is_a_fifo_is_refused_without_reading(capsys, monkeypatch, tmp_path):
+    import os
+
+    os.mkfifo(tmp_path / "deals.jsonl")
+    code, _, err = maumau(capsys, monkeypatch, "tournament", "-r", "standard-single", "-b", "easy", "-b", "easy",
+                          "--deals-file", tmp_path / "deals.jsonl", "--out", tmp_path / "x")
+    assert code == 1 and "not a regular file" in err and err.count("\n") == 1, err

@@ -273,3 +273,122 @@ def test_replay_never_runs_a_command_named_by_a_stored_config(tmp_path, monkeypa
     assert code == 1 and "re-playing it would run 'exec:python3 examples/exec_bot.py'" in err
     code, out_text, _ = cli(["standings", str(out)], monkeypatch, capsys)
     assert code == 0 and "exec:python3" in out_text
+
+
+ENDLESS = "WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r)"
+VIEWS = {  # a table renamed away and a view of its name in its place, whose rows never end
+    "meta": f"CREATE VIEW meta AS SELECT * FROM meta0 UNION ALL SELECT 'k' || n, 'v' FROM ({ENDLESS} SELECT n FROM r)",
+    "faults": f"CREATE VIEW faults AS {ENDLESS} SELECT 'm' || n, 0, 'b', 'illegal', 'x', 1, '' FROM r",
+}
+
+
+@pytest.mark.parametrize("table", sorted(VIEWS))
+def test_an_endless_view_in_place_of_a_table_is_refused_by_every_command(table, stored, tmp_path):
+    """The issue's attack (run as subprocesses: before the schema check each of them never ended)."""
+    import subprocess
+    import sys
+
+    copy = tmp_path / "copy"
+    shutil.copytree(stored, copy)
+    sql(copy, f"ALTER TABLE {table} RENAME TO {table}0", VIEWS[table])
+    commands = [["standings", copy], ["replay", copy, "--match", MATCH], ["tournament", "--resume", copy],
+                ["tournament", "--extend", copy, "-b", "random"]]
+    for command in commands:
+        done = subprocess.run([sys.executable, "-m", "runner.cli", *map(str, command)], capture_output=True,
+                              text=True, timeout=300)  # a guard against the hang, not a measure of speed
+        assert done.returncode == 1 and done.stderr.count("\n") == 1, (command, done.stderr)
+        assert done.stderr == (f"Error: {copy / 'tournament.sqlite'} is not a results database as maumau writes it: "
+                               f"'{table}' is a view, not the table maumau writes; the results cannot be trusted: "
+                               "run the tournament again, or restore the directory from a copy\n"), done.stderr
+
+
+SCHEMA_CHANGES = {  # each leaves every row, and so every digest, as it was: before the schema check all were read
+    "meta a view of its own rows": ("ALTER TABLE meta RENAME TO meta0", "CREATE VIEW meta AS SELECT * FROM meta0"),
+    "a trigger on meta": ("CREATE TRIGGER t AFTER UPDATE ON meta BEGIN SELECT 1; END",),
+    "an index added": ("CREATE INDEX by_score ON seats (score)",),
+    "a table added": ("CREATE TABLE notes (x)",),
+    "a view added": ("CREATE VIEW v AS SELECT 1",),
+    "a column's type changed": ("ALTER TABLE faults RENAME TO f0", "CREATE TABLE faults (match_id, seat, bot, kind, "
+                                "detail, round, traceback)", "INSERT INTO faults SELECT * FROM f0", "DROP TABLE f0"),
+}
+
+
+@pytest.mark.parametrize("case", sorted(SCHEMA_CHANGES))
+def test_a_schema_other_than_the_written_one_is_refused(case, stored, tmp_path, monkeypatch, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(stored, copy)
+    sql(copy, *SCHEMA_CHANGES[case])
+    for command in (["standings", copy], ["replay", copy, "--match", MATCH], ["tournament", "--resume", copy]):
+        code, _, err = cli(list(map(str, command)), monkeypatch, capsys)
+        assert code == 1 and "is not a results database as maumau writes it" in err and err.count("\n") == 1, err
+
+
+def test_a_value_larger_than_maumau_writes_is_refused_not_read(stored, tmp_path, monkeypatch, capsys):
+    copy = tmp_path / "copy"
+    shutil.copytree(stored, copy)
+    sql(copy, f"INSERT INTO faults VALUES ('{MATCH}', 0, 'random', 'illegal', zeroblob(20000000), 1, '')")
+    code, _, err = cli(["standings", str(copy)], monkeypatch, capsys)
+    assert code == 1 and "string or blob too big" in err and err.count("\n") == 1, err
+
+
+def test_a_read_stops_when_its_time_is_up(stored):
+    from runner.tournament.integrity import ReadTimeUp, time_limit
+    from runner.tournament.store import Store
+
+    with time_limit(-1), pytest.raises(ReadTimeUp, match="took longer than this request may take"):
+        Store.open(stored)
+    Store.open(stored).close()  # outside the limit: no deadline
+
+
+@pytest.mark.parametrize("change", ["edited", "forged", "deleted"])
+def test_standings_resume_and_extend_refuse_a_changed_log(change, stored, tmp_path, monkeypatch, capsys):
+    """Only replay checked a match's log before: a changed log left the standings of its match standing."""
+    copy = tmp_path / "copy"
+    shutil.copytree(stored, copy)
+    if change == "edited":
+        write_log(copy, gzip.compress("\n".join(log_lines(copy)[:-1]).encode()))
+    elif change == "forged":
+        write_log(copy, (copy / "logs" / "t0-d0-r1.jsonl.gz").read_bytes())
+    else:
+        (copy / LOG).unlink()
+    for command in (["standings", copy], ["tournament", "--resume", copy], ["tournament", "--extend", copy, "-b",
+                                                                            "random"]):
+        code, _, err = cli(list(map(str, command)), monkeypatch, capsys)
+        assert code == 1 and err.count("\n") == 1, (command, err)
+        assert ("the log was changed after it was stored" if change != "deleted" else "cannot read the log") in err
+    assert cli(["standings", str(stored)], monkeypatch, capsys)[0] == 0
+
+
+def test_a_query_of_a_request_ends_when_its_time_is_up(stored, monkeypatch):
+    """Under the server's time limit a query that would never end (one of an endless view's) is interrupted."""
+    import time
+
+    from runner.tournament.integrity import time_limit
+    from runner.tournament.store import Store
+
+    with time_limit(3600):
+        store = Store.open(stored)
+    monotonic = time.monotonic
+    monkeypatch.setattr(time, "monotonic", lambda: monotonic() + 7200)
+    with pytest.raises(sqlite3.OperationalError, match="interrupted"):
+        store.db.execute(f"{ENDLESS} SELECT COUNT(*) FROM r").fetchone()
+    store.close()
+
+
+@pytest.mark.parametrize("config", ['{"a": ' + "[" * 100000 + "]" * 100000 + "}", "[1]", '"text"'])
+def test_a_forged_config_that_is_no_json_object_is_one_error(config, stored, tmp_path, monkeypatch, capsys):
+    """Its digests recomputed, as a forger would: nested past Python's recursion limit it was a traceback."""
+    from runner.tournament.integrity import meta_digest
+
+    copy = tmp_path / "copy"
+    shutil.copytree(stored, copy)
+    db = sqlite3.connect(copy / "tournament.sqlite")
+    db.execute("UPDATE meta SET value = ? WHERE key = 'config'", (config,))
+    db.execute("UPDATE meta SET value = ? WHERE key = 'config_digest'", (digest(config),))
+    rows = dict(db.execute("SELECT key, value FROM meta WHERE key != 'meta_digest'"))
+    db.execute("UPDATE meta SET value = ? WHERE key = 'meta_digest'", (meta_digest(rows),))
+    db.commit()
+    db.close()
+    for command in (["standings", copy], ["replay", copy, "--match", MATCH], ["tournament", "--resume", copy]):
+        code, _, err = cli(list(map(str, command)), monkeypatch, capsys)
+        assert code == 1 and err.count("\n") == 1 and "the tournament's config is not a JSON object" in err, err

@@ -1,5 +1,6 @@
 """Hostile ruleset files: anything at all gives a Ruleset or one clean RulesetError, never a hang or traceback."""
 
+import json
 import tempfile
 from pathlib import Path
 
@@ -159,3 +160,97 @@ def test_the_cli_prints_one_error_line_for_hostile_input(tmp_path, monkeypatch, 
             main()
         err = capsys.readouterr().err
         assert exit_.value.code == 1 and err.startswith("Error: ") and err.count("\n") == 1, err
+
+
+# ---------------------------------------------------------------- both engine paths
+
+ENGINE_PATHS = {"compiled": "", "pure": "1"}  # MAUMAU_PURE (runner/accel.py): the compiled modules where built, or not
+
+LOAD_EACH = """
+import json, sys
+from runner.errors import RulesetError
+from runner.plugins import registry
+from runner.rules import load
+found = {}
+for path in sys.argv[1:]:
+    try:
+        found[path] = "ok: " + load(path, registry().ruleset_path).name
+    except RulesetError as error:
+        found[path] = str(error)
+print(json.dumps(found))
+"""
+
+
+def run_on(path: str, script: str, *args, memory: int | None = None):
+    """`python -c script args` on an engine path (a process of its own: the path is chosen at import), with at
+    most `memory` bytes of address space."""
+    import os
+    import resource
+    import subprocess
+    import sys
+
+    def cap():
+        if memory is not None:
+            resource.setrlimit(resource.RLIMIT_AS, (memory, memory))
+
+    env = {**os.environ, "MAUMAU_PURE": ENGINE_PATHS[path]}
+    return subprocess.run([sys.executable, "-c", script, *map(str, args)], capture_output=True, text=True, env=env,
+                          preexec_fn=cap, timeout=600)  # a guard against a hang, not a measure of speed
+
+
+def test_each_hostile_file_gets_the_same_clear_error_on_both_engine_paths(tmp_path):
+    files = []
+    for index, case in enumerate(sorted(HOSTILE)):
+        if case == "itself as parent":
+            continue
+        content = HOSTILE[case][0]
+        files.append(tmp_path / f"hostile{index}.yaml")
+        files[-1].write_bytes(content if isinstance(content, bytes) else content.encode())
+    answers = {}
+    for path in ENGINE_PATHS:
+        done = run_on(path, LOAD_EACH, *files)
+        assert done.returncode == 0, done.stderr
+        answers[path] = json.loads(done.stdout)
+    assert answers["pure"] == answers["compiled"]
+    for index, case in enumerate(sorted(HOSTILE)):
+        if case != "itself as parent":
+            assert HOSTILE[case][1] in answers["pure"][str(tmp_path / f"hostile{index}.yaml")]
+
+
+CHAIN_BOMB = ("extends: standard\nname: bomb\nplayers: {min: 2, max: 2}\ndeck: {ranks: skat, jokers: 4}\n"
+              "points: {X: 20}\nmultiple: {chain: true}\npowers: {7: {draw: 52}}\n")
+
+PLAY_ROUND = """
+import json, random, sys
+from runner.accel import status
+from runner.game.engine import Round
+from runner.plugins import registry
+from runner.rules import load
+rules = load(sys.argv[1], registry().ruleset_path)
+rnd, rng = Round.deal(rules, random.Random(1), 2), random.Random(1)
+most_hand = most_legal = 0
+for _ in range(int(sys.argv[2])):
+    if rnd.over:
+        break
+    most_hand = max(most_hand, len(rnd.hands[rnd.current]))
+    legal = rnd.legal()
+    most_legal = max(most_legal, len(legal))
+    rnd.apply(rng.choice(legal))
+print(json.dumps({"hand": most_hand, "legal": most_legal, "engine": status()["runner.game.general"]}))
+"""
+
+
+@pytest.mark.parametrize("path", sorted(ENGINE_PATHS))
+def test_a_chain_file_that_rulesets_check_accepts_plays_in_bounded_memory_on_both_engine_paths(path, tmp_path):
+    """The issue's file (a Skat deck, four jokers, chains, a seven drawing 52): its hands grow to 30 cards and more
+    within a few turns, whose chains ran out of memory; under 1.5 GiB of address space each turn now lists at most
+    MAX_PLAYS plays of several cards (each one Play, or four where a Jack or joker goes last and names a suit)."""
+    from runner.game.multiple import MAX_PLAYS
+
+    bomb = tmp_path / "bomb.yaml"
+    bomb.write_text(CHAIN_BOMB)
+    done = run_on(path, PLAY_ROUND, bomb, 40, memory=3 << 29)
+    assert done.returncode == 0, done.stderr[-2000:]
+    played = json.loads(done.stdout)
+    assert played["hand"] >= 30 and played["legal"] <= 4 * MAX_PLAYS + played["hand"] + 1, played
+    assert path == "compiled" or played["engine"].startswith("pure"), played

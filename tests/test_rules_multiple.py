@@ -135,3 +135,23 @@ def test_the_log_shows_the_further_cards_only_for_a_play_of_several():
     plays_logged = [event for event in log if event["type"] == "play"]
     assert plays_logged[0] == {"type": "play", "seat": 0, "card": "5H", "suit": None, "announce": "mau", "more": ["5S"]}
     assert "more" not in plays_logged[1]
+
+
+def test_a_turn_lists_at_most_the_cap_of_plays_of_several_cards_each_first_card_its_share():
+    """The issue's attack, scaled down: eleven hearts have 56,320 chains of several cards (hands that grow by drawing
+    have millions, and ran out of memory); a turn lists each card held its share of MAX_PLAYS, every play of two
+    cards among them."""
+    from runner.game.multiple import MAX_PLAYS, share
+
+    hearts = "2H 3H 4H 5H 6H 7H 9H 10H QH KH AH 8D"
+    rnd = deal("standard", [hearts, "2S 3S 4S 5S 6S 7S 9S 10S QS KS AS 8S"], "8H", STOCK,
+               overrides={"multiple.chain": True, "players.max": 2})
+    assert chain_plays(11, None) - 11 == 56_320 > MAX_PLAYS  # what the turn would list without the cap
+    legal = rnd.legal()
+    several = [action for action in legal if isinstance(action, Play) and action.more]
+    assert share(rnd.hands[0]) == MAX_PLAYS // 12 and len(several) <= MAX_PLAYS
+    for first in {action.card for action in several}:
+        assert sum(1 for action in several if action.card == first) == share(rnd.hands[0])
+    pairs = {(action.card.text, action.more[0].text) for action in several if len(action.more) == 1}
+    assert len(pairs) == 11 * 10  # each heart first, each other heart second: none of them left out
+    assert len(set(legal)) == len(legal)

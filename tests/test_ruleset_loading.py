@@ -10,6 +10,7 @@ from typer.testing import CliRunner
 from runner.cli import app
 from runner.errors import RulesetError
 from runner.game.cards import parse_card
+from runner.game.checks import chain_plays
 from runner.plugins import registry
 
 C = parse_card
@@ -126,13 +127,29 @@ def test_check_notes_a_wild_card_that_is_also_free_as_naming_nothing_that_binds(
 
 
 def test_check_notes_how_many_plays_a_chain_can_list_and_the_cap_that_bounds_them(tmp_path):
+    """Hands grow past one suit (standard: 104 cards from 7 players, so 97 in one hand): the figure is of the
+    largest hand, and says the engine's cap."""
     chains = write(tmp_path, "chains.yaml", "extends: standard\nname: chains\nmultiple: {chain: true}\n")
     note, = [line for line in check(chains).stdout.splitlines() if line.startswith("note:")]
-    assert note == (f"note: {chains}: multiple.chain: a hand of 13 cards of one suit can play 319,501 chains in one "
-                    "turn, each a legal move: bots think longer and matches slow down; cap a chain with "
-                    "multiple.chain_max (4: 10,465) or hands with round.hand_limit")
-    capped = write(tmp_path, "capped.yaml", "extends: standard\nname: capped\nmultiple: {chain: true, chain_max: 4}\n")
-    assert "note:" not in check(capped).stdout
+    assert note == (f"note: {chains}: multiple.chain: a hand can grow to 97 cards, which can list at most "
+                    f"{chain_plays(97, None):,} chains in one turn (as many as if every card matched every other), "
+                    "each a legal move: bots think longer and matches slow down; a turn lists only the first 25,000 "
+                    "plays of several cards it finds (runner/game/multiple.py); cap a chain with multiple.chain_max "
+                    "(2: at most 9,409) or hands with round.hand_limit (9: at most 9,225)")
+    capped = write(tmp_path, "capped.yaml", "extends: standard\nname: capped\nmultiple: {chain: true, chain_max: 4}\n"
+                   "round: {hand_limit: 12}\n")
+    assert "note:" not in check(capped).stdout  # 12 cards, 4 a chain: 12 * (1 + 11 + 55 * 2 + 165 * 3) = 7,404
+    assert chain_plays(12, 4) == 7_404
+
+
+def test_check_notes_a_chain_file_whose_hands_grow_past_one_suit(tmp_path):
+    """The issue's file: a Skat deck with four jokers, chains and a seven that draws 52 passed with no note (a suit
+    of 8 cards lists 3,592 chains) and ran out of memory; its hands grow to 34 cards."""
+    bomb = write(tmp_path, "bomb.yaml", "extends: standard\nname: bomb\nplayers: {min: 2, max: 2}\n"
+                 "deck: {ranks: skat, jokers: 4}\npoints: {X: 20}\nmultiple: {chain: true}\npowers: {7: {draw: 52}}\n")
+    note, = [line for line in check(bomb).stdout.splitlines() if line.startswith("note:")]
+    assert "a hand can grow to 34 cards" in note and f"at most {chain_plays(34, None):,} chains" in note
+    assert "only the first 25,000 plays" in note
 
 
 def test_every_builtin_checks_without_a_note():

@@ -325,3 +325,19 @@ def test_a_stopped_server_stops_its_games():
         game = next(iter(games.games.values()))
     game.thread.join(timeout=60)
     assert game.status in DONE
+
+
+def test_a_house_rule_file_whose_turns_list_too_many_chains_is_refused_with_the_fix():
+    """The issue's file: rulesets check notes it, and the server hosts no game of it (a chain file played there held
+    200k-730k moves, 28-101 MB a state); capped to a few chains it is played."""
+    bomb = ("extends: standard\nname: bomb\nplayers: {min: 2, max: 2}\ndeck: {ranks: skat, jokers: 4}\n"
+            "points: {X: 20}\nmultiple: {chain: true}\npowers: {7: {draw: 52}}\n")
+    with server() as (client, _):
+        refused = client.post("/api/games", json={"yaml": bomb, "filename": "bomb.yaml", "players": 2})
+        checked = client.post("/api/rulesets/check", json={"yaml": bomb, "filename": "bomb.yaml"})
+        capped = client.post("/api/games", json={"yaml": bomb.replace("chain: true", "chain: true, chain_max: 2"),
+                                                 "filename": "bomb.yaml", "players": 2})
+    assert refused.status_code == 400 == checked.status_code
+    assert refused.json()["error"].startswith("bomb.yaml: multiple.chain: a hand can grow to 34 cards")
+    assert "chain_max (2: at most 1,156)" in refused.json()["error"] and "more than 20,000 chains" in checked.text
+    assert capped.status_code == 201, capped.text

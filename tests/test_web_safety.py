@@ -218,3 +218,32 @@ def test_a_server_on_this_machine_answers_only_to_its_own_names():
         rebound = client.get("/api/lobby", headers={"host": "attacker.example"})
         own = client.get("/api/lobby", headers={"host": "127.0.0.1:8000"})
     assert rebound.status_code == 400 and own.status_code == 200
+
+
+@pytest.mark.parametrize("value", ["²", "٣", "9" * 5000, "-1", "1.5", ""])
+def test_a_number_in_a_query_that_is_not_a_plain_whole_number_is_a_400(results, value):
+    """`²` passes str.isdigit() and fails int(); so do 5,000 digits: both were a 500 with a traceback."""
+    with server(results) as (client, _):
+        seat = new_game(client)
+        answers = [client.get(f"/api/seats/{seat}", params={"after": value}),
+                   client.get("/api/matches", params={"t": "duel", "offset": value}),
+                   client.get("/api/matches", params={"t": "duel", "limit": value})]
+    for answer in answers:
+        assert answer.status_code == 400 and "must be a" in answer.json()["error"], answer.text
+
+
+@pytest.mark.parametrize("action", ["join", "next", "leave"])
+def test_a_post_without_a_body_takes_no_form_from_another_site(action):
+    """A form of another site can post to this server (a browser sends it without asking), but only as a form: join,
+    next and leave take nothing but `{}` as JSON, which the pages send (runner/web/static/common.js) and a form
+    cannot."""
+    with server() as (client, _):
+        seat = new_game(client, "elimination")
+        game = state(client, seat)["join"].rsplit("/", 1)[1]
+        path = f"/api/games/{game}/join" if action == "join" else f"/api/seats/{seat}/{action}"
+        forms = [client.post(path, data={"x": "1"}), client.post(path, content=b"x", headers={"content-type":
+                 "text/plain"}), client.post(path)]
+        assert [form.status_code for form in forms] == [415, 415, 415], [form.text for form in forms]
+        assert state(client, seat)["seat_status"] == "playing"  # the forms changed nothing
+        assert client.get(f"/api/games/{game}").json()["players"] == 3
+        assert client.post(path, json={}).status_code in (200, 201, 409)  # 409: next is asked for between rounds

@@ -21,7 +21,7 @@ from runner.tournament.settings import plan
 from runner.tournament.store import Store
 from runner.tournament.work import play_unit
 from runner.web import watch
-from webplay import server
+from webplay import new_game, server
 
 
 @pytest.fixture(scope="module")
@@ -191,3 +191,49 @@ def test_the_standings_follow_a_tournament_while_it_runs(tmp_path):
     assert early["finished"] is False and sum(row["matches"] for row in early["standings"]) == 4
     assert late["finished"] is True and late["stored"] == late["planned"] == 6
     assert sum(row["matches"] for row in late["standings"]) == 12
+
+
+def test_a_results_read_that_never_ends_holds_up_no_other_request(results, monkeypatch):
+    """Eight pages whose reading of the results never ends: each is answered (503) once its time is up, and the
+    lobby and the games answer meanwhile (they used to wait for the same threads, for good)."""
+    release, answers = threading.Event(), []
+    monkeypatch.setattr(watch.Results, "tournaments", lambda self: release.wait(600) and [])
+    try:
+        with server(results, results_seconds=1) as (client, _):
+            pages = [threading.Thread(target=lambda: answers.append(client.get("/api/tournaments")))
+                     for _ in range(8)]
+            for page in pages:
+                page.start()
+            lobby = client.get("/api/lobby")
+            seat = new_game(client)
+            played = client.get(f"/api/seats/{seat}")
+            for page in pages:
+                page.join()
+    finally:
+        release.set()
+    assert lobby.status_code == 200 and played.status_code == 200
+    assert [answer.status_code for answer in answers] == [503] * 8
+    assert "reading the results took longer than 1 s" in answers[0].json()["error"]
+
+
+def test_an_endless_view_planted_in_the_results_is_refused_by_the_server(results, tmp_path):
+    """The issue's attack on `maumau serve --results`: a tournament whose `meta` is an endless view, visited again and
+    again; it is listed with its error, its standings are a 422, and the server goes on answering."""
+    import shutil
+
+    folder = tmp_path / "served"
+    shutil.copytree(results / "trio", folder / "trio")
+    shutil.copytree(results / "trio", folder / "planted")
+    with sqlite3.connect(folder / "planted" / "tournament.sqlite") as db:
+        db.execute("ALTER TABLE meta RENAME TO meta0")
+        db.execute("CREATE VIEW meta AS SELECT * FROM meta0 UNION ALL SELECT 'k' || n, 'v' FROM "
+                   "(WITH RECURSIVE r(n) AS (SELECT 1 UNION ALL SELECT n + 1 FROM r) SELECT n FROM r)")
+    with server(folder) as (client, _):
+        for _ in range(8):
+            listed = {entry["name"]: entry for entry in client.get("/api/tournaments").json()["tournaments"]}
+            standings = client.get("/api/standings", params={"t": "planted"})
+        good = client.get("/api/standings", params={"t": "trio"})
+        lobby = client.get("/api/lobby")
+    assert "'meta' is a view, not the table maumau writes" in listed["planted"]["error"]
+    assert standings.status_code == 422 and "'meta' is a view" in standings.json()["error"]
+    assert good.status_code == 200 and lobby.status_code == 200 and listed["trio"]["stored"] == 6

@@ -289,24 +289,41 @@ CHAIN_NOTE = 20_000  # plays of one turn beyond which rulesets check points out 
 
 def chain_plays(hand: int, most: int | None) -> int:
     """The plays a hand of `hand` cards of one suit can list under multiple.chain (at most `most` cards a play):
-    each card first, then any set of the others, each of them last."""
+    each card first, then any set of the others, each of them last. No hand of `hand` cards lists more: in one suit
+    every card matches every other, and a hand of several suits (or with copies of a card) has fewer orders."""
     longest = hand if most is None else min(most, hand)
     return hand * (1 + sum(comb(hand - 1, more) * more for more in range(1, longest)))
 
 
+def largest_hand(rules: Ruleset) -> int:
+    """The most cards a hand can hold when its player is to play: hands grow by drawing (penalties, a stuck
+    player) until the others hold a card each and the pile its top, unless round.hand_limit ends the round first."""
+    most = max(rules.deck_for(size).size - size for size in rules.table_sizes())
+    limit = rules.round.hand_limit
+    return max(1, most if limit is None else min(most, limit))
+
+
 def _chain_note(rules: Ruleset) -> str | None:
+    from .multiple import MAX_PLAYS  # here: multiple.py imports the compiled rules, which import this module
+
     multiple = rules.multiple
     if not multiple.chain:
         return None
-    suit = max(len(rules.deck.ranks_for(size)) for size in rules.table_sizes())
-    limit = rules.round.hand_limit
-    hand = suit if limit is None else min(suit, limit)
+    hand = largest_hand(rules)
     plays = chain_plays(hand, multiple.chain_max)
     if plays <= CHAIN_NOTE:
         return None
-    return (f"a hand of {hand} cards of one suit can play {plays:,} chains in one turn, each a legal move: bots "
-            f"think longer and matches slow down; cap a chain with multiple.chain_max (4: "
-            f"{chain_plays(hand, 4):,}) or hands with round.hand_limit")
+    capped = (f"; a turn lists only the first {MAX_PLAYS:,} plays of several cards it finds (runner/game/multiple.py)"
+              if plays > MAX_PLAYS else "")
+    fixes = []
+    longest = max((most for most in range(2, hand) if chain_plays(hand, most) <= CHAIN_NOTE), default=None)
+    if longest is not None:
+        fixes.append(f"a chain with multiple.chain_max ({longest}: at most {chain_plays(hand, longest):,})")
+    limit = max(size for size in range(1, hand) if size == 1 or chain_plays(size, multiple.chain_max) <= CHAIN_NOTE)
+    fixes.append(f"hands with round.hand_limit ({limit}: at most {chain_plays(limit, multiple.chain_max):,})")
+    return (f"a hand can grow to {hand} cards, which can list at most {plays:,} chains in one turn (as many as if "
+            f"every card matched every other), each a legal move: bots think longer and matches slow down{capped}; "
+            f"cap {' or '.join(fixes)}")
 
 
 def _cards_text(cards: list[Card]) -> str:

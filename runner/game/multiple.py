@@ -5,6 +5,13 @@ Each sequence starts with the first card and ends with the card that goes on top
 the rules where only the last card's power applies); a run goes up or down one rank at a time in
 one suit; a chain lists one order in which each card matches the one before, once per set of
 cards and last card.
+
+The plays of several cards grow exponentially with the hand under `chain` (a hand of 13 cards of one
+suit has 319,501), and hands grow by drawing; so a turn lists at most MAX_PLAYS of them: each
+distinct card of the hand, as the first card, at most MAX_PLAYS divided by the number of distinct
+cards held (`share`), the first ones listed (same rank, runs, chains, suit_with, in that order; a
+chain's walk lists every play of two cards before longer ones). A play beyond the cap is not
+legal that turn. runner/game/checks.py's note on multiple.chain states the bound.
 """
 
 from __future__ import annotations
@@ -20,21 +27,31 @@ if TYPE_CHECKING:
 
 Sequence = tuple[Card, ...]
 
+MAX_PLAYS = 25_000  # plays of several cards a turn lists at most (each about 0.3 KiB held, more as JSON)
+
+
+def share(hand: list[Card]) -> int:
+    """How many plays of several cards each first card of `hand` lists at most: MAX_PLAYS split evenly among the
+    distinct cards held (each may be a first card), at least one."""
+    return max(1, MAX_PLAYS // len(set(hand)))
+
 
 def sequences(game: "Game", first: Card, hand: list[Card]) -> list[Sequence]:
     """Every play of several cards starting with `first` (held in `hand`), without the play of `first` alone."""
     rest = list(hand)
     rest.remove(first)
     found: dict[Sequence, None] = {}
+    most = share(hand)
     if game.same_rank:
-        _same_rank(first, rest, found)
+        _same_rank(first, rest, found, most)
     if game.runs != "none":
         _runs(game, first, rest, found)
-    if game.chain:
-        _chains(first, rest, found, game.chain_max)
+    if game.chain and len(found) < most:
+        _chains(first, rest, found, game.chain_max, most)
     if first in game.suit_with and first.suit in SUITS:
         _suit_with(first, rest, found)
-    return list(found)
+    listed = list(found)
+    return listed if len(listed) <= most else listed[:most]
 
 
 def _with_last(first: Card, chosen: list[Card], found: dict[Sequence, None]) -> None:
@@ -45,13 +62,15 @@ def _with_last(first: Card, chosen: list[Card], found: dict[Sequence, None]) -> 
         found[(first, *middle, last)] = None
 
 
-def _same_rank(first: Card, rest: list[Card], found: dict[Sequence, None]) -> None:
+def _same_rank(first: Card, rest: list[Card], found: dict[Sequence, None], most: int) -> None:
     same = [card for card in rest if card.rank == first.rank]
     if not same:
         return
     kinds = list(dict.fromkeys(same))
     counts = [same.count(card) for card in kinds]
     for taken in product(*(range(count + 1) for count in counts)):
+        if len(found) >= most:  # many copies of a rank (several decks): the cap, before the product is walked
+            return
         if not any(taken):
             continue
         wanted = dict(zip(kinds, taken))
@@ -82,9 +101,10 @@ def _links(a: Card, b: Card) -> bool:
     return a.rank == b.rank or (a.suit == b.suit and a.suit in SUITS)
 
 
-def _chains(first: Card, rest: list[Card], found: dict[Sequence, None], most: int = 0) -> None:
+def _chains(first: Card, rest: list[Card], found: dict[Sequence, None], longest: int = 0,
+            most: int = MAX_PLAYS) -> None:
     """Every set of further cards that can follow `first` each matching the one before, once per last card;
-    at most `most` cards in all (0: any number, multiple.chain_max).
+    at most `longest` cards in all (0: any number, multiple.chain_max); the walk stops once `found` holds `most`.
 
     A depth-first walk over (cards used, last card), each state visited once: the number of
     states is the number of plays listed. The cards used are kept as a bit mask of positions in
@@ -107,7 +127,9 @@ def _chains(first: Card, rest: list[Card], found: dict[Sequence, None], most: in
             seen.add(key)
             longer = path + (card,)
             found[longer] = None
-            if len(longer) != most:
+            if len(found) >= most:  # the cap: what is listed so far, the walk's first plays
+                return
+            if len(longer) != longest:
                 stack.append((longer, used | 1 << position, key[0]))
 
 

@@ -136,8 +136,10 @@ def check_deck(where: str, deals: list[Deal], ruleset: Ruleset, players: int) ->
             if Counter(cards) != expected:
                 ranks_copies = described(cards)
                 same_kind = ranks_copies == (tuple(ruleset.deck.ranks), copies)
-                problem = "is not a whole deck (a card missing, another twice)" if same_kind else \
-                    f"holds {deck_text(*ranks_copies)}"
+                whole = sum(expected.values())
+                problem = (f"holds {deck_text(*ranks_copies)}" if not same_kind else
+                           "is not a whole deck (a card missing, another twice)" if len(cards) == whole else
+                           f"is not a whole deck ({len(cards)} cards, not {whole})")
                 raise MaumauError(
                     f"{where}: deal {deal.index} round {r} {problem}; ruleset {ruleset.name!r} deals "
                     f"{deck_text(tuple(ruleset.deck.ranks), copies)} at tables of {players}: use a deal file "

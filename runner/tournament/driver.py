@@ -139,7 +139,7 @@ def run(settings: Settings, store: Store, backend: Backend, progress: Progress |
 def stored_standings(directory: Path) -> tuple[Standings, str]:
     """The standings of the tournament stored in `directory`, and a note for people: its ruleset and seed (the one
     chosen at random, when none was given), and how to continue it if it is unfinished."""
-    store = Store.open(directory)
+    store = Store.open(directory, logs=True)
     try:
         settings = Settings.from_config(store.config())
         note = f"{settings.ruleset_name}, seed {settings.seed}: {counted(store.count(), 'match')} stored"

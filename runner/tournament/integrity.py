@@ -3,18 +3,24 @@
 Every match row carries the SHA-256 of its own fields, its seats, its faults and its log file;
 the config carries one, and the meta rows (the config, the count of stored matches, the deals
 played and the looks of a finished tournament) one over them all. Reading a directory
-(standings, replay, resume) first runs SQLite's own integrity check (which also finds an index
-that no longer matches its table: the standings read the matches through one), then recomputes
-the digests and counts the matches, so a truncated, corrupted or edited result is refused with a
-clear error instead of changing the standings. This detects damage and casual edits, not a
-forger who recomputes the digests: they are not keyed.
+(standings, replay, resume) first checks that its schema is the one maumau writes (tables of
+those columns, no view or trigger that would run a query of its own), then runs SQLite's own
+integrity check (which also finds an index that no longer matches its table: the standings read
+the matches through one), then recomputes the digests and counts the matches (and for the
+standings, --resume and --extend, hashes every stored log), so a truncated, corrupted or edited
+result is refused with a clear error instead of changing the standings. This detects damage and
+casual edits, not a forger who recomputes the digests: they are not keyed.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+import time
+from contextlib import contextmanager
+from contextvars import ContextVar
 from pathlib import Path
+from typing import Iterator
 
 from runner.errors import MaumauError
 from runner.logs import codec
@@ -24,6 +30,31 @@ from runner.words import counted
 from .tables import matches_in
 
 META_DIGEST = "meta_digest"  # the meta row holding the digest of all the others
+
+# The end (time.monotonic()) of the reads of the current request, if it has one: runner/web/watch.py sets it
+# (`time_limit`), so that a request of `maumau serve` reading results stops when its time is up instead of holding a
+# thread (runner/tournament/store.py's connections check it from SQLite's progress handler).
+read_deadline: ContextVar[float | None] = ContextVar("read_deadline", default=None)
+
+
+class ReadTimeUp(MaumauError):
+    """Reading a results database took longer than the time the request allows (`read_deadline`)."""
+
+
+@contextmanager
+def time_limit(seconds: float) -> Iterator[None]:
+    """Every results database opened inside stops reading `seconds` from now: ReadTimeUp from then on."""
+    token = read_deadline.set(time.monotonic() + seconds)
+    try:
+        yield
+    finally:
+        read_deadline.reset(token)
+
+
+def timed_out() -> bool:
+    """Whether the current request's time for reading results is up (`read_deadline`)."""
+    deadline = read_deadline.get()
+    return deadline is not None and time.monotonic() > deadline
 
 
 class ResultsCorrupt(MaumauError):
@@ -78,6 +109,36 @@ def meta_digest(rows: dict[str, str]) -> str:
     return plain_digest(sorted(rows.items()))
 
 
+def schema_of(db) -> dict[tuple[str, str], tuple[str, str]]:
+    """{(type, name): (table, its SQL with the white space folded)} of every object of a database's schema."""
+    return {(kind, name): (table, " ".join((sql or "").split()))
+            for kind, name, table, sql in db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")}
+
+
+def check_schema(db, path: Path, written: dict[tuple[str, str], tuple[str, str]]) -> None:
+    """The database holds the tables and indexes maumau writes (`written`, as `schema_of` gives them), as it writes
+    them, and nothing else: no view, no trigger, no table of another shape. A view named `meta` (an endless
+    WITH RECURSIVE, say) would otherwise stand in for the table and run its query at every read; ResultsCorrupt
+    names the first difference."""
+    found = schema_of(db)
+    problem = ""
+    for kind, name in sorted(found, key=lambda object_: (object_[0] in ("table", "index"), object_)):  # views first
+        if (kind, name) not in written:
+            table = next((other for other, same in written if same == name), None)
+            problem = (f"{name!r} is a {kind}, not the {table} maumau writes" if table else
+                       f"it holds {'an' if kind == 'index' else 'a'} {kind} {name!r}, which maumau never writes")
+            break
+        if found[kind, name] != written[kind, name]:
+            problem = f"the {kind} {name!r} is not as maumau writes it (another version of maumau, or changed since)"
+            break
+    else:
+        missing = sorted(set(written) - set(found))
+        if missing:
+            problem = f"the {missing[0][0]} {missing[0][1]!r} is missing"
+    if problem:
+        raise ResultsCorrupt(f"{path} is not a results database as maumau writes it: {problem}; {_ADVICE}")
+
+
 def check_database(db, where: Path) -> None:
     """SQLite's own integrity check (pages, records, and every index against its table); ResultsCorrupt if it fails."""
     verdict = db.execute("PRAGMA integrity_check(1)").fetchone()
@@ -86,11 +147,13 @@ def check_database(db, where: Path) -> None:
         raise ResultsCorrupt(f"{where}: the database is damaged (SQLite's integrity check: {problem}); {_ADVICE}")
 
 
-def check_rows(db, where: Path) -> None:
-    """Every stored match's digest against its rows, the config's against the config; ResultsCorrupt if one differs.
+def check_rows(db, where: Path, logs: bool = False) -> None:
+    """Every stored match's digest against its rows, the config's against the config, and with `logs` every stored
+    log file's SHA-256 against its row's; ResultsCorrupt if one differs.
 
-    One read transaction (a tournament may be writing meanwhile), and the rows streamed match by
-    match, so that a large tournament is checked in constant memory.
+    One read transaction (a tournament may be writing meanwhile: a log file is written before its
+    row is committed), and the rows streamed match by match, so that a large tournament is checked
+    in constant memory.
     """
     db.execute("BEGIN")
     try:
@@ -109,6 +172,10 @@ def check_rows(db, where: Path) -> None:
             match_id = fields[0]
             if stored != plain_digest(fields, seats.take(match_id), faults.take(match_id)):  # SQLite gives no booleans
                 raise ResultsCorrupt(f"{where}: match {match_id!r} was changed after it was stored; {_ADVICE}")
+            if logs and fields[7] is not None:  # its log: the standings of a changed log's match are not that match's
+                if timed_out():
+                    raise ReadTimeUp(f"reading {where} took longer than this request may take")
+                read_stored_log(where, fields[7], match_id, fields[8])
         orphan = seats.rest() or faults.rest()
         if orphan:
             raise ResultsCorrupt(f"{where}: rows of match {orphan!r:.80} without the match itself; {_ADVICE}")
@@ -147,7 +214,7 @@ def _check_complete(db, where: Path, count: int) -> None:
                              f"the tournament recorded {meta.get('matches')!r:.20}; {_ADVICE}")
     if meta.get("finished") != "yes":
         return
-    config = json.loads(meta["config"])
+    config = config_of(meta["config"], where)
     try:
         expected = matches_in(config, int(meta["deals_played"]))
     except (KeyError, TypeError, ValueError):
@@ -155,6 +222,18 @@ def _check_complete(db, where: Path, count: int) -> None:
     if count != expected:
         raise ResultsCorrupt(f"{where}: {counted(count, 'match')} stored, the finished schedule has {expected}; "
                              f"{_ADVICE}")
+
+
+def config_of(text: str, where: Path) -> dict:
+    """The stored config (`text`, its JSON): an object, or ResultsCorrupt (a forger may recompute its digests, so
+    its text is read as a stranger's: nested past Python's recursion limit, say)."""
+    try:
+        config = json.loads(text)
+    except (ValueError, RecursionError):
+        config = None
+    if not isinstance(config, dict):
+        raise ResultsCorrupt(f"{where}: the tournament's config is not a JSON object; {_ADVICE}")
+    return config
 
 
 _ADVICE = "the results cannot be trusted: run the tournament again, or restore the directory from a copy"

@@ -15,6 +15,7 @@ import fcntl
 import json
 import os
 import sqlite3
+import time
 from contextlib import contextmanager
 from pathlib import Path
 from typing import Iterator, Mapping, Sequence
@@ -22,7 +23,21 @@ from typing import Iterator, Mapping, Sequence
 from runner.errors import MaumauError
 from runner.table.referee import Fault
 
-from .integrity import META_DIGEST, check_database, check_rows, digest, fault_row, match_digest, meta_digest
+from .integrity import (
+    META_DIGEST,
+    ReadTimeUp,
+    check_database,
+    check_rows,
+    check_schema,
+    config_of,
+    digest,
+    fault_row,
+    match_digest,
+    meta_digest,
+    read_deadline,
+    schema_of,
+    timed_out,
+)
 from .logfiles import LOGS, store_log
 from .schedule import Slot, deal_key
 from .work import MatchOutcome, SeatOutcome
@@ -55,6 +70,12 @@ CREATE TABLE IF NOT EXISTS faults (
 """
 
 
+# The longest text or blob a read takes from the database (SQLITE_LIMIT_LENGTH): far above any row maumau writes
+# (a config with its resolved ruleset is kilobytes, a traceback is cut short), far below what would exhaust memory.
+MAX_VALUE_BYTES = 16 << 20
+# SQLite calls a request's time check (`read_deadline`) every this many of its virtual machine's steps: tens of
+# microseconds apart, a cost of about 1% to the reads of the server only.
+PROGRESS_STEPS = 1000
 # the seats of the stored matches of the first deals (a bound, `deal_bound`), in schedule order: deal, table, rotation
 SEATS_IN_SCHEDULE = """FROM matches m JOIN seats s ON s.match_id = m.id WHERE m.deal < ?
                        ORDER BY m.deal, m.tbl, m.rotation, s.seat"""
@@ -104,9 +125,12 @@ class Store:
         return store
 
     @classmethod
-    def open(cls, directory: Path) -> "Store":
-        """The tournament stored in `directory`."""
+    def open(cls, directory: Path, logs: bool = False) -> "Store":
+        """The tournament stored in `directory`; with `logs`, its stored log files checked too (each read whole:
+        for the standings, --resume and --extend, not for a look at one match)."""
         path = directory / DB_NAME
+        if timed_out():
+            raise ReadTimeUp(f"reading {path} took longer than this request may take")
         if not path.is_file():
             raise MaumauError(f"{directory} holds no tournament (no {DB_NAME}); run `maumau tournament --out "
                               f"{directory}` first")
@@ -115,16 +139,20 @@ class Store:
         except (sqlite3.DatabaseError, UnicodeDecodeError) as exc:
             raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
         try:
-            check_database(store.db, directory)  # before anything is read from it
+            # before any row is read: a view or trigger in place of a table would run whatever query it holds
+            check_schema(store.db, path, WRITTEN_SCHEMA)
+            check_database(store.db, directory)
             store.meta("config")
             if store.meta("schema") != str(SCHEMA_VERSION):
                 raise MaumauError(
                     f"{path} was written by another version of maumau (schema {store.meta('schema')!r:.10}, "
                     f"this one reads {SCHEMA_VERSION}); run the tournament again with this version"
                 )
-            check_rows(store.db, directory)  # refuse results changed or damaged since they were written
+            check_rows(store.db, directory, logs)  # refuse results changed or damaged since they were written
         except (sqlite3.DatabaseError, KeyError, UnicodeDecodeError) as exc:  # a text that is not UTF-8 any more
             store.close()
+            if timed_out():
+                raise ReadTimeUp(f"reading {path} took longer than this request may take") from None
             raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
         except MaumauError:
             store.close()
@@ -138,7 +166,7 @@ class Store:
             raise MaumauError(f"nothing to resume in {directory} (no {DB_NAME}); leave out --resume to start it")
         lock = lock_directory(directory)
         try:
-            store = cls.open(directory)
+            store = cls.open(directory, logs=True)
         except BaseException:
             os.close(lock)
             raise
@@ -178,7 +206,7 @@ class Store:
         return row[0]
 
     def config(self) -> dict:
-        return json.loads(self.meta("config"))
+        return config_of(self.meta("config"), self.directory)
 
     def done(self) -> set[str]:
         """Ids of the matches already stored (all of them in memory: for checks, not for the driver)."""
@@ -355,10 +383,30 @@ def lock_directory(directory: Path) -> int:
 
 def connect(path: Path) -> sqlite3.Connection:
     db = sqlite3.connect(path, timeout=30)
+    # a database is a stranger's file too (a bot under --isolate may write the results directory): no value read
+    # from it is larger than maumau writes, no function a view or trigger names runs (they are refused anyway),
+    # and a request of the server stops reading when its time is up
+    db.setlimit(sqlite3.SQLITE_LIMIT_LENGTH, MAX_VALUE_BYTES)
+    db.execute("PRAGMA trusted_schema = OFF")
+    deadline = read_deadline.get()
+    if deadline is not None:
+        db.set_progress_handler(lambda: time.monotonic() > deadline, PROGRESS_STEPS)
     # WAL with synchronous=NORMAL: a commit survives kill -9 of this process and costs no fsync
     db.execute("PRAGMA journal_mode=WAL")
     db.execute("PRAGMA synchronous=NORMAL")
     return db
+
+
+def _written_schema() -> dict[tuple[str, str], tuple[str, str]]:
+    memory = sqlite3.connect(":memory:")
+    try:
+        memory.executescript(SCHEMA)
+        return schema_of(memory)
+    finally:
+        memory.close()
+
+
+WRITTEN_SCHEMA = _written_schema()  # the tables and indexes `Store.create` makes, as SQLite records them
 
 
 def first_difference(stored: dict, given: dict) -> str:

@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import sqlite3
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Literal
 
@@ -23,6 +25,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 
 from runner.logs.codec import MAX_LOG_BYTES, encode
+from runner.tournament.integrity import time_limit, timed_out
 
 from .analyses import PREFIX as ANALYSES
 from .analyses import REPORT_CSP, analysis_routes
@@ -35,6 +38,13 @@ STATIC = Path(__file__).parent / "static"
 LONG_POLL_SECONDS = 20.0  # a page asking for news waits this long for a change before it is answered anyway
 SWEEP_SECONDS = 30.0
 MAX_JSON_BYTES = MAX_RULESET_BYTES + 4096
+# A request reading results (standings, matches, replays, logs) is answered within this many seconds, a 503 if its
+# reading has not ended by then; its reads of a results database stop then too (runner/tournament/integrity.py).
+RESULTS_SECONDS = 60.0
+# Results are read in threads of their own, this many at most: however they are held up, the games, the lobby and
+# the pages (the default thread pool and the event loop) go on answering.
+RESULTS_THREADS = 4
+MAX_DIGITS = 18  # a whole number in a query: at most this many ASCII digits (int() of 5,000 digits raises)
 DEFAULT_RULESET = "elimination"  # online Mau Mau, where players join and leave between rounds
 CSP = ("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; connect-src 'self'; "
        "base-uri 'none'; form-action 'self'; frame-ancestors 'none'")
@@ -55,6 +65,13 @@ class HouseRules(BaseModel):
     model_config = ConfigDict(extra="forbid")
     yaml: str = Field(max_length=MAX_RULESET_BYTES)
     filename: str | None = Field(None, max_length=200)
+
+
+class Nothing(BaseModel):
+    """The body of a POST that needs none (join, next, leave): `{}`, sent as JSON, which a form of another site
+    cannot send (a browser asks this server first, and it says no)."""
+
+    model_config = ConfigDict(extra="forbid")
 
 
 class Move(BaseModel):
@@ -80,7 +97,8 @@ def validation_text(exc: ValidationError) -> str:
 async def read_body(request: Request, limit: int) -> bytes:
     """The request's body, refused (413) past `limit` bytes however it is sent."""
     declared = request.headers.get("content-length")
-    if declared is not None and (not declared.isdigit() or int(declared) > limit):
+    length = whole_number(declared) if declared is not None else None
+    if declared is not None and (length is None or length > limit):
         raise Refused(413, f"the body is over {limit} bytes")
     chunks, size = [], 0
     async for chunk in request.stream():
@@ -103,13 +121,22 @@ async def parse(request: Request, model: type[BaseModel]) -> BaseModel:
         raise Refused(400, validation_text(exc)) from None
 
 
+def whole_number(text: str) -> int | None:
+    """`text` as a whole number if it is one written in at most MAX_DIGITS ASCII digits (not `²`, which
+    str.isdigit() takes and int() refuses), else None."""
+    if not (text.isascii() and text.isdigit() and len(text) <= MAX_DIGITS):
+        return None
+    return int(text)
+
+
 def int_param(request: Request, name: str, default: int, low: int, high: int) -> int:
     text = request.query_params.get(name)
     if text is None:
         return default
-    if not text.isdigit() or not low <= int(text) <= high:
+    number = whole_number(text)
+    if number is None or not low <= number <= high:
         raise Refused(400, f"{name} must be a whole number from {low} to {high}, got {text[:20]!r}")
-    return int(text)
+    return number
 
 
 def flag_param(request: Request, name: str) -> bool:
@@ -131,12 +158,33 @@ def text_param(request: Request, name: str, required: bool = True, limit: int = 
 
 
 def create_app(results: Path | None = None, games: Games | None = None, allowed_hosts: list[str] | None = None,
-               long_poll: float = LONG_POLL_SECONDS) -> Starlette:
+               long_poll: float = LONG_POLL_SECONDS, results_seconds: float = RESULTS_SECONDS) -> Starlette:
     """The application: games hosted in `games`, results read from `results`; `allowed_hosts` guards against
     DNS rebinding (a page elsewhere reaching this server under its own name); a page asking for news is
-    answered after at most `long_poll` seconds without a change."""
+    answered after at most `long_poll` seconds without a change, one reading results after `results_seconds`."""
     games = games if games is not None else Games()
     watched = Results(results) if results is not None else None
+    readers = ThreadPoolExecutor(RESULTS_THREADS, thread_name_prefix="maumau-results")
+    too_long = (f"reading the results took longer than {results_seconds:g} s; try again later, or read them with "
+                "maumau standings DIR")
+
+    def timed(read, *args):
+        """`read(*args)` in a reader thread, its results databases read under the request's time limit."""
+        with time_limit(results_seconds):
+            try:
+                return read(*args)
+            except sqlite3.Error as exc:  # a read interrupted at the limit (or a database failing mid-read)
+                if timed_out():
+                    raise Refused(503, too_long) from None
+                raise Refused(422, f"cannot read the results: {exc}") from None
+
+    async def reading(read, *args):
+        """`read(*args)` (a reading of the results), answered within `results_seconds` (503 after)."""
+        running = asyncio.get_running_loop().run_in_executor(readers, timed, read, *args)
+        try:
+            return await asyncio.wait_for(running, results_seconds + 1)  # its reads stop at the limit: a second more
+        except TimeoutError:
+            raise Refused(503, too_long) from None
 
     def page(name: str):
         async def endpoint(request: Request) -> Response:
@@ -173,16 +221,17 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
         from it (another seat asked whether to jump in) must not show as a new version either.
         """
         game, seat = games.seat(request.path_params["token"])
-        after = request.query_params.get("after")
-        if after is not None and not after.isdigit():
-            raise Refused(400, f"after must be a version number, got {after[:20]!r}")
+        text = request.query_params.get("after")
+        after = whole_number(text) if text is not None else None
+        if text is not None and after is None:
+            raise Refused(400, f"after must be a version number, got {text[:20]!r}")
         deadline = asyncio.get_running_loop().time() + long_poll
         while True:
             with game.lock:
                 seat.seen = game.clock()
                 state, seen = seat.numbered(seat_state(game, seat)), game.changes.version
             remaining = deadline - asyncio.get_running_loop().time()
-            if after is None or state["version"] != int(after) or remaining <= 0 or games.closing:
+            if after is None or state["version"] != after or remaining <= 0 or games.closing:
                 return JSONResponse(state)
             await game.changes.wait(seen, remaining)
 
@@ -194,11 +243,13 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
 
     async def seat_next(request: Request) -> Response:
         game, seat = games.seat(request.path_params["token"])
+        await parse(request, Nothing)
         game.ready(seat)
         return JSONResponse({"ok": True})
 
     async def seat_leave(request: Request) -> Response:
         game, seat = games.seat(request.path_params["token"])
+        await parse(request, Nothing)
         game.leave(seat)
         return JSONResponse({"ok": True})
 
@@ -219,17 +270,18 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
 
     async def game_join(request: Request) -> Response:
         game = games.game(request.path_params["token"])
+        await parse(request, Nothing)
         seat = game.join()
         return JSONResponse({"seat": seat.token, "url": f"/play/{seat.token}"}, status_code=201)
 
     # ---------------------------------------------------------------- watch
 
     async def tournaments(request: Request) -> Response:
-        return JSONResponse({"tournaments": await asyncio.to_thread(results_dir().tournaments)})
+        return JSONResponse({"tournaments": await reading(results_dir().tournaments)})
 
     async def standings(request: Request) -> Response:
         name = text_param(request, "t")
-        return JSONResponse(await asyncio.to_thread(results_dir().standings, name))
+        return JSONResponse(await reading(results_dir().standings, name))
 
     async def history(request: Request) -> Response:
         name = text_param(request, "t")
@@ -241,18 +293,18 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
         lost, faults = flag_param(request, "lost"), flag_param(request, "faults")
         offset = int_param(request, "offset", 0, 0, 10**9)
         limit = int_param(request, "limit", 100, 1, 500)
-        return JSONResponse(await asyncio.to_thread(results_dir().matches, name, bot, lost, faults, offset, limit))
+        return JSONResponse(await reading(results_dir().matches, name, bot, lost, faults, offset, limit))
 
     async def match_replay(request: Request) -> Response:
         name, match_id = text_param(request, "t"), text_param(request, "m", limit=200)
-        return JSONResponse(await asyncio.to_thread(results_dir().match, name, match_id))
+        return JSONResponse(await reading(results_dir().match, name, match_id))
 
     async def logs(request: Request) -> Response:
-        return JSONResponse({"logs": await asyncio.to_thread(results_dir().log_files)})
+        return JSONResponse({"logs": await reading(results_dir().log_files)})
 
     async def log_replay(request: Request) -> Response:
         path = text_param(request, "path")
-        return JSONResponse(await asyncio.to_thread(results_dir().log_replay, path))
+        return JSONResponse(await reading(results_dir().log_replay, path))
 
     async def log_upload(request: Request) -> Response:
         kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
@@ -261,7 +313,7 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
                                f"got {kind or 'no content type'!r}")
         data = await read_body(request, MAX_LOG_BYTES)
         name = text_param(request, "name", required=False, limit=200) or "the uploaded log"
-        return JSONResponse(await asyncio.to_thread(log_frames, data, name))
+        return JSONResponse(await reading(log_frames, data, name))
 
     # ---------------------------------------------------------------- the application
 
@@ -287,6 +339,7 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
         finally:
             task.cancel()
             games.stop_all()
+            readers.shutdown(wait=False, cancel_futures=True)
 
     routes = [
         Route("/", page("lobby.html")),

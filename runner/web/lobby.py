@@ -7,6 +7,7 @@ import tempfile
 from pathlib import Path
 
 from runner.errors import MaumauError
+from runner.game.checks import CHAIN_NOTE
 from runner.game.ruleset import Ruleset
 from runner.plugins import registry
 from runner.rules import read_yaml
@@ -49,6 +50,10 @@ def house_rules(text: str, filename: str | None) -> tuple[str, Ruleset]:
             ruleset = registry().load_ruleset(str(path))
         except MaumauError as exc:
             raise Refused(400, str(exc).replace(f"{folder}/", "")) from None
+    chains = dict(ruleset.notes()).get("multiple.chain")
+    if chains is not None:  # a game's states (and the page's buttons) hold every play of a turn: bounded here
+        raise Refused(400, f"{shown}: multiple.chain: {chains}; this server hosts no game whose turn can list more "
+                           f"than {CHAIN_NOTE:,} chains")
     return ruleset.name, ruleset
 
 

@@ -16,6 +16,7 @@ from runner.errors import InvalidSetting, MaumauError
 from runner.logs import codec
 from runner.logs.verify import verify
 from runner.tournament.driver import standings_of
+from runner.tournament.integrity import ReadTimeUp
 from runner.tournament.listing import list_matches
 from runner.tournament.replay import events_of
 from runner.tournament.settings import Settings
@@ -83,7 +84,9 @@ class Results:
         if cached is not None and cached[0] == stamp:
             return cached[1]
         try:
-            store = Store.open(path)  # the integrity checks of every read
+            # the integrity checks of every read, but the hashing of every log file, which `maumau standings` adds: the
+            # page asks again every 3 s while a tournament runs (a match's log is checked when it is replayed)
+            store = Store.open(path)
             try:
                 with store.snapshot():  # the count beside the standings is of the same matches
                     settings = Settings.from_config(store.config())
@@ -93,7 +96,7 @@ class Results:
             finally:
                 store.close()
         except MaumauError as exc:
-            raise Refused(422, str(exc)) from None
+            raise Refused(503 if isinstance(exc, ReadTimeUp) else 422, str(exc)) from None
         data = {"name": name, "ruleset": settings.ruleset_name, **progress, **standings_data(standings)}
         self._standings[path] = (stamp, data)
         return data
@@ -143,7 +146,8 @@ class Results:
         try:
             lines = list_matches(path, bot, lost, faults)
         except MaumauError as exc:
-            raise Refused(400 if isinstance(exc, InvalidSetting) else 422, str(exc)) from None
+            raise Refused(400 if isinstance(exc, InvalidSetting) else 503 if isinstance(exc, ReadTimeUp) else 422,
+                          str(exc)) from None
         return {"total": len(lines), "matches": [
             {"match": line.match, "players": list(line.players), "winners": list(line.winners), "rounds": line.rounds,
              "faults": list(line.faults)} for line in lines[offset:offset + limit]]}
@@ -154,7 +158,8 @@ class Results:
         try:
             events, players, replayed = events_of(path, match_id)
         except MaumauError as exc:
-            raise Refused(404 if "no match" in str(exc) else 422, str(exc)) from None
+            raise Refused(404 if "no match" in str(exc) else 503 if isinstance(exc, ReadTimeUp) else 422,
+                          str(exc)) from None
         return {"match": match_id, "tournament": name, "replayed": replayed, **frames(events, players)}
 
     # ------------------------------------------------------------------ play logs
