@@ -305,3 +305,18 @@ def test_a_forced_edge_for_the_leading_seat_shows_as_a_seat_advantage(tmp_path):
     assert cell.figure("seat 0 round wins").estimate.low > 0.5
     assert cell.seat_test.advantage
     assert any("a seat advantage" in line for line in result.sentences)
+
+
+def test_a_cell_reads_as_a_tournament_and_a_reshaped_figures_table_is_refused(tmp_path):
+    import sqlite3
+
+    from runner.tournament.store import DB_NAME
+
+    run_analysis(make_plan(["standard-single"], players="2", deals=2), tmp_path / "out", backend="serial")
+    cell = next(path for path in (tmp_path / "out").iterdir() if (path / DB_NAME).is_file())
+    assert maumau("standings", str(cell)).returncode == 0
+    db = sqlite3.connect(cell / DB_NAME)
+    db.executescript("DROP TABLE figures; CREATE TABLE figures (match_id TEXT, data TEXT, extra TEXT);")
+    db.close()
+    refused = maumau("standings", str(cell))
+    assert refused.returncode == 1 and "'figures' is not as maumau writes it" in refused.stderr

@@ -29,7 +29,7 @@ from runner.tournament.driver import Pending
 from runner.tournament.progress import Progress
 from runner.tournament.schedule import Slot
 from runner.tournament.settings import Settings, plan
-from runner.tournament.store import DB_NAME, Store
+from runner.tournament.store import DB_NAME, FIGURES_SCHEMA, Store
 from runner.tournament.work import MatchOutcome, WorkUnit
 
 from .figures import SKILL, Cell, Compared, compare, sentences, skill_terms, summarise
@@ -41,7 +41,6 @@ DEFAULT_SKILL = (("medium", "random"),)  # the stronger bot, among weaker ones: 
 DEFAULT_DEALS = 200
 DEFAULT_MAX_DEALS = 3200
 DEFAULT_TABLE = 4
-FIGURES_TABLE = """CREATE TABLE IF NOT EXISTS figures (match_id TEXT PRIMARY KEY, data TEXT NOT NULL)"""
 
 
 @dataclass(frozen=True)
@@ -234,7 +233,7 @@ class FigureStore(Store):
     def add(self, outcomes: list[MatchOutcome], slots: Mapping[str, Slot]) -> None:
         """The counts, then the tournament's rows: Store.add's transaction commits both, or neither."""
         try:
-            self.db.execute(FIGURES_TABLE)
+            self.db.execute(FIGURES_SCHEMA)
             self.db.executemany("INSERT OR REPLACE INTO figures VALUES (?, ?)",
                                 [(o.match_id, json.dumps(o.figures, separators=(",", ":"))) for o in outcomes])
         except sqlite3.Error as exc:
@@ -245,7 +244,7 @@ class FigureStore(Store):
 
     def figures(self) -> Iterator[tuple[str, int, dict]]:
         """Each stored match's id, seed and counts, in schedule order."""
-        self.db.execute(FIGURES_TABLE)
+        self.db.execute(FIGURES_SCHEMA)
         query = """SELECT m.id, m.seed, f.data FROM matches m JOIN figures f ON f.match_id = m.id
                    ORDER BY m.deal, m.tbl, m.rotation"""
         for match_id, seed, data in self.db.execute(query):

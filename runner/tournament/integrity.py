@@ -115,20 +115,23 @@ def schema_of(db) -> dict[tuple[str, str], tuple[str, str]]:
             for kind, name, table, sql in db.execute("SELECT type, name, tbl_name, sql FROM sqlite_master")}
 
 
-def check_schema(db, path: Path, written: dict[tuple[str, str], tuple[str, str]]) -> None:
+def check_schema(db, path: Path, written: dict[tuple[str, str], tuple[str, str]],
+                 optional: dict[tuple[str, str], tuple[str, str]] | None = None) -> None:
     """The database holds the tables and indexes maumau writes (`written`, as `schema_of` gives them), as it writes
-    them, and nothing else: no view, no trigger, no table of another shape. A view named `meta` (an endless
+    them, and nothing else but those of `optional` (as written, where present): no view, no trigger, no table of
+    another shape. A view named `meta` (an endless
     WITH RECURSIVE, say) would otherwise stand in for the table and run its query at every read; ResultsCorrupt
     names the first difference."""
     found = schema_of(db)
+    allowed = {**written, **(optional or {})}
     problem = ""
     for kind, name in sorted(found, key=lambda object_: (object_[0] in ("table", "index"), object_)):  # views first
-        if (kind, name) not in written:
-            table = next((other for other, same in written if same == name), None)
+        if (kind, name) not in allowed:
+            table = next((other for other, same in allowed if same == name), None)
             problem = (f"{name!r} is a {kind}, not the {table} maumau writes" if table else
                        f"it holds {'an' if kind == 'index' else 'a'} {kind} {name!r}, which maumau never writes")
             break
-        if found[kind, name] != written[kind, name]:
+        if found[kind, name] != allowed[kind, name]:
             problem = f"the {kind} {name!r} is not as maumau writes it (another version of maumau, or changed since)"
             break
     else:

@@ -68,6 +68,9 @@ CREATE TABLE IF NOT EXISTS faults (
     kind TEXT NOT NULL, detail TEXT NOT NULL, round INTEGER NOT NULL, traceback TEXT NOT NULL
 );
 """
+# The table an analysis keeps beside a tournament's rows (runner/analysis/runs.py): each match's counts. Every reader
+# accepts it where it is, so that an analysis' cell reads as any tournament does (standings, replays, the server).
+FIGURES_SCHEMA = "CREATE TABLE IF NOT EXISTS figures (match_id TEXT PRIMARY KEY, data TEXT NOT NULL);"
 
 
 # The longest text or blob a read takes from the database (SQLITE_LIMIT_LENGTH): far above any row maumau writes
@@ -140,7 +143,7 @@ class Store:
             raise MaumauError(f"{path} is not a readable maumau results database ({exc})") from None
         try:
             # before any row is read: a view or trigger in place of a table would run whatever query it holds
-            check_schema(store.db, path, WRITTEN_SCHEMA)
+            check_schema(store.db, path, WRITTEN_SCHEMA, FIGURES_OBJECTS)
             check_database(store.db, directory)
             store.meta("config")
             if store.meta("schema") != str(SCHEMA_VERSION):
@@ -397,16 +400,17 @@ def connect(path: Path) -> sqlite3.Connection:
     return db
 
 
-def _written_schema() -> dict[tuple[str, str], tuple[str, str]]:
+def _written_schema(script: str) -> dict[tuple[str, str], tuple[str, str]]:
     memory = sqlite3.connect(":memory:")
     try:
-        memory.executescript(SCHEMA)
+        memory.executescript(script)
         return schema_of(memory)
     finally:
         memory.close()
 
 
-WRITTEN_SCHEMA = _written_schema()  # the tables and indexes `Store.create` makes, as SQLite records them
+WRITTEN_SCHEMA = _written_schema(SCHEMA)  # the tables and indexes `Store.create` makes, as SQLite records them
+FIGURES_OBJECTS = _written_schema(FIGURES_SCHEMA)  # an analysis' table (and its key's index), where there is one
 
 
 def first_difference(stored: dict, given: dict) -> str:

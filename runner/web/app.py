@@ -285,7 +285,7 @@ def create_app(results: Path | None = None, games: Games | None = None, allowed_
 
     async def history(request: Request) -> Response:
         name = text_param(request, "t")
-        return JSONResponse(await asyncio.to_thread(results_dir().history, name))
+        return JSONResponse(await reading(results_dir().history, name))
 
     async def matches(request: Request) -> Response:
         name = text_param(request, "t")
