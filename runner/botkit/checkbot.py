@@ -162,6 +162,9 @@ def report_lines(report: CheckReport) -> list[str]:
     lines = [f"check-bot {report.player}"]
     if report.hello is not None:
         lines.append(f"  handshake: name {report.hello.get('name')!r}, protocol {report.hello.get('protocol')}")
+        if report.hello.get("protocol") == 1:
+            lines.append("  note: protocol 1 still plays, checked as before; protocol 2 (ids, `ready`) is current: "
+                         "docs/protocol.md says how to move")
     mean = report.seconds / report.decisions if report.decisions else 0.0
     lines.append(f"  played {counted(report.matches, 'match')}, {counted(report.decisions, 'decision')} answered; "
                  f"mean {mean * 1000:.2f} ms, slowest {report.slowest * 1000:.1f} ms per decision")

@@ -28,7 +28,7 @@ from .containment import children, contained, descendants, has_own_namespace
 from .faults import DEFAULT_MEMORY
 from .protocol import (
     MAX_LINE_BYTES,
-    PROTOCOL_VERSION,
+    SPOKEN_VERSIONS,
     NotAnAction,
     ProtocolViolation,
     bounded_traceback,
@@ -234,7 +234,10 @@ class BotProcess:
 
         Any other line (a second answer to an earlier request, a line without the id, a reply of
         another type) is a protocol violation: the stream is no longer in step, so the process ends.
+        A bot of protocol 1 gets the message without an id, as it did (`_request_v1`).
         """
+        if self.hello is not None and self.hello["protocol"] == 1:
+            return self._request_v1(message, deadline, answers)
         self.requests += 1
         number = self.requests
         self.send({**message, "id": number}, deadline)
@@ -248,6 +251,26 @@ class BotProcess:
             raise self.violation(f"a line of type {reply['type']!r:.30} with the id of "
                                  + ("an earlier request (a line sent after its answer?)" if earlier else
                                     f"no request sent, where a reply to {message['type']} was due"))
+        if reply["type"] not in answers:
+            expected = " or ".join(f'{{"type": "{kind}"}}' for kind in answers)
+            raise self.violation(f"expected {expected} for {message['type']}, got type {reply['type']!r:.40}")
+        return reply
+
+    def _request_v1(self, message: dict, deadline: "float | Deadline", answers: tuple[str, ...]) -> dict:
+        """Protocol 1, checked as it always was: no ids; match_start and match_end want no answer; an `act` wants
+        one line, and a line sent between decisions (seen when the next act is due) or with the answer is a fault."""
+        if "ready" in answers:
+            self.send(message, deadline)
+            return {"type": "ready"}
+        if self._buffer or self._wait(self._in, select.POLLIN, time.monotonic()):
+            if not self._buffer and not os.read(self._in, 1 << 16):
+                raise self._died()
+            raise self.violation("sent a line between decisions (one action per act message; protocol 1 answers "
+                                 "neither match_start nor match_end)")
+        self.send(message, deadline)
+        reply = self.receive(deadline)
+        if self._buffer:
+            raise self.violation("sent more than one line for one message")
         if reply["type"] not in answers:
             expected = " or ".join(f'{{"type": "{kind}"}}' for kind in answers)
             raise self.violation(f"expected {expected} for {message['type']}, got type {reply['type']!r:.40}")
@@ -352,14 +375,14 @@ class BotProcess:
     # -------------------------------------------------------------- handshake
 
     def greet(self, deadline: float) -> dict:
-        """The bot's hello (read once), checked: a name and our protocol version."""
+        """The bot's hello (read once), checked: a name and a protocol version the runner speaks (SPOKEN_VERSIONS)."""
         if self.hello is None:
             hello = self.receive(deadline)
             if hello.get("type") != "hello":
                 raise self.violation(f'the first line must be {{"type": "hello", ...}}, got type {hello["type"]!r:.40}')
-            if hello.get("protocol") != PROTOCOL_VERSION:
+            if hello.get("protocol") not in SPOKEN_VERSIONS or type(hello.get("protocol")) is not int:
                 raise self.violation(f"speaks protocol {hello.get('protocol')!r:.20}, the runner speaks "
-                                     f"{PROTOCOL_VERSION}")
+                                     + " and ".join(map(str, SPOKEN_VERSIONS)))
             if not isinstance(hello.get("name"), str) or not hello["name"]:
                 raise self.violation('hello needs a "name" (a non-empty string)')
             self.hello = hello
