@@ -312,3 +312,30 @@ def test_a_line_sent_30_ms_after_an_answer_gives_the_same_standings_every_time(t
 def test_the_node_example_passes_check_bot():
     result = CliRunner().invoke(app, ["check-bot", f"exec:node {ROOT / 'examples' / 'exec_bot.js'}", "--matches", "1"])
     assert result.exit_code == 0, result.output
+
+
+def test_a_crashing_bots_stderr_is_kept_with_its_match_and_its_fault_shows_head_and_tail(tmp_path):
+    """Like a Node bot's crash: the message first, a long stack, the runtime's version last; none of it lost."""
+    from runner.tournament.driver import conduct
+    from runner.tournament.settings import plan
+
+    stack = "".join(f"    at frame{i} (/bot/lib/deep.js:{i}:12)\\n" for i in range(200))
+    player = bot(tmp_path, 'sys.stderr.write("Error: no card named 1Z\\n' + stack + 'Node.js v20.20.2\\n"); '
+                           'sys.stderr.flush(); sys.exit(1)')
+    settings = plan("strafpunten", [player, "random"], deals=1, table_size=2, seed=5,
+                    faults=FaultSettings(move_time=1.0))
+    out = tmp_path / "results"
+    conduct(settings, out, resume=False, backend="serial", quiet=True)
+    store = Store.open(out)
+    try:
+        faults = store.faults()
+    finally:
+        store.close()
+    assert faults and all(fault.kind == "exception" for _, fault in faults)
+    match_id, fault = faults[0]
+    detail = fault.detail
+    assert "stderr (" in detail and "head: Error: no card named 1Z | at frame0" in detail, detail
+    assert detail.endswith(f"Node.js v20.20.2; all of it: stderr/{match_id}-seat{fault.seat}.txt in the results "
+                           "directory"), detail
+    kept = (out / "stderr" / f"{match_id}-seat{fault.seat}.txt").read_text()
+    assert kept.startswith("Error: no card named 1Z\n") and "frame199" in kept and kept.endswith("v20.20.2\n")

@@ -43,6 +43,14 @@ EXEC_PREFIX = "exec:"
 STARTUP_SECONDS = 20.0  # to start and say hello; not charged to the bot's move time
 END_SECONDS = 5.0  # to be ready for the next match after match_end (a bot that is not is replaced, not faulted)
 STDERR_CAP = 16 << 20  # RLIMIT_FSIZE: a bot cannot fill the disk through its stderr file
+STDERR_KEPT = 256 << 10  # of a match's stderr, what a results directory keeps: its first and last halves of this
+STDERR_SHOWN = 300  # characters of its head and of its tail shown in the fault's detail
+STDERR_DIR = "stderr"  # inside a results directory: stderr/<match id>-seat<N>.txt
+
+
+def stderr_name(match_id: str, seat: int) -> str:
+    """Where a results directory keeps what seat `seat`'s bot process wrote on stderr in match `match_id`."""
+    return f"{STDERR_DIR}/{match_id}-seat{seat}.txt"
 
 
 def parse_exec(player: str) -> list[str]:
@@ -165,6 +173,9 @@ class BotProcess:
         self.dead = False
         self.requests = 0  # the id of the last request sent: ids count up over the process's life
         self.matches = 0  # matches started in this process
+        self.stderr_mark = 0  # where in its stderr file the current match's output begins
+        self.stderr_name: str | None = None  # where a results directory keeps this match's stderr, if it does
+        self.kept_stderr: bytes | None = None  # this match's stderr (capped), taken when the process died in it
         self._stat: int | None = None  # /proc/PID/stat of the bot, kept open: its CPU time is read at each answer
 
     # -------------------------------------------------------------- lines
@@ -299,6 +310,8 @@ class BotProcess:
         return SeatFailure("timeout", f"{_deadline(deadline).explain()}; the bot process was killed", give_up=True)
 
     def _end_in_failure(self) -> None:
+        if self.kept_stderr is None:  # before kill() closes the file
+            self.kept_stderr = self.match_stderr()
         self.kill()
         if self.on_failure is not None:
             self.on_failure(self)
@@ -310,21 +323,41 @@ class BotProcess:
                 code = self.proc.wait(5)  # it closed its output: it is exiting (a loaded machine may take a while)
             except subprocess.TimeoutExpired:
                 code = None
-        tail = self.stderr_tail()
+        self.kept_stderr = self.match_stderr()
         self._end_in_failure()
         how = "closed its output" if code is None else (
             f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
-        return SeatFailure("exception", f"the bot process {how}" + (f"; stderr: {tail}" if tail else ""), give_up=True)
+        return SeatFailure("exception", f"the bot process {how}" + self.stderr_summary(), give_up=True)
 
-    def stderr_tail(self, limit: int = 400) -> str:
-        """The end of what the bot wrote to stderr, on one line (for fault details)."""
+    def stderr_of_match(self) -> bytes:
+        """This match's stderr (capped): taken when the process failed, or read now."""
+        return self.kept_stderr if self.kept_stderr is not None else self.match_stderr()
+
+    def match_stderr(self) -> bytes:
+        """What the process wrote on stderr since its match began, capped at STDERR_KEPT: its head and its tail."""
         try:
-            size = self.stderr.seek(0, os.SEEK_END)
-            self.stderr.seek(max(0, size - limit))
-            text = self.stderr.read().decode("utf-8", "replace")
+            fd = self.stderr.fileno()
+            size = os.fstat(fd).st_size - self.stderr_mark
+            half = STDERR_KEPT // 2
+            if size <= STDERR_KEPT:  # pread: the offset of the file stays where the bot's next write goes
+                return os.pread(fd, max(0, size), self.stderr_mark)
+            head, tail = os.pread(fd, half, self.stderr_mark), os.pread(fd, half, self.stderr_mark + size - half)
         except (OSError, ValueError):
+            return b""
+        return head + f"\n[... {size - 2 * half} bytes left out ...]\n".encode() + tail
+
+    def stderr_summary(self) -> str:
+        """`; stderr: ...` for a fault's detail: all of the match's stderr if short, else its head and tail and where
+        the rest is."""
+        text = (self.kept_stderr or b"").decode("utf-8", "replace")
+        lines = " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())
+        if not lines:
             return ""
-        return " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())[-limit:]
+        where = f"; all of it: {self.stderr_name} in the results directory" if self.stderr_name else ""
+        if len(lines) <= 2 * STDERR_SHOWN:
+            return f"; stderr: {lines}" + where
+        return (f"; stderr ({len(self.kept_stderr or b'')} bytes), head: {lines[:STDERR_SHOWN]} ... tail: "
+                f"{lines[-STDERR_SHOWN:]}" + where)
 
     def has_strays(self) -> bool:
         """True if the bot has processes of its own running (a child it started and left): it is not reused, so
@@ -409,6 +442,7 @@ class RemoteBot(Seat):
             self._start["rng_state"] = [version, list(state), gauss]
         self.started = False
         self.out_of_step: str | None = None  # what its process did wrong outside the match's decisions: no fault
+        self.stderr_name: str | None = None  # where the results directory keeps this seat's stderr (stderr_name)
         self._round, self._history_sent = None, 0  # what this seat has been sent of the round's history
         self.cpu_mark: float | None = None  # the process's CPU clock at its last answer (or the match's start)
         self.used: float | None = None  # CPU seconds of the last decision
@@ -436,6 +470,11 @@ class RemoteBot(Seat):
         if process.dead:
             raise SeatFailure("exception", "the bot process is not running", give_up=True)
         process.matches += 1
+        process.stderr_name, process.kept_stderr = self.stderr_name, None
+        try:  # a new process's first match has all of it: what it wrote while it started too
+            process.stderr_mark = os.fstat(process.stderr.fileno()).st_size if process.matches > 1 else 0
+        except (OSError, ValueError):
+            process.stderr_mark = 0
         deadline = time.monotonic() + STARTUP_SECONDS
         process.greet(deadline)
         process.request(start, deadline, ("ready",))
