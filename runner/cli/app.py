@@ -340,9 +340,11 @@ def check_bot_cmd(
     ] = True,
     sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
+    log: Annotated[Optional[Path], typer.Option(
+        "--log", help="Where to write the first failing match's log (default: a new temporary folder).")] = None,
 ) -> None:
     """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""
-    from runner.botkit.checkbot import check_bot, report_lines
+    from runner.botkit.checkbot import check_bot, report_lines, write_failing_log
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
@@ -351,6 +353,9 @@ def check_bot_cmd(
         report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)
+    written = write_failing_log(report, log)
+    if written is not None:
+        typer.echo(f"  the first failing match, {report.failing[0]}, step by step: maumau replay {written}")
     if not report.passed:
         raise typer.Exit(1)
 
