@@ -192,3 +192,29 @@ def test_replay_of_a_directory_asks_for_the_match(capsys, monkeypatch, tournamen
     code, _, err = maumau(capsys, monkeypatch, "replay", tournament)
     assert code == 1
     assert err == f"Error: {tournament} is a tournament: give --match ID (`maumau matches {tournament}` lists them)\n"
+
+
+def test_replay_prints_the_play_command_that_plays_the_match_again(capsys, monkeypatch, tmp_path):
+    """The printed command, run, plays the stored match move for move (its log, but for the match id)."""
+    import shlex
+
+    from runner.logs import codec
+    from runner.tournament.replay import events_of
+
+    out = tmp_path / "t"
+    code, _, err = maumau(capsys, monkeypatch, "tournament", "-r", "standard", "--set", "match.limit=60",
+                          "--set", "points.J=25", "-b", "medium", "-b", "random", "-b", "hard:rollouts=3",
+                          "--deals", "1", "--backend", "serial", "--seed", "8", "--out", out, "-q")
+    assert code == 0, err
+    code, replayed, err = maumau(capsys, monkeypatch, "replay", out, "--match", "t0-d0-r2")
+    last = replayed.splitlines()[-1]
+    assert code == 0 and last.startswith("play this match again: maumau play -r standard --set match.limit=60 "), err
+    words = shlex.split(last.split(": ", 1)[1])
+    log = tmp_path / "again.jsonl"
+    assert words[:2] == ["maumau", "play"] and "hard:rollouts=3" in words
+    code, _, err = maumau(capsys, monkeypatch, *words[1:], "--log", log)
+    assert code == 0, err
+    stored, _, _ = events_of(out, "t0-d0-r2")
+    again = codec.read_log(log)
+    assert [e for e in again if e["type"] != "match_start"] == [e for e in stored if e["type"] != "match_start"]
+    assert {**again[0], "match": "t0-d0-r2"} == stored[0]

@@ -273,6 +273,10 @@ def replay_cmd(
         typer.echo(event_line(event, players))
         if step and event["type"] == ev.ROUND_END:
             typer.prompt("", default="", show_default=False, prompt_suffix="")
+    if source.is_dir():
+        from runner.tournament.replay import play_command
+
+        typer.echo(f"play this match again: {play_command(source, match)}")
 
 
 @app.command("matches")
