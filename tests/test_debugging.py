@@ -207,7 +207,7 @@ def test_replay_prints_the_play_command_that_plays_the_match_again(capsys, monke
                           "--deals", "1", "--backend", "serial", "--seed", "8", "--out", out, "-q")
     assert code == 0, err
     code, replayed, err = maumau(capsys, monkeypatch, "replay", out, "--match", "t0-d0-r2")
-    last = replayed.splitlines()[-1]
+    last = err.splitlines()[-1]
     assert code == 0 and last.startswith("play this match again: maumau play -r standard --set match.limit=60 "), err
     words = shlex.split(last.split(": ", 1)[1])
     log = tmp_path / "again.jsonl"

@@ -276,7 +276,7 @@ def replay_cmd(
     if source.is_dir():
         from runner.tournament.replay import play_command
 
-        typer.echo(f"play this match again: {play_command(source, match)}")
+        typer.echo(f"play this match again: {play_command(source, match)}", err=True)  # a note: stdout is the match
 
 
 @app.command("matches")
