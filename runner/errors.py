@@ -84,11 +84,23 @@ class UserInterrupt(KeyboardInterrupt):
 
 class _Interrupt:
     by_user = False  # set by the CLI's SIGINT handler (runner/cli/app.py) in the process the terminal signals
+    reported = False  # the run said what the interruption left and how to go on: the CLI adds nothing
 
 
 def note_user_interrupt() -> None:
     """Record that the person at the terminal pressed Ctrl-C (called by the CLI's SIGINT handler)."""
     _Interrupt.by_user = True
+
+
+def note_interrupt_reported() -> None:
+    """Record that the interrupted run has told the user how to continue (runner/tournament/driver.py)."""
+    _Interrupt.reported = True
+
+
+def interrupt_reported() -> bool:
+    """Whether the interrupted run said how to continue; asked once a run, so it is forgotten here."""
+    reported, _Interrupt.reported = _Interrupt.reported, False
+    return reported
 
 
 def raised_by_user(exc: BaseException) -> bool:

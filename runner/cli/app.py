@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from runner import accel
-from runner.errors import MaumauError, note_user_interrupt, raised_by_user
+from runner.errors import MaumauError, interrupt_reported, note_user_interrupt, raised_by_user
 from runner.game import events as ev
 from runner.logs import codec
 from runner.plugins import registry
@@ -428,7 +428,7 @@ def _run() -> None:
             sys.exit(0)
         typer.echo(f"Error: {exc.format_message()}", err=True)
         sys.exit(getattr(exc, "exit_code", 2) or 2)
-    if code == 130:
+    if code == 130 and not interrupt_reported():
         typer.echo("Error: interrupted", err=True)
     if isinstance(code, int) and code:
         sys.exit(code)
@@ -443,7 +443,8 @@ def _interrupted(exc: BaseException) -> None:
     """Exit after an interruption: the user's Ctrl-C (130), or a KeyboardInterrupt bot or plugin code raised (1)."""
     cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__ or exc.__context__  # click wraps it in Abort
     if cause is None or raised_by_user(cause):
-        typer.echo("Error: interrupted", err=True)
+        if not interrupt_reported():  # a tournament's says how to resume: that is the message
+            typer.echo("Error: interrupted", err=True)
         sys.exit(130)
     typer.echo("Error: code the run called (a bot or a plugin) raised KeyboardInterrupt; no results", err=True)
     sys.exit(1)

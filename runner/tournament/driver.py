@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
-from runner.errors import InvalidSetting, MaumauError
+from runner.errors import InvalidSetting, MaumauError, note_interrupt_reported
 from runner.words import counted, plural
 
 from .abtest import Verdict, run_test
@@ -218,6 +218,7 @@ def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, 
         except KeyboardInterrupt:
             progress.warn(f"interrupted after {counted(store.count(), 'match')}; continue with: "
                           f"{resume_command(out, settings)}")
+            note_interrupt_reported()  # that line is the message: no `Error: interrupted` after it
             raise
         finally:
             store.close()
