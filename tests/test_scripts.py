@@ -181,6 +181,28 @@ def test_an_interrupted_extension_resumes_with_the_extended_settings(capsys, mon
     assert json.loads(resumed) == json.loads(whole) and "hard:rollouts=8" in resumed
 
 
+def test_resume_with_more_deals_adds_deals_and_ends_as_a_longer_tournament_would(capsys, monkeypatch, tmp_path):
+    """`--resume DIR --deals N` grows a finished tournament as --extend does: the stored deals are kept, the new ones
+    played, and the result is the tournament that had N deals from the start."""
+    longer = [*SMALL[:-4], "--backend", "serial", "-q", "--format", "json"]
+    _, whole, _ = maumau(capsys, monkeypatch, "tournament", *longer, "--deals", "8", "--out", tmp_path / "whole")
+    maumau(capsys, monkeypatch, "tournament", *SMALL, "-q", "--out", tmp_path / "t")
+    before = {path.name: path.read_bytes() for path in (tmp_path / "t" / "logs").iterdir()}
+    code, grown, err = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "t", "--deals", "8",
+                              "--backend", "serial", "--format", "json")
+    assert code == 0, err
+    assert "played 18 matches" in err  # 3 tables × 3 added deals × 2 seatings
+    assert json.loads(grown) == json.loads(whole)
+    after = {path.name: path.read_bytes() for path in (tmp_path / "t" / "logs").iterdir()}
+    assert {name: after[name] for name in before} == before and len(after) == len(before) + 18
+    code, again, _ = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "t", "--backend", "serial",
+                            "-q", "--format", "json")
+    assert code == 0 and json.loads(again) == json.loads(whole)  # the stored settings now have 8 deals
+    code, _, err = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "t", "--deals", "3")
+    assert code == 1 and err == ("Error: --deals 3: the tournament has 8 deals; with --resume, --deals adds deals, "
+                                 "it cannot take any away\n")
+
+
 def test_extend_keeps_a_gauntlet_a_gauntlet():
     settings = plan("standard-single", ["medium", "easy", "random", "random"], table_size=3, gauntlet="medium")
     grown = extended(settings, ["hard"])

@@ -162,7 +162,7 @@ def tournament_cmd(
     ] = None,
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
-    from runner.tournament.driver import conduct, stored_config
+    from runner.tournament.driver import add_deals, conduct, stored_config
     from runner.tournament.driver import extend as extend_tournament
     from runner.tournament.settings import plan, stored_settings
 
@@ -184,8 +184,10 @@ def tournament_cmd(
         elif resume and ruleset is None and not bots:
             if out is None:
                 raise MaumauError("--resume needs the results directory: `maumau tournament --resume DIR`")
-            refuse_settings(ctx, "--resume DIR", ruleset, resume=True)
-            settings = stored_settings(stored_config(out))
+            # --deals may add deals to it (as --extend adds entrants); any other setting is refused
+            refuse_settings(ctx, "--resume DIR", ruleset, resume=True,
+                            options=tuple(name for name in SETTING_OPTIONS if name != "deals"))
+            settings = add_deals(out, deals) if deals is not None else stored_settings(stored_config(out))
         else:
             if ruleset is None or not bots:
                 raise MaumauError(

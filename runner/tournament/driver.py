@@ -20,7 +20,7 @@ from .deals import Deal, deal_book
 from .integrity import ResultsCorrupt
 from .progress import Progress, progress_for
 from .schedule import Slot, Units, schedule
-from .settings import Settings, extended, stored_settings
+from .settings import Settings, extended, stored_settings, with_deals
 from .standings import Standings, tally
 from .store import DB_NAME, Store
 from .work import MatchOutcome, WorkUnit
@@ -278,6 +278,22 @@ def extend(directory: Path, bots: list[str]) -> Settings:
     """
     config = stored_config(directory)
     settings = extended(stored_settings(config), bots)
+    store = Store.resume(directory, config)  # locked: no run writes the directory meanwhile
+    try:
+        store.replace_config(settings.config())
+        return settings
+    finally:
+        store.close()
+
+
+def add_deals(directory: Path, deals: int) -> Settings:
+    """Give the tournament in `directory` `deals` deals per table (more than it has): its config says so, and it is
+    resumed: only the added deals are played (and whatever was left unplayed)."""
+    config = stored_config(directory)
+    settings = stored_settings(config)
+    if deals == settings.deals:
+        return settings
+    settings = with_deals(settings, deals)
     store = Store.resume(directory, config)  # locked: no run writes the directory meanwhile
     try:
         store.replace_config(settings.config())
