@@ -179,6 +179,8 @@ def play_cmd(
     human_seat: Annotated[
         Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")
     ] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="Only the final totals: no narration, no notes (a random seed's).")] = False,
 ) -> None:
     """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM ARGS`."""
     from runner.seats.human import HumanQuit
@@ -192,7 +194,7 @@ def play_cmd(
         with bots_print_to_stderr() as own:
             result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
                                         with_log=log is not None, faults=faults, human_seat=human_seat,
-                                        human_io=(None, own), on_start=lambda: say(notes))
+                                        human_io=(None, own), on_start=lambda: say(() if quiet else notes))
     except HumanQuit as exc:
         if exc.input_ended:
             raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
@@ -200,7 +202,7 @@ def play_cmd(
         return
     if log is not None:
         codec.write_log(log, events)
-    if fmt == "table":
+    if fmt == "table" and not quiet:
         for line in narrate.narrate(result):
             typer.echo(line)
     output.emit(narrate.final_rows(result), fmt)
