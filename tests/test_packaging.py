@@ -1,0 +1,37 @@
+"""What the package declares: its licence, and dependencies that are what the code imports."""
+
+import re
+import tomllib
+from pathlib import Path
+
+ROOT = Path(__file__).parent.parent
+PROJECT = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]
+
+
+def names(requirements: list[str]) -> set[str]:
+    return {re.match(r"[A-Za-z0-9_.-]+", requirement).group(0).lower() for requirement in requirements}
+
+
+def test_the_licence_is_mit_in_the_file_and_the_metadata():
+    assert PROJECT["license"] == {"text": "MIT"}
+    text = (ROOT / "LICENSE").read_text()
+    assert text.startswith("MIT License\n") and "Permission is hereby granted, free of charge" in text
+
+
+def imported_by_the_package(module: str) -> list[Path]:
+    pattern = re.compile(rf"^\s*(import|from)\s+{module}\b", re.M)
+    return [path for folder in ("runner", "bots", "rulesets") for path in (ROOT / folder).rglob("*.py")
+            if pattern.search(path.read_text())]
+
+
+def test_openskill_is_a_test_dependency_only():
+    """The standings compute the rating themselves (runner/tournament/rating.py); tests compare it with openskill."""
+    assert imported_by_the_package("openskill") == []
+    assert "openskill" not in names(PROJECT["dependencies"])
+    assert "openskill" in names(PROJECT["optional-dependencies"]["test"])
+
+
+def test_httpx2_which_nothing_imports_is_not_declared():
+    """httpx2 was declared in the test extra and imported by nothing (httpx is what the web tests use)."""
+    extras = PROJECT["optional-dependencies"]
+    assert "httpx2" not in names([r for group in extras.values() for r in group] + PROJECT["dependencies"])
