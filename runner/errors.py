@@ -110,3 +110,23 @@ def raised_by_user(exc: BaseException) -> bool:
     every KeyboardInterrupt there comes from code it runs.
     """
     return isinstance(exc, UserInterrupt) or (isinstance(exc, KeyboardInterrupt) and _Interrupt.by_user)
+
+
+def install_hint(extra: str) -> str:
+    """The command that installs maumau's optional `extra`. maumau is not published on PyPI, so not
+    `pip install 'maumau[web]'`: from the clone this runner runs from (an editable install), else its packages."""
+    import re
+    import shlex
+    from importlib import metadata
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    if (root / "pyproject.toml").is_file() and (root / "runner").is_dir():
+        return f"pip install -e {shlex.quote(f'{root}[{extra}]')}"
+    try:
+        requires = metadata.requires("maumau") or []
+    except metadata.PackageNotFoundError:
+        requires = []
+    wanted = [r.split(";")[0].strip() for r in requires if re.search(rf"""extra\s*==\s*["']{extra}["']""", r)]
+    return "pip install " + " ".join(shlex.quote(r) for r in wanted) if wanted else f"pip install -e '.[{extra}]'"
+

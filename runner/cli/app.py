@@ -316,7 +316,7 @@ def serve_cmd(
     results: Annotated[Optional[Path], typer.Option(
         "--results", help="A tournament's results directory, or the folder of them, to watch.")] = None,
 ) -> None:
-    """The game in a browser: play against the bots, watch tournaments, replay matches (pip install 'maumau[web]')."""
+    """The game in a browser: play against the bots, watch tournaments, replay matches (needs the web extra)."""
     from runner.web import require
 
     require()
