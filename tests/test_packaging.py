@@ -1,4 +1,5 @@
-"""What the package declares: its licence, and dependencies that are what the code imports."""
+"""What the package declares and how it installs: its licence, dependencies that are what the code imports, the Quick
+start that says how long its build takes."""
 
 import re
 import tomllib
@@ -35,3 +36,14 @@ def test_httpx2_which_nothing_imports_is_not_declared():
     """httpx2 was declared in the test extra and imported by nothing (httpx is what the web tests use)."""
     extras = PROJECT["optional-dependencies"]
     assert "httpx2" not in names([r for group in extras.values() for r in group] + PROJECT["dependencies"])
+
+
+def test_the_quick_start_says_a_build_is_running_and_how_long_it_takes():
+    """Its install is minutes of compiling: a newcomer is told before it starts, and pip is not silenced."""
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Quick start", 1)[1].split("```bash\n", 1)[1].split("```", 1)[0]
+    commands = [line for line in block.splitlines() if line and not line.startswith("#")]
+    assert len(commands) == 2
+    for command in commands:
+        assert re.match(r'echo "installing maumau[^"]*usually 2-3 min" && python3 -m venv \.venv && ', command)
+        assert "pip install -q" not in command
