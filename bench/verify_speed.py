@@ -36,7 +36,7 @@ def logs(seeds: int) -> list[list[dict]]:
     reg = registry()
     make_bot = make_bot_factory(reg)
     result = []
-    for name in sorted(n for n, entry in reg.rulesets.items() if entry.plugin.startswith("rulesets")):
+    for name in sorted(n for n, entry in reg.rulesets.items() if entry.plugin.startswith("maumau.rulesets")):
         ruleset = reg.load_ruleset(name)
         for players in range(max(2, ruleset.players.min), min(4, ruleset.players.max) + 1):
             for seed in range(seeds):

@@ -27,7 +27,7 @@ def builtin_cases():
 
     reg = registry()
     for name, entry in sorted(reg.rulesets.items()):
-        if entry.plugin.startswith("rulesets"):
+        if entry.plugin.startswith("maumau.rulesets"):
             ruleset = reg.load_ruleset(name)
             for size in range(ruleset.players.min, min(ruleset.players.max, 6) + 1):
                 yield name, size

@@ -9,7 +9,7 @@ import re
 import pytest
 from typer.testing import CliRunner
 
-from rulesets.builtin import HERE, gallery_paths
+from maumau.rulesets.builtin import HERE, gallery_paths
 from runner.cli import app
 from runner.plugins import registry
 

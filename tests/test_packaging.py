@@ -47,3 +47,19 @@ def test_the_quick_start_says_a_build_is_running_and_how_long_it_takes():
     for command in commands:
         assert re.match(r'echo "installing maumau[^"]*usually 2-3 min" && python3 -m venv \.venv && ', command)
         assert "pip install -q" not in command
+
+
+def test_the_builtin_bots_and_rulesets_are_packages_of_the_projects_own_name(tmp_path):
+    """bots/ and rulesets/ install as maumau.bots and maumau.rulesets: outside the repository's root (where its folders
+    are on the path by accident) there is no top-level `bots` or `rulesets`, and docs/bots.md's import works."""
+    import subprocess
+    import sys
+
+    code = ("import importlib.util as u; from maumau.bots.hard import HardBot; import maumau.rulesets.builtin as r; "
+            "print(HardBot.__module__, r.HERE.name, u.find_spec('bots'), u.find_spec('rulesets'))")
+    done = subprocess.run([sys.executable, "-c", code], cwd=tmp_path, capture_output=True, text=True, timeout=300,
+                          env={"PATH": "/usr/bin:/bin"})
+    assert done.stdout.split() == ["maumau.bots.hard", "rulesets", "None", "None"], done.stderr
+    from runner.plugins.manager import BUILTIN_PLUGINS
+
+    assert all(name.startswith(("maumau.bots.", "maumau.rulesets.")) for name in BUILTIN_PLUGINS)

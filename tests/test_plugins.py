@@ -192,11 +192,11 @@ class Impostor(runner.Bot):
 def test_a_duplicate_bot_name_is_an_error_naming_both_plugins():
     message = registry_error(Registers(bots=[Impostor]), "clashing-plugin")
     assert "bot name 'random' is registered twice" in message
-    assert "'bots.random_bot'" in message and "'clashing-plugin'" in message
+    assert "'maumau.bots.random_bot'" in message and "'clashing-plugin'" in message
 
 
 def test_a_duplicate_ruleset_name_is_an_error_naming_both_plugins(tmp_path):
     (tmp_path / "standard.yaml").write_text("name: standard\n")
     message = registry_error(Registers(rulesets=[tmp_path / "standard.yaml"]), "clashing-rulesets")
     assert "ruleset name 'standard' is registered twice" in message
-    assert "'rulesets.builtin'" in message and "'clashing-rulesets'" in message
+    assert "'maumau.rulesets.builtin'" in message and "'clashing-rulesets'" in message

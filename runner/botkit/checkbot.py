@@ -11,6 +11,7 @@ is reproducible from its seed.
 
 from __future__ import annotations
 
+import importlib.util
 import tempfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
@@ -31,7 +32,10 @@ from .illegal import Why, why_illegal
 # shows, hands passed, jump-ins), and Makao's (playing on for places, waits that add up, a rank wish that
 # follows suit).
 EVERY_PHASE = str(Path(__file__).with_name("every-phase.yaml"))
-MAKAO = str(Path(__file__).parents[2] / "rulesets" / "gallery" / "makao.yaml")
+# the gallery ships in the built-in rulesets' package (maumau.rulesets: rulesets/ of the repository); found, not
+# imported (a layer above this one)
+_RULESETS = importlib.util.find_spec("maumau.rulesets")
+MAKAO = str(Path(_RULESETS.submodule_search_locations[0]) / "gallery" / "makao.yaml")  # type: ignore[union-attr]
 CHECK_RULESETS = ("standard", "standard-challenge", "strafpunten", "elimination", EVERY_PHASE, MAKAO)
 
 

@@ -25,7 +25,7 @@ def cases():
     from runner.plugins import registry
 
     reg = registry()
-    builtin = sorted(name for name, entry in reg.rulesets.items() if entry.plugin.startswith("rulesets"))
+    builtin = sorted(name for name, entry in reg.rulesets.items() if entry.plugin.startswith("maumau.rulesets"))
     for name in builtin:
         ruleset = reg.load_ruleset(name)
         for size in range(ruleset.players.min, min(ruleset.players.max, 6) + 1):
