@@ -276,24 +276,22 @@ def extend(directory: Path, bots: list[str]) -> Settings:
 
     The tournament is then resumed: only the added tables are played (and whatever was left unplayed).
     """
-    config = stored_config(directory)
-    settings = extended(stored_settings(config), bots)
-    store = Store.resume(directory, config)  # locked: no run writes the directory meanwhile
-    try:
-        store.replace_config(settings.config())
-        return settings
-    finally:
-        store.close()
+    return grown(directory, lambda settings: extended(settings, bots))
 
 
 def add_deals(directory: Path, deals: int) -> Settings:
     """Give the tournament in `directory` `deals` deals per table (more than it has): its config says so, and it is
     resumed: only the added deals are played (and whatever was left unplayed)."""
+    return grown(directory, lambda settings: settings if deals == settings.deals else with_deals(settings, deals))
+
+
+def grown(directory: Path, grow: Callable[[Settings], Settings]) -> Settings:
+    """The tournament in `directory` with the settings `grow` gives from its own, stored in place of them."""
     config = stored_config(directory)
-    settings = stored_settings(config)
-    if deals == settings.deals:
+    old = stored_settings(config)
+    settings = grow(old)
+    if settings == old:
         return settings
-    settings = with_deals(settings, deals)
     store = Store.resume(directory, config)  # locked: no run writes the directory meanwhile
     try:
         store.replace_config(settings.config())
