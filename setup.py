@@ -15,7 +15,7 @@ import sys
 import threading
 from pathlib import Path
 
-from setuptools import setup
+from setuptools import find_packages, setup
 from setuptools.command.build_ext import build_ext
 
 ROOT = Path(__file__).resolve().parent
@@ -105,4 +105,12 @@ class OptionalBuildExt(build_ext):
                 manifest.write_text(json.dumps(recorded, indent=1, sort_keys=True) + "\n", encoding="utf-8")
 
 
-setup(ext_modules=extensions(), cmdclass={"build_ext": OptionalBuildExt})
+# The built-in bots and rulesets keep their folders in the repository and install under the project's own name,
+# maumau.bots and maumau.rulesets (an editable install maps them too), not as top-level `bots` and `rulesets`
+MAPPED = {"maumau.bots": "bots", "maumau.rulesets": "rulesets"}
+setup(
+    packages=find_packages(include=["runner", "runner.*"]) + list(MAPPED),
+    package_dir=MAPPED,
+    ext_modules=extensions(),
+    cmdclass={"build_ext": OptionalBuildExt},
+)

@@ -31,7 +31,7 @@ HARD_VIEWS = 40  # searched decisions of `hard`, from seeded matches of random b
 
 def hard_views(count: int) -> list:
     """Views of standard at a table of 4 where `hard` searches (more than one candidate), from seeded matches."""
-    from bots.hard import candidates
+    from maumau.bots.hard import candidates
     from runner.game.engine import Round
     from runner.plugins import registry
 
@@ -53,7 +53,7 @@ def child(seconds: float, rollouts: int) -> dict:
     from peers import maumau_contenders, round_loop_contenders
     from rollouts import mid_game_states
 
-    from bots.hard import HardBot, heuristic_policy
+    from maumau.bots.hard import HardBot, heuristic_policy
     from runner import accel
     from runner.plugins import registry
     from runner.simulate import playout

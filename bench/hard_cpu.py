@@ -25,7 +25,7 @@ import subprocess
 import sys
 import time
 
-from bots.hard import ROLLOUTS, HardBot
+from maumau.bots.hard import ROLLOUTS, HardBot
 from runner.plugins import registry
 from runner.table.match import Match
 from runner.words import counted

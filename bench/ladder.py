@@ -23,7 +23,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from bots.hard import HardBot  # noqa: E402
+from maumau.bots.hard import HardBot  # noqa: E402
 from runner.plugins import registry  # noqa: E402
 from runner.table.match import Match  # noqa: E402
 from runner.table.play import make_bot_factory  # noqa: E402

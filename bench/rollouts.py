@@ -96,7 +96,7 @@ def contenders() -> list[Contender]:
     except ImportError:
         playout = None
     try:
-        from bots.hard import heuristic_policy
+        from maumau.bots.hard import heuristic_policy
         from runner.simulate import rollout
     except ImportError:  # a checkout from before simulate.rollout
         rollout = None

@@ -28,7 +28,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 def logs(seeds: int) -> list[list[dict]]:
     """Game logs of random-bot matches of every built-in ruleset at 2-4 players."""
-    from rulesets.builtin import classic_names
+    from maumau.rulesets.builtin import classic_names
     from runner.plugins import registry
     from runner.table.match import Match
     from runner.table.play import make_bot_factory

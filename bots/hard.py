@@ -8,7 +8,13 @@ import time
 from typing import Callable
 
 import runner
-from bots.medium import (
+from runner.game.actions import CHALLENGE, Give, Play, Swap
+from runner.game.cards import SUITS, Card
+from runner.game.compiled import Game
+from runner.game.engine import CHALLENGING, DRAWN, GIVING, JUMP_IN, NAME_SUIT, SWAPPING, Round
+from runner.simulate import Policy, Sampler, WildOver, most_held_suit, playout
+
+from .medium import (
     CLOSE,
     FOLLOW,
     KEEP_OUT,
@@ -22,12 +28,7 @@ from bots.medium import (
     rest_of_hand,
     stranded,
 )
-from bots.medium import score as medium_score
-from runner.game.actions import CHALLENGE, Give, Play, Swap
-from runner.game.cards import SUITS, Card
-from runner.game.compiled import Game
-from runner.game.engine import CHALLENGING, DRAWN, GIVING, JUMP_IN, NAME_SUIT, SWAPPING, Round
-from runner.simulate import Policy, Sampler, WildOver, most_held_suit, playout
+from .medium import score as medium_score
 
 # Playouts per searched decision by default: under the classic rules they run in the compiled playout kernel
 # (runner/botkit/_playout.pyx), about 3.5 ms on a shared core against 150 ms in Python (bench/hard_cpu.py). Kept at

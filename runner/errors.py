@@ -84,11 +84,23 @@ class UserInterrupt(KeyboardInterrupt):
 
 class _Interrupt:
     by_user = False  # set by the CLI's SIGINT handler (runner/cli/app.py) in the process the terminal signals
+    reported = False  # the run said what the interruption left and how to go on: the CLI adds nothing
 
 
 def note_user_interrupt() -> None:
     """Record that the person at the terminal pressed Ctrl-C (called by the CLI's SIGINT handler)."""
     _Interrupt.by_user = True
+
+
+def note_interrupt_reported() -> None:
+    """Record that the interrupted run has told the user how to continue (runner/tournament/driver.py)."""
+    _Interrupt.reported = True
+
+
+def interrupt_reported() -> bool:
+    """Whether the interrupted run said how to continue; asked once a run, so it is forgotten here."""
+    reported, _Interrupt.reported = _Interrupt.reported, False
+    return reported
 
 
 def raised_by_user(exc: BaseException) -> bool:
@@ -98,3 +110,23 @@ def raised_by_user(exc: BaseException) -> bool:
     every KeyboardInterrupt there comes from code it runs.
     """
     return isinstance(exc, UserInterrupt) or (isinstance(exc, KeyboardInterrupt) and _Interrupt.by_user)
+
+
+def install_hint(extra: str) -> str:
+    """The command that installs maumau's optional `extra`. maumau is not published on PyPI, so not
+    `pip install 'maumau[web]'`: from the clone this runner runs from (an editable install), else its packages."""
+    import re
+    import shlex
+    from importlib import metadata
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[1]
+    if (root / "pyproject.toml").is_file() and (root / "runner").is_dir():
+        return f"pip install -e {shlex.quote(f'{root}[{extra}]')}"
+    try:
+        requires = metadata.requires("maumau") or []
+    except metadata.PackageNotFoundError:
+        requires = []
+    wanted = [r.split(";")[0].strip() for r in requires if re.search(rf"""extra\s*==\s*["']{extra}["']""", r)]
+    return "pip install " + " ".join(shlex.quote(r) for r in wanted) if wanted else f"pip install -e '.[{extra}]'"
+

@@ -12,7 +12,7 @@ __all__ = [*_simulate_all, "heuristic_policy"]  # noqa: F405 (heuristic_policy: 
 
 def __getattr__(name: str):
     if name == "heuristic_policy":  # bots/ is above runner/: imported on first use, never at import time
-        from bots.hard import heuristic_policy
+        from maumau.bots.hard import heuristic_policy
 
         return heuristic_policy
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

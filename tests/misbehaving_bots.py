@@ -114,6 +114,17 @@ class Illegal(Honest):
         return runner.Play(missing)
 
 
+class Sloppy(Honest):
+    """Plays the first card of its hand whenever it may play, legal or not (the engine's `legal` unread)."""
+
+    name = "t-sloppy"
+
+    def act(self, view):
+        if view.phase == "play" and view.hand and not any(a == runner.Play(view.hand[0]) for a in view.legal):
+            return runner.Play(view.hand[0])
+        return self.random(view)
+
+
 class Impostor(Honest):
     """Returns a look-alike of a legal action: right fields, wrong class."""
 
@@ -272,6 +283,7 @@ BOTS = (
     BrokenConstructor,
     Napper,
     Worker,
+    Sloppy,
 )
 
 

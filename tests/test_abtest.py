@@ -6,7 +6,7 @@ import pytest
 
 from console import maumau
 from runner.tournament import driver
-from runner.tournament.abtest import PairedTest, plan_test
+from runner.tournament.abtest import DEALS_PER_BATCH, PairedTest, plan_test
 from runner.tournament.schedule import schedule
 from runner.tournament.sprt import Hypotheses
 from runner.tournament.work import SeatOutcome
@@ -75,6 +75,10 @@ def test_medium_against_easy_accepts_h1_and_the_result_does_not_depend_on_the_ba
     code, out, _ = maumau(capsys, monkeypatch, *args, "--workers", "2", "--out", tmp_path / "pool")
     pool = json.loads(out)
     assert pool["stored_deals"] >= pool["deals"]  # deals in flight at the decision are finished and stored
+    # once decided nothing more is scheduled: what is played past the decision is at most the batches in flight (two a
+    # worker, and the one being cut), each of DEALS_PER_BATCH deals
+    assert pool["matches"] <= pool["played"] <= pool["matches"] + (2 * 2 + 1) * DEALS_PER_BATCH * 2
+    assert serial["played"] == serial["matches"]
     for key in ("decision", "llr", "deals", "matches", "score", "elo"):
         assert pool[key] == serial[key], key
     code, out, _ = maumau(capsys, monkeypatch, "standings", tmp_path / "serial", "--format", "json")
@@ -87,6 +91,18 @@ def test_two_copies_of_random_tie_on_every_deal_and_accept_h0(capsys, monkeypatc
                           "serial", "--format", "json", "-q", "--out", tmp_path / "t")
     data = json.loads(out)
     assert data["decision"] == "H0" and data["score"] == 0.5 and (data["new"], data["base"]) == ("random#1", "random#2")
+
+
+def test_the_verdict_says_in_plain_words_what_was_decided(capsys, monkeypatch, tmp_path):
+    code, out, _ = maumau(capsys, monkeypatch, "sprt", "-r", "standard-single", "random", "random", "--backend",
+                          "serial", "-q", "--out", tmp_path / "h0")
+    assert code == 0 and out.splitlines()[0].endswith(
+        ": no evidence that random#1 is 10 Elo stronger than random#2; at most 0 Elo (H0 accepted)")
+    assert out.splitlines()[1].startswith("decided after ")
+    code, out, _ = maumau(capsys, monkeypatch, "sprt", "-r", "standard-single", "medium", "easy", "--backend",
+                          "serial", "-q", "--seed", "1", "--out", tmp_path / "h1")
+    assert code == 0 and out.splitlines()[0].endswith(
+        ": medium is stronger than easy: the evidence favours a gain of 10 Elo over one of 0 Elo (H1 accepted)")
 
 
 def test_an_undecided_test_stops_at_the_cap(capsys, monkeypatch, tmp_path):

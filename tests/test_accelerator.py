@@ -41,7 +41,7 @@ def gallery_cases():
 
 def hard_choices(count: int = 12, rollouts: int = 60) -> list[str]:
     """`hard`'s choice, at a fixed seed and playout count, in searched decisions of seeded rounds of standard."""
-    from bots.hard import HardBot, candidates
+    from maumau.bots.hard import HardBot, candidates
     from runner.game.engine import Round
     from runner.plugins import registry
 

@@ -148,7 +148,7 @@ def test_hard_vs_medium_plays_further_deals_from_first_deal():
 
     import hard_vs_medium
 
-    from bots.random_bot import RandomBot
+    from maumau.bots.random_bot import RandomBot
     from runner.plugins import registry
 
     ruleset = registry().load_ruleset("standard")

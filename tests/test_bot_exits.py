@@ -97,4 +97,4 @@ def test_the_users_ctrl_c_still_interrupts_a_run(tmp_path):
     process.send_signal(signal.SIGINT)
     out, err = process.communicate(timeout=300)
     assert process.returncode == 130, err
-    assert "Error: interrupted" in err and "--resume" in err
+    assert "--resume" in err and "Error" not in err  # the resume hint alone says what happened

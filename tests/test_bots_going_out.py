@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
-from bots import hard
-from bots.medium import MediumBot, may_end, stranded
-from rulesets.builtin import gallery_paths
+from maumau.bots import hard
+from maumau.bots.medium import MediumBot, may_end, stranded
+from maumau.rulesets.builtin import gallery_paths
 from runner.game.actions import Play
 from runner.game.engine import Round
 from runner.plugins import registry

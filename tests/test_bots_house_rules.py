@@ -8,10 +8,10 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from bots import hard, medium
-from bots.medium import MediumBot
-from bots.random_bot import RandomBot
-from rulesets.builtin import gallery_paths
+from maumau.bots import hard, medium
+from maumau.bots.medium import MediumBot
+from maumau.bots.random_bot import RandomBot
+from maumau.rulesets.builtin import gallery_paths
 from runner.cli import app
 from runner.game.actions import Give, Play, Swap
 from runner.game.cards import parse_card

@@ -23,7 +23,7 @@ SAMPLED = 3  # every third state is also sampled from its view
 
 
 def builtin_cases():
-    from rulesets.builtin import classic_names
+    from maumau.rulesets.builtin import classic_names
     from runner.plugins import registry
 
     reg = registry()

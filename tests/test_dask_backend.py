@@ -203,7 +203,7 @@ def test_without_dask_installed_the_backend_says_how_to_install_it(monkeypatch):
     monkeypatch.setitem(sys.modules, "distributed", None)  # makes `import distributed` fail
     with pytest.raises(
         MaumauError,
-        match=r"--backend dask needs Dask, which is not installed; install it with: pip install 'maumau\[dask\]'",
+        match=r"--backend dask needs Dask, which is not installed; install it with: pip install -e '.+\[dask\]'$",
     ):
         make_backend("dask")
 

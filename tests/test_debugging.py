@@ -79,6 +79,27 @@ def test_check_bot_reports_the_traceback_of_each_kind_of_violation(capsys, monke
     crash_traceback_is_the_bots("\n".join(line[6:] for line in lines[at + 1:at + 8]))
 
 
+def test_check_bot_groups_illegal_plays_says_why_and_writes_the_failing_match(capsys, monkeypatch, tmp_path):
+    """One finding for the same mistake made with many cards, why it was illegal, what was legal, and the log."""
+    log = tmp_path / "failing.jsonl.gz"
+    code, out, _ = maumau(capsys, monkeypatch, "check-bot", "t-sloppy", "--matches", "1", "--in-process",
+                          "--log", log)
+    lines = out.splitlines()
+    assert code == 1
+    findings = [line for line in lines if line.startswith("  - illegal (phase play): ")]
+    count = int(next(line for line in lines if line.startswith("  ") and " violations of " in line).split()[0])
+    assert 1 < len(findings) < 8 < count  # grouped by the reason, not listed card by card
+    reasons = [lines[lines.index(line) + 1] for line in findings]
+    assert all(reason.startswith("      why: ") for reason in reasons)
+    assert any("matches neither the suit nor the rank of the top card" in reason for reason in reasons)
+    assert any("a draw penalty of" in reason for reason in reasons)  # a 7 to answer, in most rulesets
+    assert all(lines[lines.index(line) + 2].startswith("      legal then: ") for line in findings)
+    match_id = next(line for line in findings).split("[first in ")[1].split(",")[0]
+    assert f"  the first failing match, {match_id}, step by step: maumau replay {log}" in lines
+    code, replayed, err = maumau(capsys, monkeypatch, "replay", str(log))
+    assert code == 0 and "is not legal now" in replayed, err
+
+
 @pytest.fixture
 def tournament(capsys, monkeypatch, tmp_path):
     out = tmp_path / "t"
@@ -171,3 +192,29 @@ def test_replay_of_a_directory_asks_for_the_match(capsys, monkeypatch, tournamen
     code, _, err = maumau(capsys, monkeypatch, "replay", tournament)
     assert code == 1
     assert err == f"Error: {tournament} is a tournament: give --match ID (`maumau matches {tournament}` lists them)\n"
+
+
+def test_replay_prints_the_play_command_that_plays_the_match_again(capsys, monkeypatch, tmp_path):
+    """The printed command, run, plays the stored match move for move (its log, but for the match id)."""
+    import shlex
+
+    from runner.logs import codec
+    from runner.tournament.replay import events_of
+
+    out = tmp_path / "t"
+    code, _, err = maumau(capsys, monkeypatch, "tournament", "-r", "standard", "--set", "match.limit=60",
+                          "--set", "points.J=25", "-b", "medium", "-b", "random", "-b", "hard:rollouts=3",
+                          "--deals", "1", "--backend", "serial", "--seed", "8", "--out", out, "-q")
+    assert code == 0, err
+    code, replayed, err = maumau(capsys, monkeypatch, "replay", out, "--match", "t0-d0-r2")
+    last = err.splitlines()[-1]
+    assert code == 0 and last.startswith("play this match again: maumau play -r standard --set match.limit=60 "), err
+    words = shlex.split(last.split(": ", 1)[1])
+    log = tmp_path / "again.jsonl"
+    assert words[:2] == ["maumau", "play"] and "hard:rollouts=3" in words
+    code, _, err = maumau(capsys, monkeypatch, *words[1:], "--log", log)
+    assert code == 0, err
+    stored, _, _ = events_of(out, "t0-d0-r2")
+    again = codec.read_log(log)
+    assert [e for e in again if e["type"] != "match_start"] == [e for e in stored if e["type"] != "match_start"]
+    assert {**again[0], "match": "t0-d0-r2"} == stored[0]

@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from typer.testing import CliRunner
 
-from rulesets.builtin import GALLERY, HERE, classic_names, gallery_paths
+from maumau.rulesets.builtin import GALLERY, HERE, classic_names, gallery_paths
 from runner.cli import app
 from runner.plugins import registry
 
@@ -86,7 +86,7 @@ def test_each_cousin_is_registered_by_its_name_beside_the_classic_rulesets():
     reg = registry()
     for name in NAMES:
         entry = reg.rulesets[name]
-        assert entry.path.parent == GALLERY and entry.path.stem == name and entry.plugin == "rulesets.builtin"
+        assert entry.path.parent == GALLERY and entry.path.stem == name and entry.plugin == "maumau.rulesets.builtin"
     assert not NAMES & set(classic_names(reg))  # no name taken twice (the registry refuses that outright)
     assert set(reg.rulesets) == NAMES | set(classic_names(reg))
 

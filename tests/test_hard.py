@@ -4,8 +4,8 @@ import random
 
 import pytest
 
-from bots.hard import HardBot, candidates, choose, match_value
-from bots.medium import MediumBot
+from maumau.bots.hard import HardBot, candidates, choose, match_value
+from maumau.bots.medium import MediumBot
 from midround import table
 from runner.game.engine import Round
 from runner.table.match import Match

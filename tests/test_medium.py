@@ -2,8 +2,8 @@
 
 import random
 
-from bots import medium
-from bots.medium import MediumBot
+from maumau.bots import medium
+from maumau.bots.medium import MediumBot
 from midround import table
 from runner.game.actions import DRAW, NameSuit, Play
 from scenario import cards, deal, do

@@ -22,7 +22,8 @@ def test_it_writes_the_package_files(tmp_path):
 
 
 @pytest.mark.parametrize("name, problem", [
-    ("Owl", "use lowercase letters"), ("9lives", "starting with a letter"), ("medium", "taken by plugin 'bots.medium'"),
+    ("Owl", "use lowercase letters"), ("9lives", "starting with a letter"),
+    ("medium", "taken by plugin 'maumau.bots.medium'"),
 ])
 def test_it_refuses_a_bad_or_taken_name(tmp_path, name, problem):
     with pytest.raises(MaumauError, match=problem):

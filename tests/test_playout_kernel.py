@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from bots.hard import HardBot, heuristic_policy, place_value
+from maumau.bots.hard import HardBot, heuristic_policy, place_value
 from runner.botkit import simulate
 from runner.game.actions import Play
 from runner.game.compiled import Game

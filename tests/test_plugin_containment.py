@@ -153,3 +153,63 @@ def test_a_forged_discovery_report_is_refused(report, words, tmp_path, monkeypat
 
     with pytest.raises(PluginError, match=words):
         discovery.discover([source], confine)
+
+
+OPTIONED = '''
+"""A third-party bot with options: `wait` turns drawn before it plays, `crash` to raise instead."""
+import runner
+
+
+class Patient(runner.Bot):
+    name = "patient"
+    description = "Plays the last legal action."
+    parameters = {"crash": runner.Option(bool, False, "raise on every decision"),
+                  "ratio": runner.Option(float, 0.5, "a share", low=0)}
+
+    def act(self, view):
+        if self.options["crash"]:
+            raise RuntimeError("asked to crash")
+        return view.legal[-1]
+
+
+@runner.hookimpl
+def register_bots(register):
+    register(Patient)
+'''
+
+
+def test_a_third_party_bots_options_reach_it_under_isolate(tmp_path):
+    """The discovery process reports each bot's options: a contained registry checks them as the in-process one does."""
+    site = tmp_path / "site"
+    site.mkdir()
+    install(site, "patient_plugin", textwrap.dedent(OPTIONED), "patient")
+    code = ("from runner.plugins import registry; reg = registry(contained=True); "
+            "print(reg.spec('patient:ratio=2,crash=yes').text); print(reg.bot('patient').parameters['ratio'])")
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join([str(site), *sys.path])}
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, timeout=300)
+    assert done.stdout.splitlines() == [
+        "patient:crash=true,ratio=2.0", "Option(type=<class 'float'>, default=0.5, help='a share', none=False, low=0)"
+    ], done.stderr
+    crashed = maumau(site, "play", "-r", "strafpunten", "-b", "patient:crash=true", "-b", "medium", "--isolate",
+                     "--seed", "3")
+    assert "asked to crash" in crashed
+    wrong = subprocess.run([sys.executable, "-m", "runner.cli", "play", "-r", "strafpunten", "-b", "patient:wait=2",
+                            "-b", "medium", "--isolate"], capture_output=True, text=True, env=env, timeout=300)
+    assert wrong.returncode == 1 and "patient takes no option 'wait'; its options: crash=BOOL (false)" in wrong.stderr
+
+
+def test_a_forged_option_in_a_discovery_report_is_refused(tmp_path, monkeypatch):
+    from runner.errors import PluginError
+    from runner.plugins import PluginSource, discovery
+
+    bot = {"name": "x", "description": "", "where": "m:X", "command": None,
+           "parameters": {"n": {"type": "list", "default": [], "help": "", "none": False, "low": None}}}
+    script = tmp_path / "fake.py"
+    script.write_text(f"import sys; sys.stdout.write({json.dumps({'bots': [bot], 'rulesets': []})!r})")
+
+    def confine(argv, modules):
+        from contextlib import nullcontext
+        return nullcontext([sys.executable, str(script)])
+
+    with pytest.raises(PluginError, match="option 'n' is not a name with a type"):
+        discovery.discover([PluginSource("fake", "fake_module", "fake", "1.0")], confine)

@@ -192,14 +192,14 @@ class Impostor(runner.Bot):
 def test_a_duplicate_bot_name_is_an_error_naming_both_plugins():
     message = registry_error(Registers(bots=[Impostor]), "clashing-plugin")
     assert "bot name 'random' is registered twice" in message
-    assert "'bots.random_bot'" in message and "'clashing-plugin'" in message
+    assert "'maumau.bots.random_bot'" in message and "'clashing-plugin'" in message
 
 
 def test_a_duplicate_ruleset_name_is_an_error_naming_both_plugins(tmp_path):
     (tmp_path / "standard.yaml").write_text("name: standard\n")
     message = registry_error(Registers(rulesets=[tmp_path / "standard.yaml"]), "clashing-rulesets")
     assert "ruleset name 'standard' is registered twice" in message
-    assert "'rulesets.builtin'" in message and "'clashing-rulesets'" in message
+    assert "'maumau.rulesets.builtin'" in message and "'clashing-rulesets'" in message
 
 
 def test_a_plugins_ruleset_keeps_a_name_the_gallery_took_later(tmp_path):
@@ -209,4 +209,4 @@ def test_a_plugins_ruleset_keeps_a_name_the_gallery_took_later(tmp_path):
     pm.register(Registers(rulesets=[tmp_path / "switch.yaml"]), name="pub-rules")
     reg = Registry(pm)
     assert reg.rulesets["switch"].plugin == "pub-rules" and reg.load_ruleset("switch").hand_size == 6
-    assert reg.rulesets["prsi"].plugin == "rulesets.builtin"
+    assert reg.rulesets["prsi"].plugin == "maumau.rulesets.builtin"

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from rulesets.builtin import gallery_paths
+from maumau.rulesets.builtin import gallery_paths
 from runner.game.actions import DRAW, PASS, Give, Play, Swap, give, play, swap
 from runner.game.cards import Card
 from runner.game.engine import Round

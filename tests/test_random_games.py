@@ -14,7 +14,7 @@ from itertools import chain
 import pytest
 
 from games import VARIANTS, play, player_counts, random_house_rules, random_overrides
-from rulesets.builtin import classic_names
+from maumau.rulesets.builtin import classic_names
 from runner.errors import RulesetError
 from runner.game.engine import Round
 from runner.logs.verify import verify

@@ -112,7 +112,7 @@ def test_an_interrupted_run_prints_the_command_that_resumes_it_and_that_command_
     _, whole, _ = maumau(capsys, monkeypatch, "tournament", *SMALL, "-q", "--format", "json", "--out", tmp_path / "w")
     monkeypatch.setattr(driver, "make_backend", lambda *args: Interrupting(7))
     code, _, err = maumau(capsys, monkeypatch, "tournament", *SMALL, "--out", tmp_path / "t")
-    assert code == 130
+    assert code == 130 and "Error" not in err
     assert f"interrupted after 7 matches; continue with: maumau tournament --resume {tmp_path / 't'}\n" in err
     monkeypatch.undo()
     code, _, err = maumau(capsys, monkeypatch, "standings", tmp_path / "t")
@@ -181,6 +181,28 @@ def test_an_interrupted_extension_resumes_with_the_extended_settings(capsys, mon
     assert json.loads(resumed) == json.loads(whole) and "hard:rollouts=8" in resumed
 
 
+def test_resume_with_more_deals_adds_deals_and_ends_as_a_longer_tournament_would(capsys, monkeypatch, tmp_path):
+    """`--resume DIR --deals N` grows a finished tournament as --extend does: the stored deals are kept, the new ones
+    played, and the result is the tournament that had N deals from the start."""
+    longer = [*SMALL[:-4], "--backend", "serial", "-q", "--format", "json"]
+    _, whole, _ = maumau(capsys, monkeypatch, "tournament", *longer, "--deals", "8", "--out", tmp_path / "whole")
+    maumau(capsys, monkeypatch, "tournament", *SMALL, "-q", "--out", tmp_path / "t")
+    before = {path.name: path.read_bytes() for path in (tmp_path / "t" / "logs").iterdir()}
+    code, grown, err = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "t", "--deals", "8",
+                              "--backend", "serial", "--format", "json")
+    assert code == 0, err
+    assert "played 18 matches" in err  # 3 tables × 3 added deals × 2 seatings
+    assert json.loads(grown) == json.loads(whole)
+    after = {path.name: path.read_bytes() for path in (tmp_path / "t" / "logs").iterdir()}
+    assert {name: after[name] for name in before} == before and len(after) == len(before) + 18
+    code, again, _ = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "t", "--backend", "serial",
+                            "-q", "--format", "json")
+    assert code == 0 and json.loads(again) == json.loads(whole)  # the stored settings now have 8 deals
+    code, _, err = maumau(capsys, monkeypatch, "tournament", "--resume", tmp_path / "t", "--deals", "3")
+    assert code == 1 and err == ("Error: --deals 3: the tournament has 8 deals; with --resume, --deals adds deals, "
+                                 "it cannot take any away\n")
+
+
 def test_extend_keeps_a_gauntlet_a_gauntlet():
     settings = plan("standard-single", ["medium", "easy", "random", "random"], table_size=3, gauntlet="medium")
     grown = extended(settings, ["hard"])
@@ -220,7 +242,9 @@ def test_a_run_stopped_by_sigterm_says_how_to_resume_like_ctrl_c(tmp_path):
     stored = count(out / DB_NAME)
     assert process.returncode == 130 and 10 <= stored < 90, stderr
     assert f"interrupted after {stored} matches; continue with: maumau tournament --resume {out}\n" in stderr
-    assert stderr.endswith("Error: interrupted\n") and "Traceback" not in stderr and stdout == ""
+    # the resume hint is the message: no `Error: interrupted` after it
+    assert stderr.rstrip("\n").endswith(f"continue with: maumau tournament --resume {out}"), stderr
+    assert "Error" not in stderr and "Traceback" not in stderr and stdout == ""
     deadline = time.monotonic() + 60  # a cap under load, not a timing: dead workers end the wait at once
     while any(alive(pid) for pid in workers) and time.monotonic() < deadline:
         time.sleep(0.02)

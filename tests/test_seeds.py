@@ -83,6 +83,16 @@ def test_play_without_a_seed_deals_at_random_and_the_printed_seed_plays_it_again
     assert again == runs[0][1] and (tmp_path / "again.jsonl").read_bytes() == (tmp_path / "0.jsonl").read_bytes()
 
 
+def test_play_quiet_prints_only_the_final_totals(capsys, monkeypatch):
+    """`maumau play -q`, as the README's common options promise: no seed line, no narration, the final table."""
+    table = ["play", "-r", "strafpunten", "-b", "random", "-b", "random"]
+    code, out, err = maumau(capsys, monkeypatch, *table, "-q")
+    assert code == 0 and err == "" and out.splitlines()[0].split()[:3] == ["seat", "player", "total"]
+    code, whole, _ = maumau(capsys, monkeypatch, *table, "--seed", "5")
+    code, quiet, _ = maumau(capsys, monkeypatch, *table, "--seed", "5", "--quiet")
+    assert code == 0 and whole.endswith(quiet) and len(quiet) < len(whole)
+
+
 def test_a_tournament_without_a_seed_deals_at_random_and_the_printed_seed_plays_it_again(capsys, monkeypatch,
                                                                                           tmp_path):
     runs = [maumau(capsys, monkeypatch, *TOURNAMENT, "--out", tmp_path / name) for name in ("a", "b")]

@@ -5,8 +5,8 @@ from collections import Counter
 
 import pytest
 
-from bots.medium import MediumBot
-from bots.random_bot import RandomBot
+from maumau.bots.medium import MediumBot
+from maumau.bots.random_bot import RandomBot
 from runner.game.cards import make_deck
 from runner.game.engine import Round
 from runner.simulate import Sampler, determinize, heuristic_policy, known_voids, playout, quick_policy, unseen_cards

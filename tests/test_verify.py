@@ -12,7 +12,7 @@ import pytest
 from typer.testing import CliRunner
 
 from games import VARIANTS, play, player_counts
-from rulesets.builtin import classic_names
+from maumau.rulesets.builtin import classic_names
 from runner.cli import app
 from runner.logs.follow import LogTable
 from runner.logs.verify import LogError, verify

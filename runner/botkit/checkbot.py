@@ -11,6 +11,8 @@ is reproducible from its seed.
 
 from __future__ import annotations
 
+import importlib.util
+import tempfile
 from collections import Counter
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -19,15 +21,21 @@ from runner.game import events as ev
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import RemoteBot
 from runner.seats.faults import FaultSettings
+from runner.seats.protocol import NotAnAction
 from runner.table.match import Match
-from runner.table.referee import Fault, Referee
+from runner.table.referee import Referee
 from runner.words import counted
+
+from .illegal import Why, why_illegal
 
 # The house rules of every new kind of decision (several cards, rank wishes, skips to answer, swaps, gives,
 # shows, hands passed, jump-ins), and Makao's (playing on for places, waits that add up, a rank wish that
 # follows suit).
 EVERY_PHASE = str(Path(__file__).with_name("every-phase.yaml"))
-MAKAO = str(Path(__file__).parents[2] / "rulesets" / "gallery" / "makao.yaml")
+# the gallery ships in the built-in rulesets' package (maumau.rulesets: rulesets/ of the repository); found, not
+# imported (a layer above this one)
+_RULESETS = importlib.util.find_spec("maumau.rulesets")
+MAKAO = str(Path(_RULESETS.submodule_search_locations[0]) / "gallery" / "makao.yaml")  # type: ignore[union-attr]
 CHECK_RULESETS = ("standard", "standard-challenge", "strafpunten", "elimination", EVERY_PHASE, MAKAO)
 
 
@@ -39,6 +47,7 @@ class Violation:
     detail: str
     traceback: str = ""  # of an exception: where in the bot's code
     phase: str | None = None  # the phase the bot was asked in (None: not a decision's fault)
+    why: Why | None = None  # of an illegal action: why it was not legal, and what was
 
 
 @dataclass(kw_only=True)
@@ -54,6 +63,7 @@ class CheckReport:
     penalties: int = 0  # missed announcements: a penalty, not a fault
     phases: Counter = field(default_factory=Counter)  # decisions asked of the bot, by phase
     violations: list[Violation] = field(default_factory=list)
+    failing: tuple[str, list[dict]] | None = None  # the first match with a violation: its id and game log
 
     @property
     def passed(self) -> bool:
@@ -87,17 +97,20 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
                 match_seed = f"{seed}:{ruleset.name}:{index}"
                 match_id = f"{ruleset.name}-{index}"
                 log, found = _play(make_bot, report, ruleset, players, seat, match_seed, match_id, faults)
-                if not any(f.seat == seat for f, _ in found):
+                if not any(f.seat == seat for f, _, _ in found):
                     sample = (ruleset, players, seat, match_seed, match_id, log)
+                elif report.failing is None:
+                    report.failing = (match_id, log)
                 report.matches += 1
-                report.violations += [_violation(match_id, f, phase) for f, phase in found if f.seat == seat]
+                report.violations += [Violation(match_id, f.round, f.kind, f.detail, f.traceback, phase, why)
+                                      for f, phase, why in found if f.seat == seat]
                 report.penalties += sum(1 for e in log if e["type"] == ev.DRAW and e["seat"] == seat
                                         and e["reason"] == ev.PENALTY)
     if sample is not None:  # the last clean match, replayed by a fresh process: kept state or hash order shows
         ruleset, players, seat, match_seed, match_id, log = sample
         with BotMaker(reg, isolate, memory, sandbox) as make_bot:
             again, found = _play(make_bot, None, ruleset, players, seat, match_seed, match_id, faults)
-        if again != log and not any(f.seat == seat for f, _ in found):
+        if again != log and not any(f.seat == seat for f, _, _ in found):
             report.violations.append(Violation(
                 match_id, 0, "reproducibility",
                 "the same seed gave a different match: draw all randomness from the seed (self.rng, or "
@@ -128,7 +141,7 @@ def _play(make_bot: BotMaker, report: CheckReport | None, ruleset, players, seat
         report.seconds += seconds
         report.slowest = max(report.slowest, slowest)
         report.phases.update(referee.asked.get(seat, {}))
-    return log, [(fault, referee.phase_of.get(id(fault))) for fault in result.faults]
+    return log, [(fault, referee.phase_of.get(id(fault)), referee.why.get(id(fault))) for fault in result.faults]
 
 
 class PhaseReferee(Referee):
@@ -140,6 +153,7 @@ class PhaseReferee(Referee):
         super().__init__(*args, **kwargs)
         self.asked: dict[int, Counter] = {}
         self.phase_of: dict[int, str] = {}  # id(fault): the phase it was committed in
+        self.why: dict[int, Why] = {}  # id(fault) of an illegal action: why it was not legal
 
     def decide(self, rnd, seat, player):
         phase = "pending skip" if rnd.phase == "play" and rnd.skip_pending else rnd.phase
@@ -153,8 +167,12 @@ class PhaseReferee(Referee):
                 self.phase_of[id(fault)] = phase
 
 
-def _violation(match_id: str, fault: Fault, phase: str | None) -> Violation:
-    return Violation(match_id, fault.round, fault.kind, fault.detail, fault.traceback, phase)
+    def _checked(self, rnd, player, answer):
+        before = len(self.faults)
+        action = super()._checked(rnd, player, answer)
+        if len(self.faults) > before and type(answer) is not NotAnAction:
+            self.why[id(self.faults[-1])] = why_illegal(rnd.view(), answer)
+        return action
 
 
 def report_lines(report: CheckReport) -> list[str]:
@@ -162,6 +180,9 @@ def report_lines(report: CheckReport) -> list[str]:
     lines = [f"check-bot {report.player}"]
     if report.hello is not None:
         lines.append(f"  handshake: name {report.hello.get('name')!r}, protocol {report.hello.get('protocol')}")
+        if report.hello.get("protocol") == 1:
+            lines.append("  note: protocol 1 still plays, checked as before; protocol 2 (ids, `ready`) is current: "
+                         "docs/protocol.md says how to move")
     mean = report.seconds / report.decisions if report.decisions else 0.0
     lines.append(f"  played {counted(report.matches, 'match')}, {counted(report.decisions, 'decision')} answered; "
                  f"mean {mean * 1000:.2f} ms, slowest {report.slowest * 1000:.1f} ms per decision")
@@ -174,15 +195,31 @@ def report_lines(report: CheckReport) -> list[str]:
     if report.passed:
         lines.append("  no violations")
         return lines
-    grouped = Counter((v.kind, v.phase, v.detail) for v in report.violations)
-    first = {}
-    for v in report.violations:
-        first.setdefault((v.kind, v.phase, v.detail), v)
-    lines.append(f"  {counted(len(report.violations), 'violation')}:")
-    for (kind, phase, detail), count in grouped.most_common():
-        where = first[(kind, phase, detail)]
-        times = f" ({count} times)" if count > 1 else ""
-        asked = f" (phase {phase})" if phase else ""
-        lines.append(f"  - {kind}{asked}: {detail} [first in {where.match}, round {where.round}]{times}")
+    groups: dict[tuple, list[Violation]] = {}
+    for v in report.violations:  # the same mistake with many cards is one finding
+        groups.setdefault((v.kind, v.phase, v.why.kind if v.why else v.detail), []).append(v)
+    lines.append(f"  {counted(len(report.violations), 'violation')}"
+                 + (f" of {counted(len(groups), 'kind')}" if len(groups) < len(report.violations) else "") + ":")
+    for found in sorted(groups.values(), key=len, reverse=True):
+        where = found[0]
+        times = f" ({len(found)} times)" if len(found) > 1 else ""
+        asked = f" (phase {where.phase})" if where.phase else ""
+        lines.append(f"  - {where.kind}{asked}: {where.detail} [first in {where.match}, round {where.round}]{times}")
+        if where.why is not None:
+            lines.append(f"      why: {where.why.text}")
+            lines.append(f"      legal then: {where.why.legal}")
         lines += [f"      {line}" for line in where.traceback.splitlines()]  # where in the bot's code, the first time
     return lines
+
+
+def write_failing_log(report: CheckReport, path: Path | None = None) -> Path | None:
+    """Write the first failing match's game log (to `path`, or a new temporary directory); None if none failed."""
+    from runner.logs import codec
+
+    if report.failing is None:
+        return None
+    match_id, log = report.failing
+    if path is None:
+        path = Path(tempfile.mkdtemp(prefix="maumau-check-bot-")) / f"{match_id}.jsonl.gz"
+    codec.write_log(path, log)
+    return path

@@ -11,7 +11,7 @@ from typing import Annotated, Optional
 import typer
 
 from runner import accel
-from runner.errors import MaumauError, note_user_interrupt, raised_by_user
+from runner.errors import MaumauError, interrupt_reported, note_user_interrupt, raised_by_user
 from runner.game import events as ev
 from runner.logs import codec
 from runner.plugins import registry
@@ -179,6 +179,8 @@ def play_cmd(
     human_seat: Annotated[
         Optional[int], typer.Option("--human-seat", help="Your seat with --human (implies --human).")
     ] = None,
+    quiet: Annotated[bool, typer.Option(
+        "--quiet", "-q", help="Only the final totals: no narration, no notes (a random seed's).")] = False,
 ) -> None:
     """One match, narrated round by round, then the final totals. A bot is a registered name or `exec:PROGRAM ARGS`."""
     from runner.seats.human import HumanQuit
@@ -192,7 +194,7 @@ def play_cmd(
         with bots_print_to_stderr() as own:
             result, events = play_match(ruleset, bots, seed, overrides_of(set_), joins=join or [], leaves=leave or [],
                                         with_log=log is not None, faults=faults, human_seat=human_seat,
-                                        human_io=(None, own), on_start=lambda: say(notes))
+                                        human_io=(None, own), on_start=lambda: say(() if quiet else notes))
     except HumanQuit as exc:
         if exc.input_ended:
             raise MaumauError(f"{exc}; give a move number on each turn (q quits)") from None
@@ -200,7 +202,7 @@ def play_cmd(
         return
     if log is not None:
         codec.write_log(log, events)
-    if fmt == "table":
+    if fmt == "table" and not quiet:
         for line in narrate.narrate(result):
             typer.echo(line)
     output.emit(narrate.final_rows(result), fmt)
@@ -275,6 +277,10 @@ def replay_cmd(
         typer.echo(event_line(event, players, powers))
         if step and event["type"] == ev.ROUND_END:
             typer.prompt("", default="", show_default=False, prompt_suffix="")
+    if source.is_dir():
+        from runner.tournament.replay import play_command
+
+        typer.echo(f"play this match again: {play_command(source, match)}", err=True)  # a note: stdout is the match
 
 
 @app.command("matches")
@@ -312,7 +318,7 @@ def serve_cmd(
     results: Annotated[Optional[Path], typer.Option(
         "--results", help="A tournament's results directory, or the folder of them, to watch.")] = None,
 ) -> None:
-    """The game in a browser: play against the bots, watch tournaments, replay matches (pip install 'maumau[web]')."""
+    """The game in a browser: play against the bots, watch tournaments, replay matches (needs the web extra)."""
     from runner.web import require
 
     require()
@@ -355,9 +361,11 @@ def check_bot_cmd(
     ] = True,
     sandbox: SandboxOpt = False,
     bot_memory: MemoryOpt = "1G",
+    log: Annotated[Optional[Path], typer.Option(
+        "--log", help="Where to write the first failing match's log (default: a new temporary folder).")] = None,
 ) -> None:
     """Play a bot through every phase of the rules; report each protocol or rules violation (exit 1 if any)."""
-    from runner.botkit.checkbot import check_bot, report_lines
+    from runner.botkit.checkbot import check_bot, report_lines, write_failing_log
 
     if matches < 1:
         raise MaumauError(f"--matches must be at least 1, got {matches}")
@@ -366,6 +374,9 @@ def check_bot_cmd(
         report = check_bot(bot, faults, matches=matches, seed=seed)
     for line in report_lines(report):
         typer.echo(line)
+    written = write_failing_log(report, log)
+    if written is not None:
+        typer.echo(f"  the first failing match, {report.failing[0]}, step by step: maumau replay {written}")
     if not report.passed:
         raise typer.Exit(1)
 
@@ -434,7 +445,7 @@ def _run() -> None:
             sys.exit(0)
         typer.echo(f"Error: {exc.format_message()}", err=True)
         sys.exit(getattr(exc, "exit_code", 2) or 2)
-    if code == 130:
+    if code == 130 and not interrupt_reported():
         typer.echo("Error: interrupted", err=True)
     if isinstance(code, int) and code:
         sys.exit(code)
@@ -449,7 +460,8 @@ def _interrupted(exc: BaseException) -> None:
     """Exit after an interruption: the user's Ctrl-C (130), or a KeyboardInterrupt bot or plugin code raised (1)."""
     cause = exc if isinstance(exc, KeyboardInterrupt) else exc.__cause__ or exc.__context__  # click wraps it in Abort
     if cause is None or raised_by_user(cause):
-        typer.echo("Error: interrupted", err=True)
+        if not interrupt_reported():  # a tournament's says how to resume: that is the message
+            typer.echo("Error: interrupted", err=True)
         sys.exit(130)
     typer.echo("Error: code the run called (a bot or a plugin) raised KeyboardInterrupt; no results", err=True)
     sys.exit(1)

@@ -162,7 +162,7 @@ def tournament_cmd(
     ] = None,
 ) -> None:
     """Round-robin tournament: every table of entrants plays duplicate deals; standings at the end."""
-    from runner.tournament.driver import conduct, stored_config
+    from runner.tournament.driver import add_deals, conduct, stored_config
     from runner.tournament.driver import extend as extend_tournament
     from runner.tournament.settings import plan, stored_settings
 
@@ -184,8 +184,10 @@ def tournament_cmd(
         elif resume and ruleset is None and not bots:
             if out is None:
                 raise MaumauError("--resume needs the results directory: `maumau tournament --resume DIR`")
-            refuse_settings(ctx, "--resume DIR", ruleset, resume=True)
-            settings = stored_settings(stored_config(out))
+            # --deals may add deals to it (as --extend adds entrants); any other setting is refused
+            refuse_settings(ctx, "--resume DIR", ruleset, resume=True,
+                            options=tuple(name for name in SETTING_OPTIONS if name != "deals"))
+            settings = add_deals(out, deals) if deals is not None else stored_settings(stored_config(out))
         else:
             if ruleset is None or not bots:
                 raise MaumauError(
@@ -422,24 +424,28 @@ def render_verdict(settings, verdict, out: Path, fmt: str) -> str:
                 "elo_high": _finite(elo_high),
                 "hypotheses": {key: h[key] for key in ("elo0", "elo1", "alpha", "beta")},  # stored: sorted
                 "stored_deals": verdict.stored_deals,
+                "played": verdict.played,
                 "results": str(out),
             },
             indent=2,
         )
     against = f"with {', '.join(opponents)} at the table" if opponents else "at two seats"
-    e0, e1 = f"elo0 ({h['elo0']:g} Elo)", f"elo1 ({h['elo1']:g} Elo)"
+    e0, e1 = f"{h['elo0']:g} Elo", f"{h['elo1']:g} Elo"
     outcome = {
-        "H1": f"H1 accepted: {new} is stronger than {base} by {e1}, not {e0}",
-        "H0": f"H0 accepted: {new} is stronger than {base} by {e0}, not {e1}",
+        "H1": f"{new} is stronger than {base}: the evidence favours a gain of {e1} over one of {e0} (H1 accepted)",
+        "H0": f"no evidence that {new} is {e1} stronger than {base}; at most {e0} (H0 accepted)",
         None: f"no decision within the cap of {settings.deals} deals",
     }[verdict.decision]
+    after = "decided after" if verdict.decision else "after"
+    extra = verdict.played - verdict.matches
     return "\n".join(
         [
             f"{new} (NEW) against {base} (BASE) {against}, {settings.ruleset_name}: {outcome}",
-            f"after {verdict.deals} deals, {verdict.matches} matches; {verdict.line()}"
+            f"{after} {verdict.deals} deals, {verdict.matches} matches; {verdict.line()}"
             + (
-                f" ({verdict.stored_deals - verdict.deals} deals finished after the decision are stored, not tested)"
-                if verdict.stored_deals > verdict.deals
+                f"; {verdict.played} matches played in all: the {extra} in flight at the decision were finished and "
+                "stored, not tested"
+                if verdict.decision and extra > 0
                 else ""
             ),
             f"paired score {verdict.score:.3f} (95% {verdict.score_low:.3f}–{verdict.score_high:.3f}), "

@@ -152,7 +152,7 @@ class Registry:
 
 def _yields(entry: RulesetEntry) -> bool:
     """Whether `entry` is one of the built-in gallery's (rulesets/gallery/), which give way to a plugin's name."""
-    return entry.plugin == "rulesets.builtin" and Path(entry.path).parent.name == "gallery"
+    return entry.plugin == "maumau.rulesets.builtin" and Path(entry.path).parent.name == "gallery"
 
 
 def versions_of(sources: list[PluginSource]) -> dict[str, str]:

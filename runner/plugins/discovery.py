@@ -25,6 +25,7 @@ from .manager import PluginSource
 PATH_VARIABLE = "MAUMAU_WORKER_PATH"  # our import path, for a child process to find modules where we found them
 DISCOVERY_SECONDS = 120.0  # to import one plugin and report; generous, a machine may be loaded
 MAX_REPORT_BYTES = 1 << 20
+TYPES = {"int": int, "float": float, "bool": bool, "str": str}  # the option types a report may name
 WHERE = re.compile(r"[A-Za-z_][\w.]*:[A-Za-z_][\w.]*")
 
 
@@ -52,15 +53,28 @@ def contained_registry(confine: Callable | None = None):
         for bot in report["bots"]:
             command = tuple(bot["command"]) if bot["command"] is not None else None
             registry.add_entry(BotEntry(bot["name"], None, source.name, bot["description"], bot["where"], command,
-                                        registry.versions[source.name]))
+                                        registry.versions[source.name], options_of(bot.get("parameters", {}))))
         for path in report["rulesets"]:
             registry.add_ruleset(path, source.name)
     return registry
 
 
+def options_of(reported: dict) -> dict:
+    """The runner.Option of each option a discovery report names (checked by _malformed)."""
+    from runner.game.bot import Option
+
+    return {key: Option(TYPES[o["type"]], o["default"], o["help"], o["none"], o["low"]) for key, o in reported.items()}
+
+
+def option_report(option) -> dict:
+    """One runner.Option as JSON data, for options_of to rebuild in the runner."""
+    return {"type": option.type.__name__, "default": option.default, "help": option.help, "none": option.none,
+            "low": option.low}
+
+
 def discover(sources: list[PluginSource], confine: Callable | None = None) -> list[tuple[PluginSource, dict]]:
-    """(source, report) per plugin: `report["bots"]` (name, description, where, command) and `report["rulesets"]`
-    (paths). `confine(argv, modules)` is a context manager giving the argv that runs `argv` confined."""
+    """(source, report) per plugin: `report["bots"]` (name, description, where, command, parameters) and
+    `report["rulesets"]` (paths). `confine(argv, modules)` gives (as a context manager) the argv run confined."""
     if not sources:
         return []
     with ExitStack() as stack:
@@ -119,11 +133,30 @@ def _malformed(report: object) -> str:
             return f"bot name {bot['name'][:40]!r}"
         if not WHERE.fullmatch(bot["where"]):
             return f"bot {bot['name']!r}: {bot['where'][:80]!r} is not module:Class"
+        problem = _malformed_parameters(bot.get("parameters", {}))
+        if problem:
+            return f"bot {bot['name']!r}: {problem}"
         command = bot.get("command")
         if command is not None and not (isinstance(command, list) and all(isinstance(x, str) for x in command)):
             return f"bot {bot['name']!r}: its command is not a list of strings"
     if not all(isinstance(path, str) for path in report["rulesets"]):
         return "a ruleset that is not a path"
+    return ""
+
+
+def _malformed_parameters(parameters: object) -> str:
+    """What is wrong with a bot's reported options, or ''."""
+    if not isinstance(parameters, dict):
+        return "its parameters are not an object"
+    for key, option in parameters.items():
+        if not key.isidentifier() or not isinstance(option, dict) or option.get("type") not in TYPES:
+            return f"option {key[:40]!r} is not a name with a type of int, float, bool or str"
+        kind, default, low = TYPES[option["type"]], option.get("default"), option.get("low")
+        if default is not None and not (isinstance(default, kind) or (kind is float and type(default) is int)):
+            return f"option {key!r}: its default is not a {option['type']}"
+        if not isinstance(option.get("help"), str) or len(option["help"]) > 1000 or not isinstance(
+                option.get("none"), bool) or not (low is None or type(low) in (int, float)):
+            return f"option {key!r}: help, none or low of the wrong type"
     return ""
 
 
@@ -145,7 +178,9 @@ def describe(name: str, value: str) -> dict:
     registry = Registry(pm, sources=[])
     return {
         "bots": [{"name": e.name, "description": e.description, "where": e.where,
-                  "command": list(e.command) if e.command is not None else None} for e in registry.bots.values()],
+                  "command": list(e.command) if e.command is not None else None,
+                  "parameters": {key: option_report(o) for key, o in e.parameters.items()}}
+                 for e in registry.bots.values()],
         "rulesets": [str(entry.path) for entry in registry.rulesets.values()],
     }
 

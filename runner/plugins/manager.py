@@ -12,7 +12,7 @@ from runner.errors import PluginError, exception_text, raised_by_user
 
 from . import hookspecs
 
-BUILTIN_PLUGINS = ("bots.random_bot", "bots.medium", "bots.hard", "rulesets.builtin")
+BUILTIN_PLUGINS = ("maumau.bots.random_bot", "maumau.bots.medium", "maumau.bots.hard", "maumau.rulesets.builtin")
 GROUP = "maumau"
 
 

@@ -30,7 +30,7 @@ from .memory import MemoryGroup
 from .memory import why_not as why_no_memory_group
 from .protocol import (
     MAX_LINE_BYTES,
-    PROTOCOL_VERSION,
+    SPOKEN_VERSIONS,
     NotAnAction,
     ProtocolViolation,
     bounded_traceback,
@@ -45,6 +45,14 @@ EXEC_PREFIX = "exec:"
 STARTUP_SECONDS = 20.0  # to start and say hello; not charged to the bot's move time
 END_SECONDS = 5.0  # to be ready for the next match after match_end (a bot that is not is replaced, not faulted)
 STDERR_CAP = 16 << 20  # RLIMIT_FSIZE: a bot cannot fill the disk through its stderr file
+STDERR_KEPT = 256 << 10  # of a match's stderr, what a results directory keeps: its first and last halves of this
+STDERR_SHOWN = 300  # characters of its head and of its tail shown in the fault's detail
+STDERR_DIR = "stderr"  # inside a results directory: stderr/<match id>-seat<N>.txt
+
+
+def stderr_name(match_id: str, seat: int) -> str:
+    """Where a results directory keeps what seat `seat`'s bot process wrote on stderr in match `match_id`."""
+    return f"{STDERR_DIR}/{match_id}-seat{seat}.txt"
 
 
 def parse_exec(player: str) -> list[str]:
@@ -176,6 +184,9 @@ class BotProcess:
         self.dead = False
         self.requests = 0  # the id of the last request sent: ids count up over the process's life
         self.matches = 0  # matches started in this process
+        self.stderr_mark = 0  # where in its stderr file the current match's output begins
+        self.stderr_name: str | None = None  # where a results directory keeps this match's stderr, if it does
+        self.kept_stderr: bytes | None = None  # this match's stderr (capped), taken when the process died in it
         self._stat: int | None = None  # /proc/PID/stat of the bot, kept open: its CPU time is read at each answer
 
     # -------------------------------------------------------------- lines
@@ -245,7 +256,10 @@ class BotProcess:
 
         Any other line (a second answer to an earlier request, a line without the id, a reply of
         another type) is a protocol violation: the stream is no longer in step, so the process ends.
+        A bot of protocol 1 gets the message without an id, as it did (`_request_v1`).
         """
+        if self.hello is not None and self.hello["protocol"] == 1:
+            return self._request_v1(message, deadline, answers)
         self.requests += 1
         number = self.requests
         self.send({**message, "id": number}, deadline)
@@ -261,6 +275,26 @@ class BotProcess:
             raise self.violation(f"a line of type {reply['type']!r:.30} with the id of "
                                  + ("an earlier request (a line sent after its answer?)" if earlier else
                                     f"no request sent, where a reply to {message['type']} was due"))
+        if reply["type"] not in answers:
+            expected = " or ".join(f'{{"type": "{kind}"}}' for kind in answers)
+            raise self.violation(f"expected {expected} for {message['type']}, got type {reply['type']!r:.40}")
+        return reply
+
+    def _request_v1(self, message: dict, deadline: "float | Deadline", answers: tuple[str, ...]) -> dict:
+        """Protocol 1, checked as it always was: no ids; match_start and match_end want no answer; an `act` wants
+        one line, and a line sent between decisions (seen when the next act is due) or with the answer is a fault."""
+        if "ready" in answers:
+            self.send(message, deadline)
+            return {"type": "ready"}
+        if self._buffer or self._wait(self._in, select.POLLIN, time.monotonic()):
+            if not self._buffer and not os.read(self._in, 1 << 16):
+                raise self._died()
+            raise self.violation("sent a line between decisions (one action per act message; protocol 1 answers "
+                                 "neither match_start nor match_end)")
+        self.send(message, deadline)
+        reply = self.receive(deadline)
+        if self._buffer:
+            raise self.violation("sent more than one line for one message")
         if reply["type"] not in answers:
             expected = " or ".join(f'{{"type": "{kind}"}}' for kind in answers)
             raise self.violation(f"expected {expected} for {message['type']}, got type {reply['type']!r:.40}")
@@ -297,6 +331,8 @@ class BotProcess:
         return SeatFailure("timeout", f"{_deadline(deadline).explain()}; the bot process was killed", give_up=True)
 
     def _end_in_failure(self) -> None:
+        if self.kept_stderr is None:  # before kill() closes the file
+            self.kept_stderr = self.match_stderr()
         self.kill()
         if self.on_failure is not None:
             self.on_failure(self)
@@ -310,21 +346,41 @@ class BotProcess:
                 code = self.proc.wait(5)  # it closed its output: it is exiting (a loaded machine may take a while)
             except subprocess.TimeoutExpired:
                 code = None
-        tail = self.stderr_tail()
+        self.kept_stderr = self.match_stderr()
         self._end_in_failure()
         how = "closed its output" if code is None else (
             f"was killed by signal {-code}" if code < 0 else f"exited with code {code}")
-        return SeatFailure("exception", f"the bot process {how}" + (f"; stderr: {tail}" if tail else ""), give_up=True)
+        return SeatFailure("exception", f"the bot process {how}" + self.stderr_summary(), give_up=True)
 
-    def stderr_tail(self, limit: int = 400) -> str:
-        """The end of what the bot wrote to stderr, on one line (for fault details)."""
+    def stderr_of_match(self) -> bytes:
+        """This match's stderr (capped): taken when the process failed, or read now."""
+        return self.kept_stderr if self.kept_stderr is not None else self.match_stderr()
+
+    def match_stderr(self) -> bytes:
+        """What the process wrote on stderr since its match began, capped at STDERR_KEPT: its head and its tail."""
         try:
-            size = self.stderr.seek(0, os.SEEK_END)
-            self.stderr.seek(max(0, size - limit))
-            text = self.stderr.read().decode("utf-8", "replace")
+            fd = self.stderr.fileno()
+            size = os.fstat(fd).st_size - self.stderr_mark
+            half = STDERR_KEPT // 2
+            if size <= STDERR_KEPT:  # pread: the offset of the file stays where the bot's next write goes
+                return os.pread(fd, max(0, size), self.stderr_mark)
+            head, tail = os.pread(fd, half, self.stderr_mark), os.pread(fd, half, self.stderr_mark + size - half)
         except (OSError, ValueError):
+            return b""
+        return head + f"\n[... {size - 2 * half} bytes left out ...]\n".encode() + tail
+
+    def stderr_summary(self) -> str:
+        """`; stderr: ...` for a fault's detail: all of the match's stderr if short, else its head and tail and where
+        the rest is."""
+        text = (self.kept_stderr or b"").decode("utf-8", "replace")
+        lines = " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())
+        if not lines:
             return ""
-        return " | ".join(line.strip() for line in text.strip().splitlines() if line.strip())[-limit:]
+        where = f"; all of it: {self.stderr_name} in the results directory" if self.stderr_name else ""
+        if len(lines) <= 2 * STDERR_SHOWN:
+            return f"; stderr: {lines}" + where
+        return (f"; stderr ({len(self.kept_stderr or b'')} bytes), head: {lines[:STDERR_SHOWN]} ... tail: "
+                f"{lines[-STDERR_SHOWN:]}" + where)
 
     def has_strays(self) -> bool:
         """True if the bot has processes of its own running (a child it started and left): it is not reused, so
@@ -377,14 +433,14 @@ class BotProcess:
     # -------------------------------------------------------------- handshake
 
     def greet(self, deadline: float) -> dict:
-        """The bot's hello (read once), checked: a name and our protocol version."""
+        """The bot's hello (read once), checked: a name and a protocol version the runner speaks (SPOKEN_VERSIONS)."""
         if self.hello is None:
             hello = self.receive(deadline)
             if hello.get("type") != "hello":
                 raise self.violation(f'the first line must be {{"type": "hello", ...}}, got type {hello["type"]!r:.40}')
-            if hello.get("protocol") != PROTOCOL_VERSION:
+            if hello.get("protocol") not in SPOKEN_VERSIONS or type(hello.get("protocol")) is not int:
                 raise self.violation(f"speaks protocol {hello.get('protocol')!r:.20}, the runner speaks "
-                                     f"{PROTOCOL_VERSION}")
+                                     + " and ".join(map(str, SPOKEN_VERSIONS)))
             if not isinstance(hello.get("name"), str) or not hello["name"]:
                 raise self.violation('hello needs a "name" (a non-empty string)')
             self.hello = hello
@@ -411,6 +467,7 @@ class RemoteBot(Seat):
             self._start["rng_state"] = [version, list(state), gauss]
         self.started = False
         self.out_of_step: str | None = None  # what its process did wrong outside the match's decisions: no fault
+        self.stderr_name: str | None = None  # where the results directory keeps this seat's stderr (stderr_name)
         self._round, self._history_sent = None, 0  # what this seat has been sent of the round's history
         self.cpu_mark: float | None = None  # the process's CPU clock at its last answer (or the match's start)
         self.used: float | None = None  # CPU seconds of the last decision
@@ -438,6 +495,11 @@ class RemoteBot(Seat):
         if process.dead:
             raise SeatFailure("exception", "the bot process is not running", give_up=True)
         process.matches += 1
+        process.stderr_name, process.kept_stderr = self.stderr_name, None
+        try:  # a new process's first match has all of it: what it wrote while it started too
+            process.stderr_mark = os.fstat(process.stderr.fileno()).st_size if process.matches > 1 else 0
+        except (OSError, ValueError):
+            process.stderr_mark = 0
         deadline = time.monotonic() + STARTUP_SECONDS
         process.greet(deadline)
         process.request(start, deadline, ("ready",))

@@ -34,6 +34,9 @@ from runner.game.cards import JOKER, JOKER_COLOURS, RANKS, SUITS, Card
 from runner.game.view import Event, Resume, View
 
 PROTOCOL_VERSION = 2  # 2: every request carries an id its reply echoes; match_start and match_end want `ready`
+# The versions a bot may speak: 1 (no ids, nothing answers match_start or match_end) is a published contract that
+# bots were written to, so it still plays, checked as it was (runner/seats/external.py BotProcess.request).
+SPOKEN_VERSIONS = (1, PROTOCOL_VERSION)
 MAX_LINE_BYTES = 1 << 20  # one message; a longer line is a protocol violation, not a memory hazard
 MAX_TRACEBACK_CHARS = 4000  # of a fault's traceback, its end kept (where the exception was raised)
 MAX_TRACEBACK_FRAMES = 30

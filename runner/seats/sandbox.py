@@ -136,10 +136,15 @@ def module_paths(*modules: str) -> list[Path]:
 
     paths = []
     for name in modules:
-        spec = importlib.util.find_spec(name.partition(".")[0])
-        if spec is None:
-            raise MaumauError(f"--sandbox: module {name!r} not found")
-        locations = list(spec.submodule_search_locations or []) or ([spec.origin] if spec.origin else [])
+        parts = name.split(".")
+        for depth in range(1, len(parts) + 1):  # the top-level package, or below a namespace package without a folder
+            spec = importlib.util.find_spec(".".join(parts[:depth]))  # (maumau.bots, in an editable install)
+            if spec is None:
+                raise MaumauError(f"--sandbox: module {name!r} not found")
+            locations = [p for p in spec.submodule_search_locations or [] if os.path.isdir(p)] or (
+                [spec.origin] if spec.origin and os.path.exists(spec.origin) else [])
+            if locations:
+                break
         paths.extend(Path(os.path.realpath(p)) for p in locations)
     return paths
 

@@ -8,8 +8,9 @@ its deal only). Each deal gives one paired score: 1/2 + (NEW's ahead share - BAS
 over the deal's matches, which at two seats is NEW's mean score on the deal (the pentanomial of
 a game pair). The deals are fed to the GSPRT (runner.tournament.sprt) in deal order, so the
 decision, the first deal at which the LLR leaves its bounds, does not depend on which match
-finished first. Deals are started whole and finished whole: the deals played after the decision
-(in flight when it came) are stored, and left out of the test.
+finished first. Deals are started whole and finished whole: once decided, no deal is scheduled;
+the deals in flight when it came (small batches keep them few) are finished, stored, and left
+out of the test, and the verdict says how many matches were played in all.
 """
 
 from __future__ import annotations
@@ -30,6 +31,9 @@ from .work import MatchOutcome, WorkUnit
 
 NEW, BASE = 0, 1
 DEFAULT_MAX_DEALS = 20000
+# Deals in one batch of work: what is in flight when the test decides is played to its end (2 batches a worker), so
+# batches stay small; a batch of a few dozen matches still costs the driver little (one commit)
+DEALS_PER_BATCH = 8
 
 
 def plan_test(ruleset_name: str, new: str, base: str, opponents: list[str], hypotheses: Hypotheses, *,
@@ -62,6 +66,7 @@ class Verdict:
     score_low: float
     score_high: float
     stored_deals: int  # deals stored, the decided ones and any finished after the decision
+    played: int = 0  # matches stored in all: those of the decision and those in flight when it came
 
     @property
     def elo(self) -> tuple[float, float, float]:
@@ -145,6 +150,7 @@ class TestPending:
         self.settings, self.store, self.test, self.log_dir, self.book = settings, store, test, log_dir, book
         self.slots: dict[str, Slot] = {}
         self.begun = store.last_deal()  # deals up to this one were begun before (a resumed test): they are finished
+        self.batch_cap = DEALS_PER_BATCH * test.per_deal  # read by the backends' batching (backends/base.py)
 
     def __iter__(self) -> Iterator[WorkUnit]:
         unit = Units(self.settings, self.log_dir, self.book)
@@ -195,4 +201,4 @@ def run_test(settings: Settings, store: Store, backend: Backend, progress: Progr
     finally:
         progress.stop()
     store.mark_finished(test.fed)
-    return test.verdict()
+    return replace(test.verdict(), played=store.count())

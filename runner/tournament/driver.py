@@ -11,7 +11,7 @@ from contextlib import contextmanager
 from pathlib import Path
 from typing import Callable, Iterator, TypeVar
 
-from runner.errors import InvalidSetting, MaumauError
+from runner.errors import InvalidSetting, MaumauError, note_interrupt_reported
 from runner.words import counted, plural
 
 from .abtest import Verdict, run_test
@@ -20,7 +20,7 @@ from .deals import Deal, deal_book
 from .integrity import ResultsCorrupt
 from .progress import Progress, progress_for
 from .schedule import Slot, Units, schedule
-from .settings import Settings, extended, stored_settings
+from .settings import Settings, extended, stored_settings, with_deals
 from .standings import Standings, tally
 from .store import DB_NAME, Store
 from .work import MatchOutcome, WorkUnit
@@ -218,6 +218,7 @@ def conducted(settings: Settings, out: Path | None, resume: bool, backend: str, 
         except KeyboardInterrupt:
             progress.warn(f"interrupted after {counted(store.count(), 'match')}; continue with: "
                           f"{resume_command(out, settings)}")
+            note_interrupt_reported()  # that line is the message: no `Error: interrupted` after it
             raise
         finally:
             store.close()
@@ -275,8 +276,22 @@ def extend(directory: Path, bots: list[str]) -> Settings:
 
     The tournament is then resumed: only the added tables are played (and whatever was left unplayed).
     """
+    return grown(directory, lambda settings: extended(settings, bots))
+
+
+def add_deals(directory: Path, deals: int) -> Settings:
+    """Give the tournament in `directory` `deals` deals per table (more than it has): its config says so, and it is
+    resumed: only the added deals are played (and whatever was left unplayed)."""
+    return grown(directory, lambda settings: settings if deals == settings.deals else with_deals(settings, deals))
+
+
+def grown(directory: Path, grow: Callable[[Settings], Settings]) -> Settings:
+    """The tournament in `directory` with the settings `grow` gives from its own, stored in place of them."""
     config = stored_config(directory)
-    settings = extended(stored_settings(config), bots)
+    old = stored_settings(config)
+    settings = grow(old)
+    if settings == old:
+        return settings
     store = Store.resume(directory, config)  # locked: no run writes the directory meanwhile
     try:
         store.replace_config(settings.config())

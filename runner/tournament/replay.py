@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import json
+import re
+import shlex
 from pathlib import Path
 
 from runner.errors import MaumauError
@@ -52,6 +55,44 @@ def stored_events(store: Store, settings: Settings, match_id: str,
                           "replay only re-plays registered bots (run the tournament with --logs)")
     outcome = play_unit(unit._replace(logs=True))
     return parse_stored_log(outcome.log), entrants, True
+
+
+RESERVED = ("true", "false", "null", "yes", "no", "on", "off", "none", "y", "n")  # words YAML reads as not text
+
+
+def play_command(directory: Path, match_id: str) -> str:
+    """The `maumau play` command that plays match `match_id` of `directory` again: its ruleset, overrides, seats
+    and seed (a match is a function of them: DESIGN.md), and the fault settings that decide what follows a fault."""
+    store = Store.open(directory)
+    try:
+        settings = Settings.from_config(store.config())
+        row = store.match_row(match_id)
+        if row is None:
+            raise MaumauError(f"no match {match_id!r} in {directory}")
+        seats = seat_entrants(store, match_id, settings)
+    finally:
+        store.close()
+    if settings.deals_file is not None:
+        return (f"(match {match_id} was dealt from the deal file {settings.deals_file}: `maumau play` deals from "
+                "its seed, so it cannot play this match again)")
+    words = ["maumau", "play", "-r", settings.ruleset_name]
+    words += [w for key, value in settings.overrides.items() for w in ("--set", f"{key}={yaml_scalar(value)}")]
+    words += [w for entrant in seats for w in ("-b", settings.bots[entrant])]
+    words += ["--seed", str(row["seed"])]
+    faults = settings.faults
+    if faults.policy != "forfeit":
+        words += ["--on-fault", faults.policy]
+    if faults.move_time != 1.0:  # play's default
+        words += ["--move-time", f"{faults.move_time or 0:g}"]
+    words += ["--time-bank", f"{faults.time_bank:g}"] if faults.time_bank else []
+    words += ["--sandbox"] if faults.sandbox else ["--isolate"] if faults.isolate else []
+    return " ".join(shlex.quote(word) for word in words)
+
+
+def yaml_scalar(value: object) -> str:
+    """A --set value as text that reads back as it (runner/rules/overrides.py reads YAML): a word as it is."""
+    plain = isinstance(value, str) and re.fullmatch(r"[A-Za-z][\w-]*", value) and value.lower() not in RESERVED
+    return value if plain else json.dumps(value)  # type: ignore[return-value]  # plain: a str
 
 
 def events_of_file(path: Path) -> tuple[list[dict], list[str]]:

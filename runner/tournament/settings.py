@@ -235,6 +235,19 @@ def extended(settings: Settings, bots: list[str]) -> Settings:
     return replace(settings, bots=settings.bots + tuple(bots), entrants=entrants, tables=tuple(tables))
 
 
+def with_deals(settings: Settings, deals: int) -> Settings:
+    """`settings` with `deals` deals per table, at least as many as it has: a deal's seed depends on its number
+    only (runner/tournament/schedule.py), so the deals stored stay the first ones of the longer tournament."""
+    for refused, why in ((settings.until_confident, "doubles its deals itself (--max-deals caps it)"),
+                         (settings.deals_file, "plays the deals of its file"), (settings.sprt, "is an A/B test")):
+        if refused:
+            raise InvalidSetting(f"{{0}} {deals}: the tournament {why}; start a new one for more deals", "deals")
+    if deals < settings.deals:
+        raise InvalidSetting(f"{{0}} {deals}: the tournament has {settings.deals} deals; with --resume, --deals adds "
+                             "deals, it cannot take any away", "deals")
+    return replace(settings, deals=deals)
+
+
 def added_labels(bots: tuple[str, ...], entrants: tuple[str, ...], new: list[str]) -> tuple[str, ...]:
     """Labels for the entrants `new` that leave the stored ones as they are: `random#2` beside a stored `random`."""
     taken, result = set(entrants), []

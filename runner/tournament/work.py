@@ -10,13 +10,16 @@ from __future__ import annotations
 import random
 from dataclasses import dataclass, field
 from functools import partial
+from pathlib import Path
 from typing import Callable, NamedTuple
 
+from runner.errors import MaumauError
 from runner.game.events import GameLog
 from runner.game.ruleset import Ruleset
 from runner.logs.codec import compress
 from runner.rules import ruleset_of
 from runner.seats.botmaker import shared_maker
+from runner.seats.external import RemoteBot, stderr_name
 from runner.seats.faults import FaultSettings
 from runner.table.match import Match, MatchResult
 from runner.table.referee import Fault, Referee
@@ -99,20 +102,45 @@ def make_bot(unit: WorkUnit, name: str, seat: int, rng: random.Random):
     return shared_maker(unit.faults.isolate, unit.faults.bot_memory, unit.faults.sandbox)(name, seat, rng)
 
 
+def seat_bot(unit: WorkUnit, remote: list, name: str, seat: int, rng: random.Random):
+    """make_bot, noting each seat whose bot is a process (in `remote`) and where its stderr is kept."""
+    bot = make_bot(unit, name, seat, rng)
+    if isinstance(bot, RemoteBot) and unit.log_dir is not None:
+        bot.stderr_name = stderr_name(unit.match_id, seat)
+        remote.append(bot)
+    return bot
+
+
+def keep_stderr(unit: WorkUnit, remote: list) -> None:
+    """Write what each bot process wrote on stderr in the match (capped) to the results directory, if anything."""
+    for bot in remote:
+        data = bot.process.stderr_of_match()
+        if data:
+            path = Path(unit.log_dir) / bot.stderr_name
+            try:
+                path.parent.mkdir(exist_ok=True)
+                path.write_bytes(data)
+            except OSError as exc:
+                raise MaumauError(f"cannot write {path}: {exc.strerror}; free some space or choose another --out") \
+                    from None
+
+
 def make_referee(unit: WorkUnit) -> Referee:
     """The referee of one match, under the tournament's fault settings."""
     return Referee(unit.faults, seed=unit.seed)
 
 
 def play_unit(unit: WorkUnit) -> MatchOutcome:
-    """Play one match and summarise it; the log, gzip-compressed (byte-stable), comes back or goes to `unit.log_dir`."""
+    """Play one match and summarise it; the log, gzip-compressed (byte-stable), comes back or goes to `unit.log_dir`,
+    and there too what each bot process wrote on stderr in it."""
     # the engine's records, encoded without their dicts; kept in memory, not encoded, for a measure alone
     log = GameLog() if unit.logs or unit.measure is not None else None
     ruleset = ruleset_of(unit.ruleset, "tournament ruleset")
     bots = shared_maker(unit.faults.isolate, unit.faults.bot_memory, unit.faults.sandbox)
+    remote: list[RemoteBot] = []
     try:
         match = Match(
-            ruleset, list(unit.bots), unit.seed, partial(make_bot, unit), match_id=unit.match_id,
+            ruleset, list(unit.bots), unit.seed, partial(seat_bot, unit, remote), match_id=unit.match_id,
             referee=make_referee(unit), log=log, overrides=unit.overrides, ruleset_name=unit.ruleset_name,
             decks=unit.decks,
         )
@@ -120,6 +148,7 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
     except BaseException:  # an aborted match: its bot processes are released, nothing is returned
         bots.end_match()
         raise
+    keep_stderr(unit, remote)
     bots.end_match(result)
     data = compress(log) if log is not None and unit.logs else None
     name = log_hash = None

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 import importlib.util
 
-from runner.errors import MaumauError
+from runner.errors import MaumauError, install_hint
 
 NEEDS = ("starlette", "uvicorn")
 
@@ -18,4 +18,4 @@ def require() -> None:
     if missing:
         verb = "is" if len(missing) == 1 else "are"
         raise MaumauError(f"maumau serve needs {' and '.join(missing)}, which {verb} not installed: "
-                          "pip install 'maumau[web]'")
+                          f"{install_hint('web')}")

@@ -22,7 +22,7 @@ HARD_ROLLOUTS = 12  # enough to exercise the simulator, cheap enough for the tes
 
 def cases():
     """(key, ruleset name, players, seed) for every case of the corpus."""
-    from rulesets.builtin import classic_names
+    from maumau.rulesets.builtin import classic_names
     from runner.plugins import registry
 
     reg = registry()

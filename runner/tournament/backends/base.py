@@ -98,11 +98,15 @@ class BatchSizer:
 
 
 def batched(units: Iterable[WorkUnit], sizer: BatchSizer) -> Iterator[list[WorkUnit]]:
-    """`units` in batches of the sizer's sizes, each taken from `units` only when it is asked for."""
+    """`units` in batches of the sizer's sizes, each taken from `units` only when it is asked for.
+
+    `units` may cap the size (`batch_cap`): an A/B test, which stops when it is decided, keeps little in flight.
+    """
     left = len(units) if isinstance(units, Sized) else None
+    cap = getattr(units, "batch_cap", None) or sizer.LARGEST
     source = iter(units)
     while True:
-        batch = list(islice(source, sizer.next_size(left)))
+        batch = list(islice(source, min(cap, sizer.next_size(left))))
         if not batch:
             return
         if left is not None:

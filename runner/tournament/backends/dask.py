@@ -1,6 +1,6 @@
 """The Dask distributed backend (`--backend dask`): a tournament's matches on a cluster, or on a local one.
 
-Dask is an optional extra (`pip install 'maumau[dask]'`), imported only when this backend is
+Dask is an optional extra (from the clone: `pip install -e '.[dask]'`), imported only when this backend is
 made. The driver checks every worker before the first match, then sends batches of plain-data
 work units sized to about half a second of play, taken from the driver's schedule as they are
 sent, keeps a bounded number in flight, and alone hands results on, once per match id sent: a
@@ -18,7 +18,7 @@ import time
 from typing import Iterable, Sequence
 
 import runner
-from runner.errors import InvalidSetting, MaumauError, UnknownName
+from runner.errors import InvalidSetting, MaumauError, UnknownName, install_hint
 from runner.seats.botmaker import BotMaker
 from runner.seats.external import EXEC_PREFIX, parse_exec
 from runner.seats.sandbox import why_not as why_not_sandboxed
@@ -30,7 +30,6 @@ from .base import Backend, BatchSizer, OnResults, batched, default_workers
 IN_FLIGHT_PER_THREAD = 2  # one playing, one queued behind it
 CONNECT_SECONDS = 10
 WORKERS_WAIT_SECONDS = 30
-INSTALL_HINT = "pip install 'maumau[dask]'"
 
 
 def import_distributed():
@@ -39,7 +38,7 @@ def import_distributed():
         import distributed
     except ImportError:
         raise MaumauError("--backend dask needs Dask, which is not installed; install it with: "
-                          f"{INSTALL_HINT}") from None
+                          f"{install_hint('dask')}") from None
     return distributed
 
 
