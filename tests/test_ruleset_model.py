@@ -7,7 +7,6 @@ from __future__ import annotations
 
 import pytest
 
-from maumau.rulesets.builtin import gallery_paths
 from runner.errors import RulesetError
 from runner.game.cards import Card, make_deck, parse_card
 from runner.game.ruleset import NO_POWER, Ruleset

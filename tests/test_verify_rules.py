@@ -12,7 +12,6 @@ from collections import Counter
 import pytest
 
 from logbuilder import Log, rejected
-from maumau.rulesets.builtin import gallery_paths
 from runner.game.cards import RANKS, SUITS
 from runner.logs.verify_rules import LogRules
 from runner.plugins import registry
