@@ -284,6 +284,7 @@ def sizes_text(sizes: list[int]) -> str:
     return (", ".join(parts[:-1]) + " and " + parts[-1] if len(parts) > 1 else parts[0]) + " players"
 
 
+MAX_PLAYS = 25_000  # plays of several cards a turn lists at most (runner/game/multiple.py; each about 0.3 KiB)
 CHAIN_NOTE = 20_000  # plays of one turn beyond which rulesets check points out multiple.chain's growth
 
 
@@ -304,7 +305,6 @@ def largest_hand(rules: Ruleset) -> int:
 
 
 def _chain_note(rules: Ruleset) -> str | None:
-    from .multiple import MAX_PLAYS  # here: multiple.py imports the compiled rules, which import this module
 
     multiple = rules.multiple
     if not multiple.chain:

@@ -20,6 +20,7 @@ from itertools import product
 from typing import TYPE_CHECKING
 
 from .cards import SUITS, Card
+from .checks import MAX_PLAYS
 from .compiled import RANK_INDEX  # the deck's rank order
 
 if TYPE_CHECKING:
@@ -27,7 +28,7 @@ if TYPE_CHECKING:
 
 Sequence = tuple[Card, ...]
 
-MAX_PLAYS = 25_000  # plays of several cards a turn lists at most (each about 0.3 KiB held, more as JSON)
+# MAX_PLAYS (runner/game/checks.py, whose notes name it): plays of several cards a turn lists at most
 
 
 def share(hand: list[Card]) -> int:
