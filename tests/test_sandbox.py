@@ -387,16 +387,22 @@ def as_nobody(*args: str) -> subprocess.CompletedProcess:
     lie where nobody can reach it); otherwise as this user, with this interpreter."""
     import site
 
-    python, user, path = [sys.executable], [], [str(ROOT)]
+    python, user, path = [sys.executable, "-m", "runner.cli"], [], [str(ROOT)]
     if os.geteuid() == 0:
         system = subprocess.run(["/usr/bin/python3", "-c", "import sys; print(sys.version_info[:2])"],
                                 capture_output=True, text=True)
         if system.stdout.strip() != str(sys.version_info[:2]):
             pytest.skip(f"nobody runs the runner under /usr/bin/python3, which is not Python {sys.version_info[:2]}")
-        python, user, path = ["/usr/bin/python3"], NOBODY, [*path, *site.getsitepackages()]
+        # this interpreter's packages as site folders, not on PYTHONPATH: their .pth files (an editable install's
+        # finder for maumau.bots and maumau.rulesets) are read only from site folders
+        python, user = ["/usr/bin/python3", "-c", NOBODYS_RUNNER, os.pathsep.join(site.getsitepackages())], NOBODY
     env = {**os.environ, "PYTHONPATH": os.pathsep.join(path), "HOME": "/tmp"}
-    return subprocess.run([*user, *python, "-m", "runner.cli", *args], capture_output=True, text=True,
-                          env=env, cwd="/tmp", timeout=600)
+    return subprocess.run([*user, *python, *args], capture_output=True, text=True, env=env, cwd="/tmp", timeout=600)
+
+
+# `python -m runner.cli ARGS` with the site folders given as its first argument added first
+NOBODYS_RUNNER = ("import runpy, site, sys; [site.addsitedir(d) for d in sys.argv.pop(1).split(':')]; "
+                  "runpy.run_module('runner.cli', run_name='__main__', alter_sys=True)")
 
 
 def hostile_against_exec_bot(*attack: str) -> list[str]:

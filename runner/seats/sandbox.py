@@ -123,10 +123,10 @@ def command_bot(argv: Sequence[str], label: str, packages: Sequence[Path]) -> tu
 
 
 def own_packages() -> list[Path]:
-    """The runner's own top-level packages (`runner`, and the built-in plugins' `bots` and `rulesets`)."""
+    """The runner's own packages (`runner`, and the built-in plugins' `maumau.bots` and `maumau.rulesets`)."""
     from runner.plugins.manager import BUILTIN_PLUGINS
 
-    return module_paths("runner", *dict.fromkeys(name.partition(".")[0] for name in BUILTIN_PLUGINS))
+    return module_paths("runner", *dict.fromkeys(name.rpartition(".")[0] for name in BUILTIN_PLUGINS))
 
 
 def module_paths(*modules: str) -> list[Path]:
