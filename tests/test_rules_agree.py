@@ -136,3 +136,33 @@ def test_skips_of_skip_others_come_after_a_later_cards_swap(tmp_path):
     text = ("extends: standard\nname: swap\npowers:\n  A: {skip_others: true}\n  K: {swap_hands: next}\n"
             "multiple: {runs: both, power: each}\n")
     verified(tmp_path, text, range(6))
+
+
+def test_a_player_gone_out_by_giving_takes_no_card_under_play_on():
+    rnd = deal("standard", ["4H 9H", "4C 5D", "9C 10D"], "10H", STOCK,
+               overrides={"powers.4": {"give": 1, "take": 1}, "round.play_on": True})
+    do(rnd, "4H", "give 9H")
+    assert rnd.finished == (0,) and not rnd.over and len(rnd.hands[2]) == 2 and rnd.current == 1
+
+
+def test_a_file_the_fuzzer_found_verifies(tmp_path):
+    """Found by `maumau rulesets fuzz --count 800 --seed 4 --matches 6`: seat 1 gave its last two cards away
+    (round.play_on), and the verifier still expected the take of the same card."""
+    path = tmp_path / "found.yaml"
+    path.write_text("""extends: elimination
+name: found
+powers:
+  AH AS: {ends_turn: false, skip_stack: pass, next_rank: at_most, draw: 2, skip: 1}
+  '4': {stack: true, give: 2, take: 2, draw: 2}
+  '9': {self_draw: 1}
+  '10': {next_rank: at_most, give: 1}
+deck: {jokers: 0}
+deal: {first_player: -2}
+announcements: {maumau: {penalty: 0}}
+scoring: {round_to: 5}
+multiple: {run_min: 2, power: last}
+round: {play_on: true}
+match: {max_rounds: 4}
+""")
+    _, log = play_match(str(path), ["random", "medium", "random", "random", "random"], 244517, {}, with_log=True)
+    verify(log)

@@ -416,7 +416,7 @@ class RoundCheck(Moves):
                 yield from self.give_flow(seat, power.give)
                 if self.over:
                     return
-            if power.take and not gone:
+            if power.take and seat not in self.finished:  # (nor if it went out giving its last card away)
                 self.take(seat, power.take)
                 if self.over:
                     return
