@@ -132,10 +132,17 @@ def test_a_suit_wish_still_binding_keeps_its_suit_after_a_play_of_several_cards(
     verified(tmp_path, text, (10020, 10028, 10040))
 
 
-def test_skips_of_skip_others_come_after_a_later_cards_swap(tmp_path):
-    text = ("extends: standard\nname: swap\npowers:\n  A: {skip_others: true}\n  K: {swap_hands: next}\n"
-            "multiple: {runs: both, power: each}\n")
-    verified(tmp_path, text, range(6))
+def test_skips_of_skip_others_come_after_a_later_cards_swap():
+    overrides = {**EACH, "powers.AS": {"skip_others": True, "swap_hands": "next"}}
+    rnd = deal("standard-ace-skip", ["AH AS KS", "4C 5D 6D", "9C 10D QD"], "10H", STOCK, overrides=overrides)
+    do(rnd, "AH+AS")
+    assert kinds(rnd) == [("play", 0), ("swap", 0), ("skip", 1), ("skip", 2)]
+
+
+def test_skip_others_beside_a_swap_verifies(tmp_path):
+    text = ("extends: standard-ace-skip\nname: swap\npowers:\n  AS: {skip_others: true, swap_hands: next}\n"
+            "multiple: {same_rank: true, power: each}\n")
+    verified(tmp_path, text, range(4))
 
 
 def test_a_player_gone_out_by_giving_takes_no_card_under_play_on():
