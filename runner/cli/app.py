@@ -154,8 +154,8 @@ def rulesets_fuzz(
     seed: Annotated[int, typer.Option("--seed", help="The seed of the files drawn.")] = 1,
     matches: Annotated[int, typer.Option("--matches", help="Matches played of each file.")] = 3,
     out: Annotated[Path, typer.Option("--out", help="Folder the failing files are kept in.")] = Path("fuzz-failures"),
-    engine: Annotated[str, typer.Option("--engine", help="here (this process's engine), pure, or both (the "
-                                                         "compiled and the pure engine, their logs compared).")] = "both",
+    engine: Annotated[str, typer.Option(
+        "--engine", help="here (this process's engine), pure, or both (their logs compared).")] = "both",
 ) -> None:
     """Random ruleset files over every key of the schema: each checked, played and its logs verified."""
     from runner.botkit.fuzz import fuzz
