@@ -651,7 +651,8 @@ class General(RoundState):
         """`seat` takes `count` cards at random from the previous player (the others see that cards went, not which)."""
         source = self._step_back(seat)
         hand, theirs = self.hands[seat], self.hands[source]
-        for _ in range(min(count, len(theirs))):
+        taken = min(count, len(theirs))
+        for _ in range(taken):
             card = theirs.pop(self.rng.randrange(len(theirs)))
             hand.append(card)
             self.history.append(self._made(Event, ("give", source, card, None, 1, None, (), None, seat)))
@@ -660,7 +661,7 @@ class General(RoundState):
         limit = self.rules.hand_limit
         if limit is not None and len(hand) > limit:
             self._gfinish(None, HAND_LIMIT)
-        elif not theirs:
+        elif taken and not theirs:
             self._emptied(source)
 
     def _emptied(self, seat: int) -> bool:

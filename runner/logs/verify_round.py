@@ -538,14 +538,15 @@ class RoundCheck(Moves):
     def take(self, seat: int, count: int) -> None:
         """`seat` takes cards unseen from the previous player: `give` events marked taken (which card, chance chose)."""
         source = self.step(seat, -self.direction)
-        for _ in range(min(count, self.hands_left(source))):
+        taken = min(count, self.hands_left(source))
+        for _ in range(taken):
             event = self.c.take(ev.GIVE, why=lambda: f"seat {seat} takes a card from seat {source}")
             if event["seat"] != source or event["to"] != seat or not event.get("taken"):
                 self.fail(f"seat {seat} takes a card from the previous player, seat {source}: "
                           f"expected a taken card to seat {seat}")
             self.move_card(event, source, seat)
         self.check_hand_limit(seat)
-        if not self.over and not self.hands_left(source):  # its last card taken: it goes out
+        if taken and not self.over and not self.hands_left(source):  # its last card taken: it goes out
             self.going_out(source)
 
     def move_card(self, event: dict, source: int, to: int) -> None:
