@@ -22,8 +22,10 @@ def test_each_file_is_drawn_from_its_seed_alone():
 
 
 def test_a_fixed_sample_finds_nothing_on_either_engine(tmp_path):
-    report = fuzz.fuzz(16, 29, tmp_path, matches=2, engine="both")
-    assert report.files == 16 and report.refused <= 6 and report.matches >= 2 * (16 - 6)
+    """Before issue 29's fixes, files 10 and 26 of this sample failed (a draw's reason, going_out.follow_suit
+    after a binding suit wish)."""
+    report = fuzz.fuzz(30, 2, tmp_path, matches=4, engine="both")
+    assert report.files == 30 and report.refused <= 10 and report.matches >= 4 * (30 - 10)
     assert not report.failures, [(str(f.file), f.what, f.command) for f in report.failures]
     assert not list(tmp_path.iterdir())  # only failing files are kept
 
