@@ -44,7 +44,7 @@ OPTION_KEYS = {
 CARD_SELECTORS = ("KH", "QS", "JC JS", "2, 3", "AH AS", "7D", "X")
 HOUSE_POWER_KEYS = {
     1: {"draw": (0, 2, 5), "skip": (0, 1), "play_again": (True, False), "reverse": (True, False),
-        "wild": (True, False)},
+        "wild": (True, False), "skip_others": (True, False)},
     2: {"stack_with": ([2, 3], ["X"], [7, "KH"]), "stack_match": (True, False), "ends_turn": (True, False),
         "target": ("next", "previous"), "cancels": (True, ["JC JS"], [7]), "returns": (True, [2], ["X"]),
         "skip_stack": ("none", "pass", "add"), "skip_with": ([9], ["QS"]), "wish": ("suit", "rank", "none"),

@@ -65,11 +65,12 @@ def test_winner_collects_the_others_points_and_they_score_nothing():
     assert out_on("5H", overrides) == [15 + 22 + 17, 0, 0, 0]
 
 
-def test_a_blocked_round_without_a_winner_scores_every_hand_even_when_the_winner_collects():
+def test_a_blocked_round_without_a_winner_scores_nothing_when_the_winner_collects():
+    """Not each hand for its holder: in a match to a target the player stuck with most cards would gain most."""
     rnd = deal("strafpunten", ["9C", "9D"], "10H", overrides={"scoring.winner_collects": True, "match.format": "target",
                                                               "match.limit": 100})
     do(rnd, "draw", "draw")
-    assert rnd.over and rnd.winner is None and rnd.points() == [9, 9]
+    assert rnd.over and rnd.winner is None and rnd.points() == [0, 0]
 
 
 # ---------------------------------------------------------------- match formats

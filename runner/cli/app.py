@@ -148,6 +148,31 @@ def rulesets_check(files: Annotated[list[str], typer.Argument(help="Ruleset YAML
         raise typer.Exit(1)
 
 
+@rulesets_app.command("fuzz")
+def rulesets_fuzz(
+    count: Annotated[int, typer.Option("--count", help="How many ruleset files to draw.")] = 100,
+    seed: Annotated[int, typer.Option("--seed", help="The seed of the files drawn.")] = 1,
+    matches: Annotated[int, typer.Option("--matches", help="Matches played of each file.")] = 3,
+    out: Annotated[Path, typer.Option("--out", help="Folder the failing files are kept in.")] = Path("fuzz-failures"),
+    engine: Annotated[str, typer.Option(
+        "--engine", help="here (this process's engine), pure, or both (their logs compared).")] = "both",
+) -> None:
+    """Random ruleset files over every key of the schema: each checked, played and its logs verified."""
+    from runner.botkit.fuzz import fuzz
+
+    if count < 1 or matches < 1:
+        raise MaumauError(f"--count and --matches must be at least 1, got {count} and {matches}")
+    if engine not in ("here", "pure", "both"):
+        raise MaumauError(f"--engine {engine!r}: expected here, pure or both")
+    report = fuzz(count, seed, out, matches=matches, engine=engine)
+    typer.echo(f"{report.files} files, {report.refused} refused by rulesets check, {report.matches} matches played "
+               f"and verified, {counted(len(report.failures), 'failure')}")
+    for failure in report.failures:
+        typer.echo(f"failed: {failure.file}: {failure.what}\n  {failure.command}")
+    if report.failures:
+        raise typer.Exit(1)
+
+
 @rulesets_app.command("schema")
 def rulesets_schema() -> None:
     """The JSON Schema of ruleset files, for editors."""

@@ -171,7 +171,7 @@ def _check_points(rules: Ruleset) -> None:
     if missing:
         raise Inconsistent("points", "no value for rank(s) "
                                      f"{', '.join(missing)}", "give every rank of the deck a value")
-    if jokers and counted and JOKER not in rules.points:
+    if jokers and JOKER not in rules.points:  # counted or not: a hand's card points decide highest_only and blocked
         raise Inconsistent("points.X", "the deck has jokers and no points for them", "add e.g. `X: 50` under points")
 
 

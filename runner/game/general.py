@@ -289,7 +289,7 @@ class General(RoundState):
             fx = self.resume
             assert fx is not None
             self._give(seat, action.card)  # type: ignore[union-attr]
-            if self.phase == OVER:
+            if self.phase == OVER or not self.hands[seat] and self._emptied(seat):
                 return
             left = fx.give_left - 1
             if left > 0 and self.hands[seat]:
@@ -479,7 +479,7 @@ class General(RoundState):
         rules = self.rules
         seat, cards, index, stage = fx.seat, fx.cards, fx.position, fx.stage
         skips, skip_card, again, victim, show, answer = fx.skips, fx.skip_card, fx.again, fx.victim, fx.show, fx.answer
-        give_left = fx.give_left
+        give_left, skip_all = fx.give_left, fx.skip_all
         if index == 0 and stage == 0 and answer == STACK:
             self.chain += 1
         while index < len(cards):
@@ -526,7 +526,7 @@ class General(RoundState):
                         self._swap(seat, partner)
                 elif kind == "choose" and any(other != seat for other in self.in_play()):
                     self.resume = Resume(seat, cards, index, 2, skips, skip_card, again, victim, show, answer,
-                                         fx.played, -1)
+                                         fx.played, -1, skip_all=skip_all)
                     self.current, self.phase = seat, SWAPPING
                     return
                 stage, give_left = 2, -1
@@ -535,7 +535,7 @@ class General(RoundState):
                     give_left = min(rules.give.get(card, 0), len(self.hands[seat]))
                 if give_left > 0:
                     self.resume = Resume(seat, cards, index, 2, skips, skip_card, again, victim, show, answer,
-                                         fx.played, give_left)
+                                         fx.played, give_left, skip_all=skip_all)
                     self.current, self.phase = seat, GIVING
                     return
             count = rules.take.get(card, 0)
@@ -554,17 +554,20 @@ class General(RoundState):
                 if card in rules.skip_stack:
                     skip_card = card
             if card in rules.skip_others and self.hands[seat]:
-                for other in self._others(seat):
-                    self._record("skip", other)
+                skip_all += 1
             if card in rules.again:
                 again = card
             index, stage = index + 1, 0
         self.resume = None
-        self._hand_on(seat, skips, skip_card, again, victim, show, answer, fx.played)
+        self._hand_on(seat, skips, skip_card, again, victim, show, answer, fx.played, skip_all)
 
     def _hand_on(self, seat: int, skips: int, skip_card: Card | None, again: Card | None, victim: int, show: bool,
-                 answer: str | None, played: bool) -> None:
-        """Whose turn it is after a play: its penalty's target, the player again, or the next after the skips."""
+                 answer: str | None, played: bool, skip_all: int = 0) -> None:
+        """Whose turn it is after a play: its penalty's target, the player again, or the next after the skips.
+
+        The skips come after the hand shown (show_next); `skip_all` skip_others cards skip every
+        other seat that many times: once now, the further times as turns it must miss (`waits`).
+        """
         rules = self.rules
         skipped = []
         if victim >= 0:  # a penalty sent to a given seat: the turn goes to it
@@ -588,6 +591,15 @@ class General(RoundState):
                     nxt = self._step(nxt)
         if show:
             self._show(nxt if nxt != seat else self._step(seat))
+        if skip_all:
+            others = self._others(seat)
+            for other in others:
+                self._record("skip", other)
+            if skip_all > 1:
+                waits = list(self.waits or (0,) * self.n_seats)
+                for other in others:
+                    waits[other] += skip_all - 1
+                self.waits = tuple(waits)
         for other in skipped:
             self._record("skip", other)
         if played and rules.jump_in != "none" and self._jump_scan(seat, nxt, again, -1):
@@ -639,7 +651,8 @@ class General(RoundState):
         """`seat` takes `count` cards at random from the previous player (the others see that cards went, not which)."""
         source = self._step_back(seat)
         hand, theirs = self.hands[seat], self.hands[source]
-        for _ in range(min(count, len(theirs))):
+        taken = min(count, len(theirs))
+        for _ in range(taken):
             card = theirs.pop(self.rng.randrange(len(theirs)))
             hand.append(card)
             self.history.append(self._made(Event, ("give", source, card, None, 1, None, (), None, seat)))
@@ -648,6 +661,13 @@ class General(RoundState):
         limit = self.rules.hand_limit
         if limit is not None and len(hand) > limit:
             self._gfinish(None, HAND_LIMIT)
+        elif taken and not theirs:
+            self._emptied(source)
+
+    def _emptied(self, seat: int) -> bool:
+        """`seat`'s last card was given or taken away: it goes out as by a play (its last card played
+        multiplies the points); True if that ends the round."""
+        return self._out(seat, self._last_played(seat, len(self.history)))  # type: ignore[arg-type]
 
     def _show(self, seat: int) -> None:
         cards = tuple(self.hands[seat])
@@ -812,7 +832,7 @@ class General(RoundState):
             for seat, value in held.items():
                 if value < most:
                     scores[seat] = 0
-        if scoring.blocked == "difference" and self.outcome is not None and self.outcome.reason == BLOCKED and held:
+        if scoring.blocked == "difference" and self.winner is None and self.outcome is not None and held:
             lowest = min(scores[seat] for seat in held)
             for seat in held:
                 scores[seat] -= lowest
@@ -823,12 +843,13 @@ class General(RoundState):
         points = self.scores()
         scoring = self.rules.ruleset.scoring
         if scoring.winner_collects:
+            # a round nobody won: the lowest hands collect (scoring.blocked difference), or nobody scores,
+            # not each holder its own hand (in a match to a target, the most cards held would gain most)
             collectors = [self.winner] if self.winner is not None else self._lowest_hands(points)
-            if collectors:
-                total = sum(points)
-                points = [0] * self.n_seats
-                for seat in collectors:
-                    points[seat] = total
+            total = sum(points)
+            points = [0] * self.n_seats
+            for seat in collectors:
+                points[seat] = total
         if self.winner is not None and scoring.winner_scores and self.out_card is not None:
             bonus = self.rules.ruleset.winner_score_of(self.out_card)
             if bonus is not None:
@@ -836,9 +857,9 @@ class General(RoundState):
         return points
 
     def _lowest_hands(self, scores: list[int]) -> list[int]:
-        """scoring.blocked difference in a blocked round without a winner: the seats holding the lowest hand."""
-        if self.rules.ruleset.scoring.blocked != "difference" or self.outcome is None \
-                or self.outcome.reason != BLOCKED:
+        """scoring.blocked difference in a round nobody won (blocked, turn or hand limit): the seats holding the
+        lowest hand."""
+        if self.rules.ruleset.scoring.blocked != "difference" or self.outcome is None:
             return []
         return [seat for seat in self.active if seat not in self.out and self.hands[seat] and not scores[seat]]
 

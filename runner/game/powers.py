@@ -141,10 +141,11 @@ class Power(Model):
         None, description="Its player swaps hands with the next player, or with a player they choose.")
     show_next: Annotated[bool, QUIET] = Field(False, description="The next player shows their hand to everyone.")
     give: Annotated[int, Field(ge=0, le=52), QUIET] = Field(
-        0, description="Its player gives this many cards of their choice to the next player.")
+        0, description="Its player gives this many cards of their choice to the next player (giving the last one "
+        "away, it goes out).")
     take: Annotated[int, Field(ge=0, le=52), QUIET] = Field(
         0, description="Its player takes this many cards, unseen (at random), from the previous player (against the "
-        "direction of play).")
+        "direction of play; a player whose last card is taken goes out).")
 
     @property
     def is_action(self) -> bool:

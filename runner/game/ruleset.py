@@ -209,7 +209,9 @@ class Multiple(Model):
     suit_with: Selectors = Field(
         (), description="A card these name may be played together with all cards of its suit in the hand.")
     power: Literal["last", "each"] = Field(
-        "last", description="last: only the last card's power applies; each: every card's, in play order.")
+        "last", description="last: only the last card's power applies; each: every card's, in play order (two "
+        "skips skip two players; two skip_others cards skip every other player twice, so their player plays "
+        "twice more).")
 
 
 class Drawing(Model):
@@ -280,7 +282,8 @@ class Scoring(Model):
         0, description="A hand that holds cards scores at least this."
     )
     winner_collects: bool = Field(
-        False, description="The winner scores the sum of the others' points; the others score 0.")
+        False, description="The winner scores the sum of the others' points; the others score 0. A round nobody "
+        "won (blocked, turn or hand limit) scores 0 for everyone, unless blocked: difference.")
     alone: Annotated[dict[Selector, Annotated[int, Field(ge=0, le=1000)]], BeforeValidator(
         lambda value: unique_keys(value, selectors.normalize)), QUIET] = Field(
         default_factory=dict, description="A hand left holding one card only, one of these, scores this instead "
@@ -293,8 +296,9 @@ class Scoring(Model):
         False, description="Only the hand with the most card points scores (ties: each of them), as count says: "
         "with count: flat, 1 (a life lost).")
     blocked: Annotated[Literal["hands", "difference"], QUIET] = Field(
-        "hands", description="A blocked round: hands: each hand scores as usual; difference: each scores what it "
-        "holds above the lowest hand (with winner_collects, the lowest hand collects those differences).")
+        "hands", description="A round nobody won (blocked, turn or hand limit): hands: each hand scores as usual "
+        "(nothing, with winner_collects); difference: each scores what it holds above the lowest hand (with "
+        "winner_collects, the lowest hand collects those differences).")
 
 
 class RoundEnd(Model):

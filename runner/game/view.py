@@ -40,7 +40,7 @@ class Resume(NamedTuple):
 
     Public, so that a state can be rebuilt from a View: `seat` played `cards` (whose powers apply,
     in order) and the engine stands at `cards[position]`, step `stage`, with what the powers so far
-    left to do once the turn passes on (`skips`, `skip_card`, `again`, `victim`, `show`). In phase
+    left to do once the turn passes on (`skips`, `skip_card`, `again`, `victim`, `show`, `skip_all`). In phase
     `give`, `give_left` cards are still to be given; in phases `jump_in` and `name_suit`, `nxt` is
     the seat whose turn comes next (and `again`, if set, gives `seat` its extra turn).
     """
@@ -58,6 +58,7 @@ class Resume(NamedTuple):
     played: bool = True  # False: an upcard acting as the dealer's play
     give_left: int = 0
     nxt: int = -1
+    skip_all: int = 0  # the skip_others cards carried out so far: each skips every other seat once
 
 
 class View(NamedTuple):

@@ -357,9 +357,9 @@ class _Checker:
             for seat, value in scores.items():
                 points[seat] = value
             collectors = [rnd.winner] if rnd.winner is not None else []
-            if rules.blocked == "difference" and rnd.blocked and rnd.winner is None:
+            if rules.blocked == "difference" and rnd.winner is None:  # blocked, or a turn or hand limit reached
                 collectors = [seat for seat, value in scores.items() if not value and sum(rnd.hands[seat].values())]
-            if rules.winner_collects and collectors:
+            if rules.winner_collects:  # nobody won and nobody collects: nobody scores
                 points = [0] * len(self.players)
                 for seat in collectors:
                     points[seat] = sum(scores.values())
@@ -384,7 +384,7 @@ class _Checker:
         if rules.highest_only and held:
             most = max(held.values())
             scores.update({seat: 0 for seat, value in held.items() if value < most})
-        if rules.blocked == "difference" and rnd.blocked and held:
+        if rules.blocked == "difference" and rnd.winner is None and held:
             lowest = min(scores[seat] for seat in held)
             scores.update({seat: scores[seat] - lowest for seat in held})
         return scores

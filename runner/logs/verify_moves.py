@@ -213,15 +213,15 @@ class Moves:
             return
         if rules.runs != "none" and len(cards) >= rules.run_min and self._run(cards):
             return
+        if first in rules.suit_with and first.suit in SUITS:  # (beyond chain_max too: it is no chain)
+            suited = Counter({card: n for card, n in hand.items() if card.suit == first.suit and n})
+            if Counter(cards) == suited:
+                return
         if rules.chain and all(b.rank == a.rank or (b.suit == a.suit and b.suit in SUITS)
                                for a, b in zip(cards, cards[1:])):
             if rules.chain_max is not None and len(cards) > rules.chain_max:
                 self.fail(f"a chain of {len(cards)} cards, and multiple.chain_max allows {rules.chain_max}")
             return
-        if first in rules.suit_with and first.suit in SUITS:
-            suited = Counter({card: n for card, n in hand.items() if card.suit == first.suit and n})
-            if Counter(cards) == suited:
-                return
         self.fail(f"{names(cards)} is no play of several cards the rules allow (multiple)")
 
     def _run(self, cards: list[Card]) -> bool:

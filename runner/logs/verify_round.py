@@ -41,7 +41,6 @@ class RoundCheck(Moves):
         self.winner: int | None = None
         self.winner_card: Card | None = None  # the last card the winner played (scoring.multiplier)
         self.over = False
-        self.blocked = False  # the round ended blocked (scoring.blocked)
         self.last_played: dict[int, Card] = {}  # each seat's last card played
         self.pending = self.chain = self.idle = self.turns = 0
         self.pending_card: Card | None = None  # the card whose draw penalty is pending (the last to add to it)
@@ -285,13 +284,14 @@ class RoundCheck(Moves):
         elif power.wild and power.wish == "rank":
             self.suit, self.wish, self.wish_left = _suit(last), ("rank", event["rank"]), power.wish_binds
         else:
-            self.suit = _suit(last)
             if self.wish is not None and not power.wild:
                 self.wish_left -= 1
                 if self.wish_left <= 0:
                     self.wish = None
             elif power.wild:  # a wild card that names nothing ends a wish
                 self.wish = None
+            if self.wish is None or self.wish[0] != "suit":  # a suit wish still binding keeps its suit
+                self.suit = _suit(last)
         self.next_rank = None
         self.again = None
         self.drawn, self.phase, self.idle = None, "play", 0
@@ -353,9 +353,11 @@ class RoundCheck(Moves):
         return True
 
     def going_out(self, seat: int) -> bool:
-        """A seat left without cards after its missed Mau Mau was let go; True if that ends the round."""
+        """A seat left without cards (its missed Mau Mau let go, its last card given or taken); True if that ends the
+        round."""
         if not self.finished:
-            self.winner_card = self.last_played.get(seat)  # covered since, perhaps, by a card jumped in
+            # covered since, perhaps, by a card jumped in; a hand taken away before it ever played: the top card
+            self.winner_card = self.last_played.get(seat, self.discard[-1])
         if self.rules.play_on and len(self.in_play()) > 2:
             self.finished.append(seat)
             self.out_event(seat)
@@ -375,7 +377,7 @@ class RoundCheck(Moves):
 
     def power_flow(self, seat: int, cards: list[Card], answer: str | None, played: bool = False) -> Flow:
         """What the cards played (or turned up) by `seat` do, in the order of the rules; then whose turn it is."""
-        skips, again, victim, show, skip_all = 0, None, None, False, False
+        skips, again, victim, show, skip_all = 0, None, None, False, 0
         skip_card = None
         if answer == "stack":
             self.chain += 1
@@ -414,7 +416,7 @@ class RoundCheck(Moves):
                 yield from self.give_flow(seat, power.give)
                 if self.over:
                     return
-            if power.take and not gone:
+            if power.take and seat not in self.finished:  # (nor if it went out giving its last card away)
                 self.take(seat, power.take)
                 if self.over:
                     return
@@ -426,14 +428,18 @@ class RoundCheck(Moves):
                 skips += power.skip
                 if power.skip_stack != "none":
                     skip_card = card
-            skip_all = skip_all or (power.skip_others and self.hands_left(seat) > 0)
+            skip_all += power.skip_others and self.hands_left(seat) > 0  # power each: every one skips all once
             if power.again:
                 again = card
         yield from self.hand_on(seat, skips, skip_card, again, victim, show, skip_all, answer, played)
 
     def hand_on(self, seat: int, skips: int, skip_card: Card | None, again: Card | None, victim: int | None,
-                show: bool, skip_all: bool, answer: str | None, played: bool) -> Flow:
-        """Whose turn it is after a play: its target, the seat itself again, or the next after the skips."""
+                show: bool, skip_all: int, answer: str | None, played: bool) -> Flow:
+        """Whose turn it is after a play: its target, the seat itself again, or the next after the skips.
+
+        `skip_all` skip_others cards skip every other seat that many times: once now, the further
+        times as turns missed when the turn comes round (`waits`).
+        """
         skipped: list[int] = []
         if victim is not None:  # a penalty sent to a given seat: the turn goes to it
             nxt = victim
@@ -458,6 +464,8 @@ class RoundCheck(Moves):
             self.show(shown)
         for other in self.others(seat) if skip_all else ():  # skip_others: every other seat once
             self.skip(other)
+            if skip_all > 1:
+                self.waits[other] = self.waits.get(other, 0) + skip_all - 1
         for other in skipped:
             self.skip(other)
         if played and self.rules.jump_in != "none":
@@ -523,20 +531,23 @@ class RoundCheck(Moves):
                 self.fail(f"seat {seat} gives to the next player, seat {to}, not {event['to']}")
             self.move_card(event, seat, to)
             self.check_hand_limit(to)
-            if self.over:
+            if self.over or not self.hands_left(seat) and self.going_out(seat):
                 return
         self.phase = "play"
 
     def take(self, seat: int, count: int) -> None:
         """`seat` takes cards unseen from the previous player: `give` events marked taken (which card, chance chose)."""
         source = self.step(seat, -self.direction)
-        for _ in range(min(count, self.hands_left(source))):
+        taken = min(count, self.hands_left(source))
+        for _ in range(taken):
             event = self.c.take(ev.GIVE, why=lambda: f"seat {seat} takes a card from seat {source}")
             if event["seat"] != source or event["to"] != seat or not event.get("taken"):
                 self.fail(f"seat {seat} takes a card from the previous player, seat {source}: "
                           f"expected a taken card to seat {seat}")
             self.move_card(event, source, seat)
         self.check_hand_limit(seat)
+        if taken and not self.over and not self.hands_left(source):  # its last card taken: it goes out
+            self.going_out(source)
 
     def move_card(self, event: dict, source: int, to: int) -> None:
         """The card of a `give` event goes from `source`, which must hold it, to `to`."""
@@ -570,7 +581,6 @@ class RoundCheck(Moves):
         self.idle = 0 if gained else self.idle + 1
         if self.idle >= len(self.in_play()):
             self.finish(None)
-            self.blocked = True
             return
         self.pass_on(seat)
 
