@@ -139,8 +139,6 @@ def keys_markdown() -> str:
     document = schema()
     defs = document.get("$defs", {})
     out = [KEYS_INTRO]
-    if document.get("description"):
-        out.append(f"\n{_cell(document['description'])}\n")
     for name, sub in document["properties"].items():
         resolved = _resolve(sub, defs)
         out.append(f"\n## `{name}`\n\n")
