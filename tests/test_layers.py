@@ -14,7 +14,7 @@ import pytest
 ROOT = Path(__file__).resolve().parent.parent
 RUNNER = ROOT / "runner"
 
-# Bottom up; the README's Layout section shows the same order. web (maumau serve) sits at the top beside cli,
+# Bottom up; docs/explanation/design.md shows the same order. web (maumau serve) sits at the top beside cli,
 # below it only because cli's `serve` command starts it.
 LAYERS = ("errors", "game", "rules", "logs", "plugins", "seats", "table", "tournament", "botkit", "analysis", "web",
           "cli")
