@@ -1,6 +1,7 @@
 """The docs site's generated reference (runner/cli/reference.py, written by docs/hooks.py at every build): the CLI
 page names every command and each of its options, the ruleset-key page every key of the JSON Schema with its default,
-and every page of docs/ is in the site's navigation (mkdocs.yml), so that none is built but unreachable."""
+every page of docs/ is in the site's navigation (mkdocs.yml), so that none is built but unreachable, and the
+README's links into the repository (it is the front door to those pages) lead to files that exist."""
 
 from __future__ import annotations
 
@@ -53,3 +54,11 @@ def test_every_page_of_the_docs_is_in_the_navigation():
     listed = set(pages(config["nav"]))
     written = {str(path.relative_to(ROOT / "docs")) for path in (ROOT / "docs").rglob("*.md")}
     assert written | {"reference/cli.md", "reference/ruleset-keys.md"} == listed
+
+
+def test_the_readmes_links_lead_to_files_of_the_repository():
+    readme = (ROOT / "README.md").read_text()
+    targets = [target.split("#", 1)[0] for target in re.findall(r"\]\(([^)]+)\)", readme)
+               if not target.startswith(("http://", "https://", "#"))]
+    assert "docs/tutorials/getting-started.md" in targets and "docs/bots.md" in targets
+    assert [target for target in targets if not (ROOT / target).exists()] == []
