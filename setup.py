@@ -33,8 +33,8 @@ accel = _accel()
 
 
 def warn(message: str) -> None:
-    print(f"maumau: {message}; the pure-Python engine will be used (correct, slower: see the README)",
-          file=sys.stderr)
+    print(f"maumau: {message}; the pure-Python engine will be used "
+          "(correct, slower: see docs/explanation/compiled-engine.md)", file=sys.stderr)
 
 
 def extensions() -> list:

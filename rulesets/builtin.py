@@ -1,8 +1,8 @@
 """The built-in rulesets, registered through the same hook as any plugin's.
 
 `*.yaml` here are standard Mau Mau, Strafpunten and online (elimination) Mau Mau and their variants
-(README: Rulesets). `gallery/` holds the regional cousins (Switch, Last Card, Pesten, ...), each
-written from its public rules and registered by its name too (`maumau play -r switch`; README:
+(docs: Rulesets). `gallery/` holds the regional cousins (Switch, Last Card, Pesten, ...), each
+written from its public rules and registered by its name too (`maumau play -r switch`; docs:
 Rulesets; tests/test_gallery.py).
 """
 

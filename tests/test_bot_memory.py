@@ -50,7 +50,7 @@ def test_a_forking_bot_holds_at_most_its_cap_in_all_its_processes_together(boxed
 
 @modes
 def test_without_a_memory_group_the_cap_is_per_process(boxed, monkeypatch):
-    # the bound that holds where no cgroup can be made (the README says so): each process, not the bot
+    # the bound that holds where no cgroup can be made (docs: Faults and isolation says so): each process, not the bot
     monkeypatch.setattr(external, "why_no_memory_group", lambda: "no cgroups here")
     assert hogged(8, 64, boxed) == "held 8 x 64 MiB at once"
 

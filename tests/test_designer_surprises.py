@@ -150,7 +150,7 @@ def test_the_hand_limit_error_names_every_table_size_it_fails_not_only_the_small
 
 
 def test_a_draw_penalty_is_drawn_whole_before_the_hand_limit_ends_the_round():
-    """As the schema and the README say: the limit is checked once the draw is complete."""
+    """As the schema and the docs (Rulesets) say: the limit is checked once the draw is complete."""
     rnd = deal("standard", ["7H 9C 10C", "2D 3D 4D", "5S 6S QS"], "9H", "2C 3C 4C 5C 6C 2S 3S 4S",
                overrides={"round.hand_limit": 4})
     do(rnd, "7H", "draw")

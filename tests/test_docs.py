@@ -1,4 +1,5 @@
-"""Every Python block of the README and the guides runs as written, and every bot it defines plays without a fault.
+"""Every Python block of the README and of every page of the docs site (docs/) runs as written, and every bot it
+defines plays without a fault.
 
 A block that is only a piece of code (not meant to run alone) is marked with an HTML comment
 `<!-- fragment -->` on the line before it; every other block is run here.
@@ -17,7 +18,7 @@ from runner.seats.external import CommandBot
 from runner.table.match import Match
 
 ROOT = Path(__file__).resolve().parent.parent
-DOCS = ("README.md", "docs/bots.md", "docs/protocol.md", "docs/cluster.md")
+DOCS = ("README.md", *sorted(str(page.relative_to(ROOT)) for page in (ROOT / "docs").rglob("*.md")))
 BLOCK = re.compile(r"(<!-- fragment[^>]*-->[ \t]*\n)?```python\n(.*?)```", re.S)
 # rulesets that between them reach every phase: a turned-up Jack, challenges, play-again and choice draws
 RULESETS = (("standard", {"match.limit": 30}), ("standard-challenge", {"match.limit": 30}),
@@ -37,6 +38,7 @@ def blocks() -> list:
 
 def test_the_docs_have_python_blocks_to_run():
     assert sum(1 for block in blocks() if not block.values[1]) >= 4
+    assert {"README.md", "docs/bots.md", "docs/protocol.md", "docs/tutorials/first-bot.md"} <= set(DOCS)
 
 
 @pytest.mark.parametrize("code, fragment", blocks())

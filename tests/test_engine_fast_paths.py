@@ -35,7 +35,7 @@ def test_shuffle_leaves_a_random_subclass_to_its_own_shuffle():
 
 
 def naive_plays(rules: Game, hand: list[Card], top: Card, suit: str, due: str | None) -> list[Play]:
-    """The legal-move rule (README: Rulesets) written out: same rank or suit; a wild card on anything (on a wild
+    """The legal-move rule (docs: Rulesets) written out: same rank or suit; a wild card on anything (on a wild
     card only if wild_on_wild), naming each suit; one action per distinct card."""
     plays = []
     for card in dict.fromkeys(hand):

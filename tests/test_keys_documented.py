@@ -1,4 +1,5 @@
-"""Every key of the ruleset model is documented: described in the JSON Schema and named in the README's key tables."""
+"""Every key of the ruleset model is documented: described in the JSON Schema and named in the key tables of the
+reference (docs/reference/rulesets.md; the README links there)."""
 
 from __future__ import annotations
 
@@ -12,7 +13,7 @@ from runner.game.powers import Power
 from runner.game.ruleset import Ruleset
 from runner.rules.schema import json_schema
 
-README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
+TABLES = (Path(__file__).resolve().parent.parent / "docs" / "reference" / "rulesets.md").read_text()
 SCHEMA = json_schema()
 
 
@@ -60,13 +61,14 @@ def test_every_model_key_is_described_in_the_json_schema(key):
     assert described, f"{'.'.join(key)} has no description in the JSON Schema (Field(description=...))"
 
 
-# The README's key tables: a row names a key as `parent: {leaf, ...}`, `leaf`, or `parent.leaf`.
-ROWS = [line for line in README.splitlines() if line.startswith("| `") or line.startswith("| powers")]
+# The reference's key tables (docs/reference/rulesets.md): a row names a key as `parent: {leaf, ...}`, `leaf`,
+# or `parent.leaf`.
+ROWS = [line for line in TABLES.splitlines() if line.startswith("| `") or line.startswith("| powers")]
 
 
 @pytest.mark.parametrize("key", KEYS, ids=".".join)
-def test_every_model_key_is_named_in_the_readme_key_tables(key):
+def test_every_model_key_is_named_in_the_reference_key_tables(key):
     top, leaf = key[0], key[-1]
     named = [row for row in ROWS if re.search(rf"\b{re.escape(top)}\b", row.split("|")[1])
              and re.search(rf"(?<!\w){re.escape(leaf)}(?!\w)", row)]
-    assert named, f"README: no row of the key tables names {'.'.join(key)}"
+    assert named, f"docs/reference/rulesets.md: no row of the key tables names {'.'.join(key)}"

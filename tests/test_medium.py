@@ -1,4 +1,4 @@
-"""The `medium` bot: each strategy tip (README: Built-in bots) as a heuristic, checked on a small stacked deal."""
+"""The `medium` bot: each strategy tip (docs: Built-in bots) as a heuristic, checked on a small stacked deal."""
 
 import random
 

@@ -1,4 +1,4 @@
-"""Announcements (README: Rulesets): Mau and Mau Mau, their penalties, challenges, the final 7 of elimination."""
+"""Announcements (docs: Rulesets): Mau and Mau Mau, their penalties, challenges, the final 7 of elimination."""
 
 from runner.game.actions import CHALLENGE, PASS, Play
 from scenario import deal, do, hand

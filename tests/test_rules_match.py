@@ -1,4 +1,4 @@
-"""Match formats (README: Rulesets): limits, fewest points, tie-breaks, single round, elimination, joins and leaves,
+"""Match formats (docs: Rulesets): limits, fewest points, tie-breaks, single round, elimination, joins and leaves,
 rotation of dealer and first player, and the direction between rounds.
 
 Format rules are about whole rounds, so most tests script each round's outcome (winner and points)

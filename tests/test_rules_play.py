@@ -1,4 +1,4 @@
-"""The shared core and drawing (README: Rulesets): matching, the wild Jack, upcards, drawing, reshuffles, blocking."""
+"""The shared core and drawing (docs: Rulesets): matching, the wild Jack, upcards, drawing, reshuffles, blocking."""
 
 from runner.game.actions import DRAW, PASS
 from scenario import can, deal, do, hand, plays, texts

@@ -1,4 +1,4 @@
-"""Card powers (README: Rulesets): the 7 penalty and its chain, 8 skips, 9 reverses, and the Ace in every variant."""
+"""Card powers (docs: Rulesets): the 7 penalty and its chain, 8 skips, 9 reverses, and the Ace in every variant."""
 
 from runner.game.actions import DRAW
 from scenario import can, deal, do, hand, plays

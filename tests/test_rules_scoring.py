@@ -1,4 +1,4 @@
-"""Card points and decks (README: Rulesets): 52 cards, two decks from 7 players, Skat, deal sizes."""
+"""Card points and decks (docs: Rulesets): 52 cards, two decks from 7 players, Skat, deal sizes."""
 
 import random
 from collections import Counter

@@ -84,7 +84,7 @@ def test_play_without_a_seed_deals_at_random_and_the_printed_seed_plays_it_again
 
 
 def test_play_quiet_prints_only_the_final_totals(capsys, monkeypatch):
-    """`maumau play -q`, as the README's common options promise: no seed line, no narration, the final table."""
+    """`maumau play -q`, as the common options promise (docs: Commands): no seed line, no narration, the final table."""
     table = ["play", "-r", "strafpunten", "-b", "random", "-b", "random"]
     code, out, err = maumau(capsys, monkeypatch, *table, "-q")
     assert code == 0 and err == "" and out.splitlines()[0].split()[:3] == ["seat", "player", "total"]

@@ -1,4 +1,4 @@
-"""The verifier on the cards and the table (README: Rulesets): selectors and the most specific power,
+"""The verifier on the cards and the table (docs: Rulesets): selectors and the most specific power,
 jokers, powers by player count, hand size and deck by player count, who leads, who deals next.
 
 Each test writes a short log by hand (tests/logbuilder.py): the correct log verifies, and each way

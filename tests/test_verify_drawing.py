@@ -1,4 +1,4 @@
-"""The verifier on drawing, false announcements and going out (README: Rulesets): drawing until a card
+"""The verifier on drawing, false announcements and going out (docs: Rulesets): drawing until a card
 fits (at most N), a drawn card that must be played, drawing and going on, no reshuffle, a false call's
 penalty, and the cards a round may not (or may only) end on."""
 

@@ -1,4 +1,4 @@
-"""The verifier on the other effects (README: Rulesets): a card that makes its own player draw, hands
+"""The verifier on the other effects (docs: Rulesets): a card that makes its own player draw, hands
 passed or swapped, the next hand shown, cards given, and jumping in out of turn."""
 
 from __future__ import annotations

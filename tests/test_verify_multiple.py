@@ -1,4 +1,4 @@
-"""The verifier on several cards in one turn (README: Rulesets): sets of one rank, runs, chains, a card with
+"""The verifier on several cards in one turn (docs: Rulesets): sets of one rank, runs, chains, a card with
 all of its suit, whose power applies, and announcements and going out judged on the whole play."""
 
 from __future__ import annotations

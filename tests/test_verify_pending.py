@@ -1,4 +1,4 @@
-"""The verifier on pending effects and their answers (README: Rulesets): answering a draw penalty with other
+"""The verifier on pending effects and their answers (docs: Rulesets): answering a draw penalty with other
 cards, penalties that do not end the turn or go to the previous player, cancelling and returning them,
 and skips that are passed on or grow."""
 

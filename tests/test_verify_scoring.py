@@ -1,4 +1,4 @@
-"""The verifier on scoring, rounds and matches (README: Rulesets): what a hand scores (count, minimum,
+"""The verifier on scoring, rounds and matches (docs: Rulesets): what a hand scores (count, minimum,
 round_to, multiplier, winner_collects), playing on to place everyone, a hand limit that ends the round,
 and the formats target, rounds and wins, and max_rounds."""
 

@@ -1,4 +1,4 @@
-"""The verifier on wild cards of other kinds and limits on the next card (README: Rulesets): a wish that names a
+"""The verifier on wild cards of other kinds and limits on the next card (docs: Rulesets): a wish that names a
 rank or nothing, a wish that binds several cards, a wild card that must follow suit or may be played only as
 a last resort, a card anything goes on, and a card after which the next must be lower (or higher)."""
 

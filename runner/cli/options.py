@@ -28,7 +28,7 @@ WallTimeOpt = Annotated[Optional[float], typer.Option(
 TimeBankOpt = Annotated[float, typer.Option(
     "--time-bank", help="Extra CPU seconds per bot per match that cover overruns of --move-time.")]
 IsolateOpt = Annotated[bool, typer.Option(
-    "--isolate", help="Run every bot in a process of its own (see README: Faults and isolation).")]
+    "--isolate", help="Run every bot in a process of its own (see docs/how-to/faults-and-isolation.md).")]
 SandboxOpt = Annotated[bool, typer.Option(
     "--sandbox", help="Run every bot in a sandbox: no network, no files but its own, limits (implies --isolate).")]
 MemoryOpt = Annotated[str, typer.Option("--bot-memory", help=(

@@ -36,7 +36,8 @@ OptionalRulesetOpt = Annotated[
     Optional[str], typer.Option("-r", "--ruleset", help="Ruleset name (see `maumau rulesets`) or YAML file.")
 ]
 WorkersOpt = Annotated[Optional[int], typer.Option("--workers", help="Worker processes (default: one per core).")]
-BackendOpt = Annotated[str, typer.Option("--backend", help="processes, serial, or dask (a Dask cluster; see README).")]
+BackendOpt = Annotated[str, typer.Option(
+    "--backend", help="processes, serial, or dask (a Dask cluster; see docs/cluster.md).")]
 SchedulerOpt = Annotated[
     Optional[str],
     typer.Option(

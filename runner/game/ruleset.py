@@ -1,7 +1,7 @@
 """The Ruleset model: one Mau Mau variant as a frozen, validated pydantic value (reading files is runner.rules).
 
 The keys, their defaults and the contract between the model, the engine and the verifier are
-those of README.md (Rulesets) and docs/house-rules.md. Every key added after the first game logs
+those of the docs (Rulesets) and docs/house-rules.md. Every key added after the first game logs
 (selectors, jokers, the table-size mappings, the keys docs/house-rules.md uses) is marked QUIET:
 `to_data()` (what game logs and bots receive) leaves it out while it holds its default, so that
 the logs of rulesets that do not use it stay byte for byte the same.

@@ -1,6 +1,6 @@
 """Verify a game log without the engine: the deal, every card's path, every play's legality, every total.
 
-The checker reads the log (the JSON lines of README: Game logs) as a grammar: a match is rounds
+The checker reads the log (the JSON lines of docs: Game logs) as a grammar: a match is rounds
 and table changes, a round is decisions, and each decision brings the draws and skips the rules
 make it cause. It knows the rules only from the `rules` mapping in `match_start`, and it keeps
 its own picture of the table (hands, stock, discard pile, whose turn) to hold every event

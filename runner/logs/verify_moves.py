@@ -47,7 +47,7 @@ class Moves:
         return index <= bound if mode == "at_most" else index >= bound
 
     def playable(self, card: Card, seat: int) -> bool:
-        """Whether `card` from `seat`'s hand may go on the pile, nothing pending (README: Rulesets)."""
+        """Whether `card` from `seat`'s hand may go on the pile, nothing pending (docs: Rulesets)."""
         power = self.power[card]
         if not power.wild:
             if self.wish is None and self.next_rank is None and not self.top_free:  # the rank or the active suit

@@ -1,6 +1,6 @@
 """The rules as a game log's `match_start` states them, read for the verifier: every key with its default.
 
-The verifier's own reading of the resolved ruleset mapping (README.md, Rulesets), independent of the
+The verifier's own reading of the resolved ruleset mapping (docs: Rulesets), independent of the
 ruleset model: a key a log lacks (a log written before the key existed, or a key left out while it
 holds its default) reads as its default. Powers are resolved per card, the most specific selector
 winning (a key that is that one card, then a key naming it among others, then its rank), once per
