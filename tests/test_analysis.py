@@ -189,6 +189,9 @@ def test_an_interrupted_analysis_resumes_to_the_same_figures(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         run_analysis(plan, tmp_path / "cut", backend="serial", progress=StopAfter())
     assert read_analysis(tmp_path / "cut").cells[0].matches == 1
+    cut = maumau("standings", read_analysis(tmp_path / "cut").cells[0].directory)
+    assert "unfinished: a cell of the analysis" in cut.stderr and "maumau analyze` command plus --resume" in cut.stderr
+    assert "tournament --resume" not in cut.stderr
     with pytest.raises(Exception, match="already holds an analysis"):
         run_analysis(plan, tmp_path / "cut", backend="serial")
     resumed = run_analysis(plan, tmp_path / "cut", resume=True, backend="serial")
@@ -314,7 +317,10 @@ def test_a_cell_reads_as_a_tournament_and_a_reshaped_figures_table_is_refused(tm
 
     run_analysis(make_plan(["standard-single"], players="2", deals=2), tmp_path / "out", backend="serial")
     cell = next(path for path in (tmp_path / "out").iterdir() if (path / DB_NAME).is_file())
-    assert maumau("standings", str(cell)).returncode == 0
+    shown = maumau("standings", str(cell))
+    assert shown.returncode == 0
+    assert "a cell of the analysis in" in shown.stderr and "complete after 2 deals" in shown.stderr
+    assert "unfinished" not in shown.stderr and "tournament --resume" not in shown.stderr
     db = sqlite3.connect(cell / DB_NAME)
     db.executescript("DROP TABLE figures; CREATE TABLE figures (match_id TEXT, data TEXT, extra TEXT);")
     db.close()

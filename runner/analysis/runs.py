@@ -29,7 +29,7 @@ from runner.tournament.driver import Pending
 from runner.tournament.progress import Progress
 from runner.tournament.schedule import Slot
 from runner.tournament.settings import Settings, plan
-from runner.tournament.store import DB_NAME, FIGURES_SCHEMA, Store
+from runner.tournament.store import ANALYSIS, DB_NAME, FIGURES_SCHEMA, Store
 from runner.tournament.work import MatchOutcome, WorkUnit
 
 from .figures import SKILL, Cell, Compared, compare, sentences, skill_terms, summarise
@@ -242,6 +242,21 @@ class FigureStore(Store):
                               f"the directory), then continue with the same command plus --resume") from None
         super().add(outcomes, slots)
 
+    @classmethod
+    def create(cls, directory: Path, config: dict) -> "FigureStore":
+        """A new cell, marked as one (the meta row ANALYSIS, empty until the cell is complete)."""
+        store = super().create(directory, config)
+        store.mark_analysed("")
+        return store
+
+    def mark_analysed(self, deals: str) -> None:
+        """The cell is complete through `deals` deals ('': not complete). It is never marked finished: the
+        tournament's check of a finished schedule counts every rotation, which a cell of equal bots leaves out
+        (Measured); `maumau standings` reads this row instead (runner/tournament/driver.py stored_standings)."""
+        with self.writing():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (ANALYSIS, deals))
+            self.seal()
+
     def figures(self) -> Iterator[tuple[str, int, dict]]:
         """Each stored match's id, seed and counts, in schedule order."""
         self.db.execute(FIGURES_SCHEMA)
@@ -355,6 +370,7 @@ def play_cell(settings: Settings, store: Store, executor, progress: Progress, wh
     pending = Measured(settings, store, deals, log_dir)
     total = store.count(deals) + len(pending)
     if len(pending):
+        store.mark_analysed("")  # more deals (--until, --resume): not complete until they are stored
         progress.note(f"{what}: {len(pending)} of {total} matches to play")
     progress.start(total, total - len(pending))
     try:
@@ -368,9 +384,8 @@ def play_cell(settings: Settings, store: Store, executor, progress: Progress, wh
         progress.warn(f"interrupted: {store.count()} matches of {what} stored; continue with the same command plus "
                       f"--resume --out {directory.parent}")
         raise
-    # not marked finished: the tournament's check of a finished schedule counts every rotation, which a cell of
-    # equal bots leaves out (Measured); the cell is complete when nothing is pending
     progress.stop()
+    store.mark_analysed(str(deals.stop))  # nothing is pending: complete (FigureStore.mark_analysed)
 
 
 def read_analysis(out: Path) -> Analysis:
