@@ -11,7 +11,8 @@ import pytest
 
 from logbuilder import Log
 from runner.analysis import analyze, make_plan, read_analysis, run_analysis
-from runner.analysis.intervals import chi_square_sf, difference, ratio
+from runner.analysis.figures import deciles
+from runner.analysis.intervals import chi_square_sf, difference, quantile_differences, ratio
 from runner.analysis.metrics import count_match, measure
 from runner.analysis.runs import cell_settings
 from runner.logs import codec
@@ -118,6 +119,18 @@ def test_a_paired_difference_cancels_what_the_deals_share():
     assert not unpaired.significant
 
 
+def test_a_paired_quantile_difference_resamples_the_same_deals_for_both():
+    # deals that differ widely, the other ruleset one longer in every round of every deal: paired, the median moves by
+    # 1 within a narrow interval; unpaired, the deals' spread swamps it
+    base = {f"t0-d{d}": [10.0 * d + k for k in range(3)] for d in range(12)}
+    other = {deal: [v + 1 for v in values] for deal, values in base.items()}
+    (q10, q50, q90) = quantile_differences(base, other, deciles)
+    assert q50[0] == 1 and 0 < q50[1] <= 1 <= q50[2] < 5
+    unpaired = quantile_differences(base, other, deciles, paired=False)[1]
+    assert unpaired[0] == 1 and unpaired[1] < 0 < unpaired[2]
+    assert quantile_differences({"d0": [1.0]}, {"d0": [2.0]}, deciles) is None
+
+
 def test_the_chi_square_tail():
     assert chi_square_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-6)
     assert chi_square_sf(7.814727903251178, 3) == pytest.approx(0.05, abs=1e-6)
@@ -156,6 +169,7 @@ def test_a_larger_hand_makes_rounds_longer(tmp_path):
     result = analyze(["standard-single"], tmp_path / "a", sweep="hand_size=3,8", deals=12, backend="serial")
     longer = next(c for c in result.compared if c.name == "decisions per round")
     assert longer.difference.paired and longer.difference.low > 0
+    assert longer.quantile_differences[1][1] > 0  # the median too: its interval, deals paired, excludes 0
     assert any("longer than hand_size=3" in line for line in result.sentences)
 
 

@@ -11,7 +11,17 @@ from dataclasses import dataclass, field
 from statistics import quantiles
 from typing import Iterable
 
-from .intervals import Difference, Estimate, Term, chi_square_uniform, difference, quantile_intervals, ratio, share
+from .intervals import (
+    Difference,
+    Estimate,
+    Term,
+    chi_square_uniform,
+    difference,
+    quantile_differences,
+    quantile_intervals,
+    ratio,
+    share,
+)
 from .metrics import MAX_ROUNDS, ROUND_ENDS, STALLS
 
 LENGTH, ENDINGS, SEATS, DRAMA, RULES, SKILL = "length", "endings", "seats", "drama", "rules", "skill"
@@ -85,6 +95,8 @@ class Cell:
     deck: str = ""  # the deck shuffled at this table size: cells with the same deck played the same deals
     spreads: dict = field(default_factory=dict, repr=False, compare=False)  # figure name -> per-round values
     terms: dict = field(default_factory=dict, repr=False, compare=False)  # figure name -> match id -> Term
+    # figure name -> deal -> its rounds' values (per match for rounds per match): what the quantiles resample
+    by_deal: dict = field(default_factory=dict, repr=False, compare=False)
 
     def figure(self, name: str) -> Figure:
         for figure in self.figures:
@@ -105,6 +117,9 @@ class Compared:
     base_value: float
     other_value: float
     difference: Difference
+    # where the figure has quantiles (10%, 50%, 90%): each one's difference and its 95% interval, whole deals
+    # resampled, the same deals for both where they played the same (intervals.quantile_differences)
+    quantile_differences: tuple[tuple[float, float, float], ...] | None = None
 
 
 def block_of(match_id: str) -> str:
@@ -200,7 +215,7 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
         rules.append(Rule(key, ratio(list(fired.values())), fires,
                           sum(t[1] for t in sized) / size_count if size_count else None, rule_keys[key], fires == 0))
     return Cell(label, ruleset, overrides, players, len(rows), total_rounds, directory, tuple(figures), tuple(rules),
-                seat_test(rows, n), tuple(stalls), deck, spreads, terms)
+                seat_test(rows, n), tuple(stalls), deck, spreads, terms, by_deal)
 
 
 def deciles(values: list[float]) -> tuple[float, float, float]:
@@ -256,9 +271,13 @@ def compare(cells: list[Cell]) -> list[Compared]:
             a, b = base.terms.get(figure.name), cell.terms.get(figure.name)
             if not a or not b:
                 continue
+            spans = None
+            if figure.quantiles is not None and base.by_deal.get(figure.name) and cell.by_deal.get(figure.name):
+                spans = quantile_differences(base.by_deal[figure.name], cell.by_deal[figure.name], deciles,
+                                             paired=base.deck == cell.deck)
             result.append(Compared(figure.name, figure.group, base.label, cell.label, cell.players,
                                    base.figure(figure.name).estimate.value, figure.estimate.value,
-                                   difference(a, b, paired=base.deck == cell.deck)))
+                                   difference(a, b, paired=base.deck == cell.deck), spans))
     return result
 
 

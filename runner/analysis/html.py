@@ -15,7 +15,7 @@ from runner.errors import MaumauError
 
 from .figures import LENGTH, SKILL, Cell
 from .runs import Analysis
-from .text import change, shown
+from .text import change, quantile_change, shown
 
 INSTALL_HINT = "pip install 'maumau[report]'"
 SWEPT = ("decisions per round", "rounds per match", "cards drawn per round", "seat 0 round wins",
@@ -192,7 +192,9 @@ def figure_table(analysis: Analysis, cells: list[Cell]) -> str:
             if i:
                 c = compared.get((cell.label, figure.name))
                 significant = c is not None and c.difference.significant
-                cols.append(f'<td class="{"significant" if significant else ""}">{change(c) if c else ""}</td>')
+                moved = quantile_change(c, 1) if figure.group == LENGTH else ""
+                moved = f"<br><small>median {moved}</small>" if moved else ""
+                cols.append(f'<td class="{"significant" if significant else ""}">{change(c) if c else ""}{moved}</td>')
         rows.append("<tr>" + "".join(cols) + "</tr>")
     return ("<p>Each figure: value [95% interval, deals clustered]; vs: the change against the first column, paired "
             "on the same deals where the deck is the same; <b>*</b> the interval excludes 0.</p>"
