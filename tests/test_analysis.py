@@ -180,6 +180,17 @@ def test_a_rule_that_cannot_fire_is_flagged(tmp_path):
     assert any("never fired" in line and "jump_in" in line for line in result.sentences)
 
 
+def test_a_rule_only_a_mistake_fires_is_not_exercised_by_the_built_in_bots(tmp_path):
+    from runner.analysis.runs import careful
+
+    result = analyze(["standard-single"], tmp_path / "a", deals=3, skill=["none"], backend="serial")
+    rule = next(r for r in result.cells[0].rules if r.key == "announcements")
+    assert rule.not_exercised and not rule.never_fired and rule.fires == 0
+    assert any("not exercised by these bots" in line and "announcements" in line for line in result.sentences)
+    assert not any("never fired" in line for line in result.sentences)
+    assert careful(["medium", "hard:rollouts=5", "random"]) and not careful(["no-such-bot"])
+
+
 def test_a_variant_that_cannot_end_shows_its_stalls_with_seeds(tmp_path):
     result = analyze(["standard"], tmp_path / "a", sets={"match.limit": 100000, "match.max_rounds": 2}, deals=3,
                      players="2", backend="serial")

@@ -50,7 +50,9 @@ class Rule:
     fires: int
     mean_size: float | None
     size_label: str
-    never_fired: bool
+    never_fired: bool  # it could fire with these bots, and did not
+    # it fires only on a seat's mistake, which none of these bots makes (metrics.MISTAKES): not fired, not flagged
+    not_exercised: bool = False
 
 
 @dataclass(frozen=True)
@@ -129,10 +131,11 @@ def block_of(match_id: str) -> str:
 
 def summarise(label: str, ruleset: str, overrides: dict, players: int, directory: str,
               matches: Iterable[tuple[str, int, dict]], replay: str, labels: dict[str, str], deck: str = "",
-              extra: Iterable[tuple[str, str, dict[str, Term]]] = ()) -> Cell:
+              extra: Iterable[tuple[str, str, dict[str, Term]]] = (), unexercised: Iterable[str] = ()) -> Cell:
     """The cell's figures from its matches (id, seed, counts), in schedule order; `replay` the replay command's
     start, to which `--match ID` is added; `labels`: each rule key's size label (metrics.rule_keys); `extra`:
-    figures measured in other tournaments of the cell (group, name, terms by match id), the skill's."""
+    figures measured in other tournaments of the cell (group, name, terms by match id), the skill's; `unexercised`:
+    rule keys the cell's bots cannot make fire (metrics.MISTAKES with careful bots)."""
     rows = list(matches)
     terms: dict[str, dict[str, Term]] = {}
     groups: dict[str, str] = {}
@@ -212,8 +215,10 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
         fires = int(sum(t[1] for t in fired.values()))
         sized = terms.get(f"{key} size", {}).values()
         size_count = sum(t[2] for t in sized)
+        idle = fires == 0 and key in unexercised
         rules.append(Rule(key, ratio(list(fired.values())), fires,
-                          sum(t[1] for t in sized) / size_count if size_count else None, rule_keys[key], fires == 0))
+                          sum(t[1] for t in sized) / size_count if size_count else None, rule_keys[key],
+                          fires == 0 and not idle, idle))
     return Cell(label, ruleset, overrides, players, len(rows), total_rounds, directory, tuple(figures), tuple(rules),
                 seat_test(rows, n), tuple(stalls), deck, spreads, terms, by_deal)
 
@@ -315,6 +320,10 @@ def sentences(cells: list[Cell], compared: list[Compared]) -> list[str]:
         never = [rule.key for rule in cell.rules if rule.never_fired]
         if never:
             said.append(f"{head}: never fired in {cell.rounds} rounds: {', '.join(never)}.")
+        idle = [rule.key for rule in cell.rules if rule.not_exercised]
+        if idle:
+            said.append(f"{head}: not exercised by these bots (they never miss an announcement or call one "
+                        f"falsely; the rule is untested, not idle): {', '.join(idle)}.")
         if cell.stalls:
             said.append(f"{head}: {len(cell.stalls)} of {cell.matches} matches stalled or hit a bound; they are "
                         "listed with their seeds and replay commands.")

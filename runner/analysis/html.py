@@ -209,7 +209,8 @@ def detail(cell: Cell) -> str:
     rules = "".join(
         f"<tr><td>{html.escape(r.key)}</td><td>{shown(*rate(r.fires_per_round))}</td><td>{r.fires}</td>"
         f"<td>{'' if r.mean_size is None else f'{r.mean_size:.2f}'}</td>"
-        f"<td>{html.escape(r.size_label)}</td><td class=\"never\">{'never fired' if r.never_fired else ''}</td></tr>"
+        f"<td>{html.escape(r.size_label)}</td><td class=\"never\">{'never fired' if r.never_fired else ''}"
+        f"{'not exercised by these bots' if r.not_exercised else ''}</td></tr>"
         for r in cell.rules)
     test = cell.seat_test
     stalls = "".join(f"<li><code>{html.escape(s.command)}</code> (seed {s.seed}: {html.escape(s.why)})</li>"

@@ -82,6 +82,12 @@ def powers_at(ruleset: Ruleset, players: int | None) -> dict[str, Power]:
     return {key: power for key, power in {**ruleset.powers, **changes}.items() if power is not None}
 
 
+# Rules that fire only on a seat's mistake: a missed announcement (its penalty, and the challenge that catches it) or
+# a false one. The built-in bots make none: they choose among View.legal, whose plays carry the announcement due
+# (runner/game/engine.py `legal`), so with them these rules are not exercised rather than idle.
+MISTAKES = frozenset(("announcements", "announcements.false_penalty", "announcements.enforcement"))
+
+
 def rule_keys(ruleset: Ruleset, players: int | None = None) -> dict[str, str]:
     """Each rule of `ruleset` whose firing its log shows at a table of `players`, by the key that sets it (a power
     by its selector under `powers.`), with what its size counts."""

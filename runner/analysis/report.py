@@ -106,7 +106,8 @@ def cell_detail(cell: Cell) -> str:
     """A cell's rules, its seat test and the matches that hit a bound."""
     lines = [f"-- {cell.label}, {cell.players} players: what each rule does"]
     rows = [[rule.key, shown(rule.fires_per_round.value, rule.fires_per_round.low, rule.fires_per_round.high),
-             rule.fires, number(rule.mean_size), rule.size_label, "NEVER FIRED" if rule.never_fired else ""]
+             rule.fires, number(rule.mean_size), rule.size_label,
+             "NEVER FIRED" if rule.never_fired else "not exercised by these bots" if rule.not_exercised else ""]
             for rule in cell.rules]
     lines.append(tabulate(rows, headers=["rule", "fires per round", "fires", "mean size", "size counts", ""],
                           disable_numparse=True) if rows else "(no rule of this ruleset shows in its log)")
@@ -161,6 +162,8 @@ def rows(analysis: Analysis) -> list[dict]:
         for rule in cell.rules:
             result.append({"cell": cell.label, "players": cell.players, "group": "rule never fired",
                            "figure": rule.key, "value": 1.0 if rule.never_fired else 0.0})
+            result.append({"cell": cell.label, "players": cell.players, "group": "rule not exercised by these bots",
+                           "figure": rule.key, "value": 1.0 if rule.not_exercised else 0.0})
     return result
 
 

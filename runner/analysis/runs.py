@@ -17,11 +17,12 @@ import shlex
 import sqlite3
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Iterable, Iterator, Mapping
 
 from runner.errors import InvalidSetting, MaumauError
 from runner.game.ruleset import Multiple
 from runner.plugins import registry
+from runner.plugins.manager import BUILTIN_PLUGINS
 from runner.rules import parse_override, ruleset_of
 from runner.seats.faults import FaultSettings
 from runner.tournament.backends import make_backend
@@ -33,7 +34,7 @@ from runner.tournament.store import ANALYSIS, DB_NAME, FIGURES_SCHEMA, Store
 from runner.tournament.work import MatchOutcome, WorkUnit
 
 from .figures import SKILL, Cell, Compared, compare, sentences, skill_terms, summarise
-from .metrics import measure, rule_keys
+from .metrics import MISTAKES, measure, rule_keys
 
 SPEC_NAME = "analysis.json"
 DEFAULT_BOTS = ("medium",)
@@ -410,9 +411,20 @@ def read_analysis(out: Path) -> Analysis:
         ruleset, players = ruleset_of(settings.ruleset, f"the ruleset stored in {directory}"), entry["players"]
         cells.append(summarise(entry["label"], entry["ruleset"], settings.overrides, players, str(directory), rows,
                                f"maumau replay {shlex.quote(str(directory))}", rule_keys(ruleset, players),
-                               repr(tuple(ruleset.deck_for(players))), extra))
+                               repr(tuple(ruleset.deck_for(players))), extra,
+                               MISTAKES if careful(settings.bots) else ()))
     compared = compare(cells)
     return Analysis(tuple(cells), tuple(compared), tuple(sentences(cells, compared)), str(out))
+
+
+def careful(bots: Iterable[str]) -> bool:
+    """Whether every bot is a built-in one, which never misses an announcement nor calls one falsely (metrics.MISTAKES);
+    a plugin's bot may (or is no longer installed: it may have)."""
+    reg = registry()
+    try:
+        return all(reg.bot(reg.spec(bot).name).plugin in BUILTIN_PLUGINS for bot in bots)
+    except MaumauError:
+        return False
 
 
 def stored_figures(directory: Path) -> tuple[Settings, list[tuple[str, int, dict]]] | None:
