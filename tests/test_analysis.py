@@ -351,3 +351,40 @@ def test_a_cell_reads_as_a_tournament_and_a_reshaped_figures_table_is_refused(tm
     db.close()
     refused = maumau("standings", str(cell))
     assert refused.returncode == 1 and "'figures' is not as maumau writes it" in refused.stderr
+
+
+# ---------------------------------------------------------------- the value of hidden information
+def test_the_seeing_search_is_dealt_the_true_hands_and_a_shuffled_stock():
+    import random
+    from collections import Counter
+
+    from runner.analysis.seeing import SeeingSampler
+    from runner.game.engine import Round
+    from runner.plugins import registry
+
+    rnd = Round.deal(registry().load_ruleset("standard"), random.Random(3), 4)
+    view = rnd.view(rnd.current)
+    sampler = SeeingSampler(view, [list(hand) for hand in rnd.hands])
+    world = sampler.sample(random.Random(1))
+    assert [list(h) for h in world.hands] == [list(h) for h in rnd.hands]
+    assert Counter(world.stock) == Counter(rnd.stock)
+    assert list(world.stock) != list(rnd.stock)  # its order stays unknown
+
+
+def test_hidden_information_has_its_order_index_and_no_ordinary_bot_can_see(tmp_path):
+    from runner.analysis.runs import cell_settings, hidden_name
+    from runner.plugins import registry
+
+    result = analyze(["standard-single"], tmp_path / "a", players="2", deals=4, skill=["none"], backend="serial",
+                     hidden_info="hard:rollouts=10")
+    figure = result.cells[0].figure(hidden_name("hard:rollouts=10"))
+    assert figure.group == "skill" and figure.estimate.matches == 8  # both rotations: the seeing seat in each
+    assert figure.estimate.low <= figure.estimate.value <= figure.estimate.high
+    assert any("seeing every hand" in line for line in result.sentences)
+    # the seeing bot is no registered bot, and a tournament's units never carry a seating
+    assert not any("seeing" in name for name in registry().bots)
+    plan = make_plan(["standard-single"], players="2", deals=1)
+    settings = cell_settings(plan, plan.variants[0], 2, ("hard", "hard"))
+    assert all(unit.seating is None for unit in map(Units(settings), schedule(settings, range(1))))
+    refused = maumau("analyze", "standard-single", "--hidden-info", "medium", "--out", str(tmp_path / "b"))
+    assert refused.returncode == 1 and refused.stderr.startswith("Error:") and "hard" in refused.stderr

@@ -229,13 +229,14 @@ def deciles(values: list[float]) -> tuple[float, float, float]:
     return q[0], q[4], q[8]
 
 
-def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int) -> dict[str, Term]:
+def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int, by: str = "bots") -> dict[str, Term]:
     """Per match of `strong` among weaker bots, its order index (w - 1/n) / (1 - 1/n), w its share of the win
-    (CardStock's "order": 0 as good as the others, 1 winning every match)."""
+    (CardStock's "order": 0 as good as the others, 1 winning every match); `by` "entrants": `strong` is an entrant
+    (the seeing one of --hidden-info), told by the seats' entrants the match's counts carry."""
     terms = {}
     for match_id, _, f in rows:
         winners = f["winners"]
-        won = sum(1 / len(winners) for seat in winners if f["bots"][seat] == strong)
+        won = sum(1 / len(winners) for seat in winners if f[by][seat] == strong)
         terms[match_id] = (block_of(match_id), (won - 1 / players) / (1 - 1 / players), 1.0)
     return terms
 

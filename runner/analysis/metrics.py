@@ -55,7 +55,10 @@ def measure(unit, ruleset: Ruleset, result, log: GameLog) -> dict:
         counter.add(entry)
     if counter is None:
         raise ValueError("an empty game log")
-    return counter.figures()
+    figures = counter.figures()
+    if unit.seating is not None:  # which seat was which entrant: the seeing bot is told from the others by it
+        figures["entrants"] = list(unit.entrants)
+    return figures
 
 
 def _play_more(counter: "MatchCounter", entry: tuple) -> None:
