@@ -380,7 +380,8 @@ def test_hidden_information_has_its_order_index_and_no_ordinary_bot_can_see(tmp_
     figure = result.cells[0].figure(hidden_name("hard:rollouts=10"))
     assert figure.group == "skill" and figure.estimate.matches == 8  # both rotations: the seeing seat in each
     assert figure.estimate.low <= figure.estimate.value <= figure.estimate.high
-    assert any("seeing every hand" in line for line in result.sentences)
+    said = next(line for line in result.sentences if "seeing every hand" in line)
+    assert f"it wins {round((0.5 + figure.estimate.value / 2) * 100)}% of matches" in said
     # the seeing bot is no registered bot, and a tournament's units never carry a seating
     assert not any("seeing" in name for name in registry().bots)
     plan = make_plan(["standard-single"], players="2", deals=1)

@@ -25,6 +25,7 @@ from .intervals import (
 from .metrics import MAX_ROUNDS, ROUND_ENDS, STALLS
 
 LENGTH, ENDINGS, SEATS, DRAMA, RULES, SKILL = "length", "endings", "seats", "drama", "rules", "skill"
+SEEING = "seeing every hand"  # in the name of the hidden-information figure (runner/analysis/runs.py hidden_name)
 MATCH_ENDS = ("single", "limit", "target", "rounds", "wins", "elimination", MAX_ROUNDS)
 
 
@@ -316,8 +317,13 @@ def sentences(cells: list[Cell], compared: list[Compared]) -> list[str]:
         for figure in cell.figures:
             if figure.group == SKILL:
                 e = figure.estimate
-                said.append(f"{head}: the {figure.name} is {e.value:.2f} ({e.low:.2f} to {e.high:.2f}; 0: no better "
-                            "than them, 1: wins every match).")
+                line = (f"{head}: the {figure.name} is {e.value:.2f} ({e.low:.2f} to {e.high:.2f}; 0: no better "
+                        "than them, 1: wins every match)")
+                if SEEING in figure.name:  # the same as a win rate: w = 1/n + index (1 - 1/n), its interval alike
+                    share = [1 / cell.players + v * (1 - 1 / cell.players) for v in (e.value, e.low, e.high)]
+                    line += (f": it wins {percent(share[0])} of matches ({percent(share[1])} to {percent(share[2])}) "
+                             f"where not seeing them it would win {percent(1 / cell.players)}")
+                said.append(line + ".")
         never = [rule.key for rule in cell.rules if rule.never_fired]
         if never:
             said.append(f"{head}: never fired in {cell.rounds} rounds: {', '.join(never)}.")

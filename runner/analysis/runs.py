@@ -34,7 +34,7 @@ from runner.tournament.settings import Settings, plan
 from runner.tournament.store import ANALYSIS, DB_NAME, FIGURES_SCHEMA, Store
 from runner.tournament.work import MatchOutcome, WorkUnit
 
-from .figures import SKILL, Cell, Compared, compare, sentences, skill_terms, summarise
+from .figures import SEEING, SKILL, Cell, Compared, compare, sentences, skill_terms, summarise
 from .metrics import MISTAKES, measure, rule_keys
 from .seeing import check_bot, seating
 
@@ -233,7 +233,7 @@ def hidden_directory(cell: Path) -> Path:
 
 
 def hidden_name(bot: str) -> str:
-    return f"order index of {bot} seeing every hand among {bot}"
+    return f"order index of {bot} {SEEING} among {bot}"
 
 
 def skill_directory(cell: Path, strong: str, weak: str) -> Path:
