@@ -11,7 +11,8 @@ import pytest
 
 from logbuilder import Log
 from runner.analysis import analyze, make_plan, read_analysis, run_analysis
-from runner.analysis.intervals import chi_square_sf, difference, ratio
+from runner.analysis.figures import deciles
+from runner.analysis.intervals import chi_square_sf, difference, quantile_differences, ratio
 from runner.analysis.metrics import count_match, measure
 from runner.analysis.runs import cell_settings
 from runner.logs import codec
@@ -118,6 +119,18 @@ def test_a_paired_difference_cancels_what_the_deals_share():
     assert not unpaired.significant
 
 
+def test_a_paired_quantile_difference_resamples_the_same_deals_for_both():
+    # deals that differ widely, the other ruleset one longer in every round of every deal: paired, the median moves by
+    # 1 within a narrow interval; unpaired, the deals' spread swamps it
+    base = {f"t0-d{d}": [10.0 * d + k for k in range(3)] for d in range(12)}
+    other = {deal: [v + 1 for v in values] for deal, values in base.items()}
+    (q10, q50, q90) = quantile_differences(base, other, deciles)
+    assert q50[0] == 1 and 0 < q50[1] <= 1 <= q50[2] < 5
+    unpaired = quantile_differences(base, other, deciles, paired=False)[1]
+    assert unpaired[0] == 1 and unpaired[1] < 0 < unpaired[2]
+    assert quantile_differences({"d0": [1.0]}, {"d0": [2.0]}, deciles) is None
+
+
 def test_the_chi_square_tail():
     assert chi_square_sf(3.841458820694124, 1) == pytest.approx(0.05, abs=1e-6)
     assert chi_square_sf(7.814727903251178, 3) == pytest.approx(0.05, abs=1e-6)
@@ -156,6 +169,7 @@ def test_a_larger_hand_makes_rounds_longer(tmp_path):
     result = analyze(["standard-single"], tmp_path / "a", sweep="hand_size=3,8", deals=12, backend="serial")
     longer = next(c for c in result.compared if c.name == "decisions per round")
     assert longer.difference.paired and longer.difference.low > 0
+    assert longer.quantile_differences[1][1] > 0  # the median too: its interval, deals paired, excludes 0
     assert any("longer than hand_size=3" in line for line in result.sentences)
 
 
@@ -164,6 +178,17 @@ def test_a_rule_that_cannot_fire_is_flagged(tmp_path):
     rule = next(r for r in result.cells[0].rules if r.key == "jump_in")
     assert rule.never_fired and rule.fires == 0
     assert any("never fired" in line and "jump_in" in line for line in result.sentences)
+
+
+def test_a_rule_only_a_mistake_fires_is_not_exercised_by_the_built_in_bots(tmp_path):
+    from runner.analysis.runs import careful
+
+    result = analyze(["standard-single"], tmp_path / "a", deals=3, skill=["none"], backend="serial")
+    rule = next(r for r in result.cells[0].rules if r.key == "announcements")
+    assert rule.not_exercised and not rule.never_fired and rule.fires == 0
+    assert any("not exercised by these bots" in line and "announcements" in line for line in result.sentences)
+    assert not any("never fired" in line for line in result.sentences)
+    assert careful(["medium", "hard:rollouts=5", "random"]) and not careful(["no-such-bot"])
 
 
 def test_a_variant_that_cannot_end_shows_its_stalls_with_seeds(tmp_path):
@@ -189,6 +214,9 @@ def test_an_interrupted_analysis_resumes_to_the_same_figures(tmp_path):
     with pytest.raises(KeyboardInterrupt):
         run_analysis(plan, tmp_path / "cut", backend="serial", progress=StopAfter())
     assert read_analysis(tmp_path / "cut").cells[0].matches == 1
+    cut = maumau("standings", read_analysis(tmp_path / "cut").cells[0].directory)
+    assert "unfinished: a cell of the analysis" in cut.stderr and "maumau analyze` command plus --resume" in cut.stderr
+    assert "tournament --resume" not in cut.stderr
     with pytest.raises(Exception, match="already holds an analysis"):
         run_analysis(plan, tmp_path / "cut", backend="serial")
     resumed = run_analysis(plan, tmp_path / "cut", resume=True, backend="serial")
@@ -314,9 +342,50 @@ def test_a_cell_reads_as_a_tournament_and_a_reshaped_figures_table_is_refused(tm
 
     run_analysis(make_plan(["standard-single"], players="2", deals=2), tmp_path / "out", backend="serial")
     cell = next(path for path in (tmp_path / "out").iterdir() if (path / DB_NAME).is_file())
-    assert maumau("standings", str(cell)).returncode == 0
+    shown = maumau("standings", str(cell))
+    assert shown.returncode == 0
+    assert "a cell of the analysis in" in shown.stderr and "complete after 2 deals" in shown.stderr
+    assert "unfinished" not in shown.stderr and "tournament --resume" not in shown.stderr
     db = sqlite3.connect(cell / DB_NAME)
     db.executescript("DROP TABLE figures; CREATE TABLE figures (match_id TEXT, data TEXT, extra TEXT);")
     db.close()
     refused = maumau("standings", str(cell))
     assert refused.returncode == 1 and "'figures' is not as maumau writes it" in refused.stderr
+
+
+# ---------------------------------------------------------------- the value of hidden information
+def test_the_seeing_search_is_dealt_the_true_hands_and_a_shuffled_stock():
+    import random
+    from collections import Counter
+
+    from runner.analysis.seeing import SeeingSampler
+    from runner.game.engine import Round
+    from runner.plugins import registry
+
+    rnd = Round.deal(registry().load_ruleset("standard"), random.Random(3), 4)
+    view = rnd.view(rnd.current)
+    sampler = SeeingSampler(view, [list(hand) for hand in rnd.hands])
+    world = sampler.sample(random.Random(1))
+    assert [list(h) for h in world.hands] == [list(h) for h in rnd.hands]
+    assert Counter(world.stock) == Counter(rnd.stock)
+    assert list(world.stock) != list(rnd.stock)  # its order stays unknown
+
+
+def test_hidden_information_has_its_order_index_and_no_ordinary_bot_can_see(tmp_path):
+    from runner.analysis.runs import cell_settings, hidden_name
+    from runner.plugins import registry
+
+    result = analyze(["standard-single"], tmp_path / "a", players="2", deals=4, skill=["none"], backend="serial",
+                     hidden_info="hard:rollouts=10")
+    figure = result.cells[0].figure(hidden_name("hard:rollouts=10"))
+    assert figure.group == "skill" and figure.estimate.matches == 8  # both rotations: the seeing seat in each
+    assert figure.estimate.low <= figure.estimate.value <= figure.estimate.high
+    said = next(line for line in result.sentences if "seeing every hand" in line)
+    assert f"it wins {round((0.5 + figure.estimate.value / 2) * 100)}% of matches" in said
+    # the seeing bot is no registered bot, and a tournament's units never carry a seating
+    assert not any("seeing" in name for name in registry().bots)
+    plan = make_plan(["standard-single"], players="2", deals=1)
+    settings = cell_settings(plan, plan.variants[0], 2, ("hard", "hard"))
+    assert all(unit.seating is None for unit in map(Units(settings), schedule(settings, range(1))))
+    refused = maumau("analyze", "standard-single", "--hidden-info", "medium", "--out", str(tmp_path / "b"))
+    assert refused.returncode == 1 and refused.stderr.startswith("Error:") and "hard" in refused.stderr

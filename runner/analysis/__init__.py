@@ -34,10 +34,10 @@ def analyze(rulesets: list[str], out: Path, *, players: str | None = None, sets:
             sweep: str | None = None, bots: list[str] | None = None, deals: int = DEFAULT_DEALS, seed: int = 1,
             skill: list[str] | None = None, ablate: bool = False, until: float | None = None,
             max_deals: int = DEFAULT_MAX_DEALS, resume: bool = False, backend: str = "processes",
-            workers: int | None = None, progress: Progress | None = None) -> Analysis:
+            workers: int | None = None, progress: Progress | None = None, hidden_info: str | None = None) -> Analysis:
     """Play and measure `rulesets` (or one ruleset's `sweep`) into `out`; the figures as typed values."""
     plan = make_plan(rulesets, players, sets, sweep, bots, deals, seed, skill=skill, ablate=ablate, until=until,
-                     max_deals=max_deals)
+                     max_deals=max_deals, hidden_info=hidden_info)
     return run_analysis(plan, out, resume, backend, workers, progress)
 
 

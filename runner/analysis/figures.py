@@ -11,10 +11,21 @@ from dataclasses import dataclass, field
 from statistics import quantiles
 from typing import Iterable
 
-from .intervals import Difference, Estimate, Term, chi_square_uniform, difference, quantile_intervals, ratio, share
+from .intervals import (
+    Difference,
+    Estimate,
+    Term,
+    chi_square_uniform,
+    difference,
+    quantile_differences,
+    quantile_intervals,
+    ratio,
+    share,
+)
 from .metrics import MAX_ROUNDS, ROUND_ENDS, STALLS
 
 LENGTH, ENDINGS, SEATS, DRAMA, RULES, SKILL = "length", "endings", "seats", "drama", "rules", "skill"
+SEEING = "seeing every hand"  # in the name of the hidden-information figure (runner/analysis/runs.py hidden_name)
 MATCH_ENDS = ("single", "limit", "target", "rounds", "wins", "elimination", MAX_ROUNDS)
 
 
@@ -40,7 +51,9 @@ class Rule:
     fires: int
     mean_size: float | None
     size_label: str
-    never_fired: bool
+    never_fired: bool  # it could fire with these bots, and did not
+    # it fires only on a seat's mistake, which none of these bots makes (metrics.MISTAKES): not fired, not flagged
+    not_exercised: bool = False
 
 
 @dataclass(frozen=True)
@@ -85,6 +98,8 @@ class Cell:
     deck: str = ""  # the deck shuffled at this table size: cells with the same deck played the same deals
     spreads: dict = field(default_factory=dict, repr=False, compare=False)  # figure name -> per-round values
     terms: dict = field(default_factory=dict, repr=False, compare=False)  # figure name -> match id -> Term
+    # figure name -> deal -> its rounds' values (per match for rounds per match): what the quantiles resample
+    by_deal: dict = field(default_factory=dict, repr=False, compare=False)
 
     def figure(self, name: str) -> Figure:
         for figure in self.figures:
@@ -105,6 +120,9 @@ class Compared:
     base_value: float
     other_value: float
     difference: Difference
+    # where the figure has quantiles (10%, 50%, 90%): each one's difference and its 95% interval, whole deals
+    # resampled, the same deals for both where they played the same (intervals.quantile_differences)
+    quantile_differences: tuple[tuple[float, float, float], ...] | None = None
 
 
 def block_of(match_id: str) -> str:
@@ -114,10 +132,11 @@ def block_of(match_id: str) -> str:
 
 def summarise(label: str, ruleset: str, overrides: dict, players: int, directory: str,
               matches: Iterable[tuple[str, int, dict]], replay: str, labels: dict[str, str], deck: str = "",
-              extra: Iterable[tuple[str, str, dict[str, Term]]] = ()) -> Cell:
+              extra: Iterable[tuple[str, str, dict[str, Term]]] = (), unexercised: Iterable[str] = ()) -> Cell:
     """The cell's figures from its matches (id, seed, counts), in schedule order; `replay` the replay command's
     start, to which `--match ID` is added; `labels`: each rule key's size label (metrics.rule_keys); `extra`:
-    figures measured in other tournaments of the cell (group, name, terms by match id), the skill's."""
+    figures measured in other tournaments of the cell (group, name, terms by match id), the skill's; `unexercised`:
+    rule keys the cell's bots cannot make fire (metrics.MISTAKES with careful bots)."""
     rows = list(matches)
     terms: dict[str, dict[str, Term]] = {}
     groups: dict[str, str] = {}
@@ -197,10 +216,12 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
         fires = int(sum(t[1] for t in fired.values()))
         sized = terms.get(f"{key} size", {}).values()
         size_count = sum(t[2] for t in sized)
+        idle = fires == 0 and key in unexercised
         rules.append(Rule(key, ratio(list(fired.values())), fires,
-                          sum(t[1] for t in sized) / size_count if size_count else None, rule_keys[key], fires == 0))
+                          sum(t[1] for t in sized) / size_count if size_count else None, rule_keys[key],
+                          fires == 0 and not idle, idle))
     return Cell(label, ruleset, overrides, players, len(rows), total_rounds, directory, tuple(figures), tuple(rules),
-                seat_test(rows, n), tuple(stalls), deck, spreads, terms)
+                seat_test(rows, n), tuple(stalls), deck, spreads, terms, by_deal)
 
 
 def deciles(values: list[float]) -> tuple[float, float, float]:
@@ -209,13 +230,14 @@ def deciles(values: list[float]) -> tuple[float, float, float]:
     return q[0], q[4], q[8]
 
 
-def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int) -> dict[str, Term]:
+def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int, by: str = "bots") -> dict[str, Term]:
     """Per match of `strong` among weaker bots, its order index (w - 1/n) / (1 - 1/n), w its share of the win
-    (CardStock's "order": 0 as good as the others, 1 winning every match)."""
+    (CardStock's "order": 0 as good as the others, 1 winning every match); `by` "entrants": `strong` is an entrant
+    (the seeing one of --hidden-info), told by the seats' entrants the match's counts carry."""
     terms = {}
     for match_id, _, f in rows:
         winners = f["winners"]
-        won = sum(1 / len(winners) for seat in winners if f["bots"][seat] == strong)
+        won = sum(1 / len(winners) for seat in winners if f[by][seat] == strong)
         terms[match_id] = (block_of(match_id), (won - 1 / players) / (1 - 1 / players), 1.0)
     return terms
 
@@ -256,9 +278,13 @@ def compare(cells: list[Cell]) -> list[Compared]:
             a, b = base.terms.get(figure.name), cell.terms.get(figure.name)
             if not a or not b:
                 continue
+            spans = None
+            if figure.quantiles is not None and base.by_deal.get(figure.name) and cell.by_deal.get(figure.name):
+                spans = quantile_differences(base.by_deal[figure.name], cell.by_deal[figure.name], deciles,
+                                             paired=base.deck == cell.deck)
             result.append(Compared(figure.name, figure.group, base.label, cell.label, cell.players,
                                    base.figure(figure.name).estimate.value, figure.estimate.value,
-                                   difference(a, b, paired=base.deck == cell.deck)))
+                                   difference(a, b, paired=base.deck == cell.deck), spans))
     return result
 
 
@@ -291,11 +317,20 @@ def sentences(cells: list[Cell], compared: list[Compared]) -> list[str]:
         for figure in cell.figures:
             if figure.group == SKILL:
                 e = figure.estimate
-                said.append(f"{head}: the {figure.name} is {e.value:.2f} ({e.low:.2f} to {e.high:.2f}; 0: no better "
-                            "than them, 1: wins every match).")
+                line = (f"{head}: the {figure.name} is {e.value:.2f} ({e.low:.2f} to {e.high:.2f}; 0: no better "
+                        "than them, 1: wins every match)")
+                if SEEING in figure.name:  # the same as a win rate: w = 1/n + index (1 - 1/n), its interval alike
+                    share = [1 / cell.players + v * (1 - 1 / cell.players) for v in (e.value, e.low, e.high)]
+                    line += (f": it wins {percent(share[0])} of matches ({percent(share[1])} to {percent(share[2])}) "
+                             f"where not seeing them it would win {percent(1 / cell.players)}")
+                said.append(line + ".")
         never = [rule.key for rule in cell.rules if rule.never_fired]
         if never:
             said.append(f"{head}: never fired in {cell.rounds} rounds: {', '.join(never)}.")
+        idle = [rule.key for rule in cell.rules if rule.not_exercised]
+        if idle:
+            said.append(f"{head}: not exercised by these bots (they never miss an announcement or call one "
+                        f"falsely; the rule is untested, not idle): {', '.join(idle)}.")
         if cell.stalls:
             said.append(f"{head}: {len(cell.stalls)} of {cell.matches} matches stalled or hit a bound; they are "
                         "listed with their seeds and replay commands.")

@@ -15,7 +15,7 @@ from runner.errors import MaumauError
 
 from .figures import LENGTH, SKILL, Cell
 from .runs import Analysis
-from .text import change, shown
+from .text import change, quantile_change, shown
 
 INSTALL_HINT = "pip install 'maumau[report]'"
 SWEPT = ("decisions per round", "rounds per match", "cards drawn per round", "seat 0 round wins",
@@ -192,7 +192,9 @@ def figure_table(analysis: Analysis, cells: list[Cell]) -> str:
             if i:
                 c = compared.get((cell.label, figure.name))
                 significant = c is not None and c.difference.significant
-                cols.append(f'<td class="{"significant" if significant else ""}">{change(c) if c else ""}</td>')
+                moved = quantile_change(c, 1) if figure.group == LENGTH else ""
+                moved = f"<br><small>median {moved}</small>" if moved else ""
+                cols.append(f'<td class="{"significant" if significant else ""}">{change(c) if c else ""}{moved}</td>')
         rows.append("<tr>" + "".join(cols) + "</tr>")
     return ("<p>Each figure: value [95% interval, deals clustered]; vs: the change against the first column, paired "
             "on the same deals where the deck is the same; <b>*</b> the interval excludes 0.</p>"
@@ -207,7 +209,8 @@ def detail(cell: Cell) -> str:
     rules = "".join(
         f"<tr><td>{html.escape(r.key)}</td><td>{shown(*rate(r.fires_per_round))}</td><td>{r.fires}</td>"
         f"<td>{'' if r.mean_size is None else f'{r.mean_size:.2f}'}</td>"
-        f"<td>{html.escape(r.size_label)}</td><td class=\"never\">{'never fired' if r.never_fired else ''}</td></tr>"
+        f"<td>{html.escape(r.size_label)}</td><td class=\"never\">{'never fired' if r.never_fired else ''}"
+        f"{'not exercised by these bots' if r.not_exercised else ''}</td></tr>"
         for r in cell.rules)
     test = cell.seat_test
     stalls = "".join(f"<li><code>{html.escape(s.command)}</code> (seed {s.seed}: {html.escape(s.why)})</li>"

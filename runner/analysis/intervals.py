@@ -19,7 +19,7 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
-from typing import Callable, Hashable, Sequence
+from typing import Callable, Hashable, Mapping, Sequence
 
 from runner.tournament.standings import Z95, Clustered, clustered_wilson
 
@@ -174,6 +174,39 @@ def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable
     for i in range(len(draws[0])):
         ordered = sorted(draw[i] for draw in draws)
         spans.append((ordered[low], ordered[high]))
+    return tuple(spans)
+
+
+def quantile_differences(base: Mapping[Hashable, Sequence[float]], other: Mapping[Hashable, Sequence[float]],
+                         quantiles_of: Callable[[list[float]], Sequence[float]], paired: bool = True,
+                         resamples: int = RESAMPLES) -> tuple[tuple[float, float, float], ...] | None:
+    """Each quantile of `other`'s pooled values minus `base`'s, with its 95% interval: whole blocks (deals) resampled,
+    the same blocks for both where `paired` (the same deals, as `difference` pairs matches), else each its own; the
+    percentile bootstrap, seeded. None where either has fewer than two blocks."""
+    if len(base) < 2 or len(other) < 2:
+        return None
+    paired = paired and base.keys() == other.keys()
+    a_blocks, b_blocks = list(base), list(other)
+
+    def pooled(values: Mapping[Hashable, Sequence[float]], keys: Sequence[Hashable]) -> list[float]:
+        return [value for key in keys for value in values[key]]
+
+    value = [b - a for a, b in zip(quantiles_of(pooled(base, a_blocks)), quantiles_of(pooled(other, b_blocks)))]
+    rng = random.Random(0)
+    draws = []
+    for _ in range(resamples):
+        chosen = rng.choices(a_blocks, k=len(a_blocks))
+        a = pooled(base, chosen)
+        b = pooled(other, chosen if paired else rng.choices(b_blocks, k=len(b_blocks)))
+        if len(a) > 1 and len(b) > 1:
+            draws.append([y - x for x, y in zip(quantiles_of(a), quantiles_of(b))])
+    if not draws:
+        return None
+    low, high = int(0.025 * (len(draws) - 1)), int(0.975 * (len(draws) - 1) + 0.5)
+    spans = []
+    for i, middle in enumerate(value):
+        ordered = sorted(draw[i] for draw in draws)
+        spans.append((middle, ordered[low], ordered[high]))
     return tuple(spans)
 
 

@@ -55,7 +55,10 @@ def measure(unit, ruleset: Ruleset, result, log: GameLog) -> dict:
         counter.add(entry)
     if counter is None:
         raise ValueError("an empty game log")
-    return counter.figures()
+    figures = counter.figures()
+    if unit.seating is not None:  # which seat was which entrant: the seeing bot is told from the others by it
+        figures["entrants"] = list(unit.entrants)
+    return figures
 
 
 def _play_more(counter: "MatchCounter", entry: tuple) -> None:
@@ -80,6 +83,12 @@ def powers_at(ruleset: Ruleset, players: int | None) -> dict[str, Power]:
     (as Ruleset.powers_for resolves them); a key set to nothing there is taken away."""
     changes = ruleset.powers_by_players.get(players, {}) if players is not None else {}
     return {key: power for key, power in {**ruleset.powers, **changes}.items() if power is not None}
+
+
+# Rules that fire only on a seat's mistake: a missed announcement (its penalty, and the challenge that catches it) or
+# a false one. The built-in bots make none: they choose among View.legal, whose plays carry the announcement due
+# (runner/game/engine.py `legal`), so with them these rules are not exercised rather than idle.
+MISTAKES = frozenset(("announcements", "announcements.false_penalty", "announcements.enforcement"))
 
 
 def rule_keys(ruleset: Ruleset, players: int | None = None) -> dict[str, str]:

@@ -13,7 +13,7 @@ from runner.errors import MaumauError
 
 from .figures import ENDINGS, Cell
 from .runs import Analysis
-from .text import change, number, shown
+from .text import change, number, quantile_change, shown
 
 FORMATS = ("table", "json", "csv", "html")
 
@@ -60,11 +60,20 @@ def table(analysis: Analysis) -> str:
         parts.append(f"== {players} players: value [95% interval]; vs: the change, paired on the same deals; "
                      f"* the interval excludes 0")
         parts.append(tabulate(rows, headers=headers, disable_numparse=True))
-        spread = [[f"{f.name} {label}", *(quantile(c, f.name, i) for c in cells)]
-                  for f in cells[0].figures if f.quantiles is not None for i, label in enumerate(QUANTILES)]
+        spread = []
+        for f in cells[0].figures:
+            if f.quantiles is None:
+                continue
+            for i, label in enumerate(QUANTILES):
+                row = [f"{f.name} {label}", quantile(cells[0], f.name, i)]
+                for cell in cells[1:]:
+                    row += [quantile(cell, f.name, i), quantile_change(compared.get((cell.label, f.name)), i)]
+                spread.append(row)
         if spread:
-            parts.append("Quantiles per round (per match for rounds) [95% interval, deals resampled]")
-            parts.append(tabulate(spread, headers=["figure", *(c.label for c in cells)], disable_numparse=True))
+            parts.append("Quantiles per round (per match for rounds) [95% interval, deals resampled]; vs: the "
+                         "difference, the same deals resampled for both where the deck is the same")
+            headers = ["figure", cells[0].label, *(h for c in cells[1:] for h in (c.label, f"vs {cells[0].label}"))]
+            parts.append(tabulate(spread, headers=headers, disable_numparse=True))
         for cell in cells:
             parts.append(cell_detail(cell))
     return "\n\n".join(part for part in parts if part)
@@ -97,7 +106,8 @@ def cell_detail(cell: Cell) -> str:
     """A cell's rules, its seat test and the matches that hit a bound."""
     lines = [f"-- {cell.label}, {cell.players} players: what each rule does"]
     rows = [[rule.key, shown(rule.fires_per_round.value, rule.fires_per_round.low, rule.fires_per_round.high),
-             rule.fires, number(rule.mean_size), rule.size_label, "NEVER FIRED" if rule.never_fired else ""]
+             rule.fires, number(rule.mean_size), rule.size_label,
+             "NEVER FIRED" if rule.never_fired else "not exercised by these bots" if rule.not_exercised else ""]
             for rule in cell.rules]
     lines.append(tabulate(rows, headers=["rule", "fires per round", "fires", "mean size", "size counts", ""],
                           disable_numparse=True) if rows else "(no rule of this ruleset shows in its log)")
@@ -118,6 +128,7 @@ def data(analysis: Analysis) -> dict:
         entry = asdict(cell)
         entry.pop("terms")
         entry.pop("spreads")  # every round's values: the quantiles stand for them
+        entry.pop("by_deal")
         cells.append(entry)
     return {"directory": analysis.directory, "sentences": list(analysis.sentences), "cells": cells,
             "compared": [asdict(c) for c in analysis.compared]}
@@ -133,6 +144,7 @@ def rows(analysis: Analysis) -> list[dict]:
             spans = figure.quantile_intervals or ((None, None),) * 3
             c = compared.get((cell.players, cell.label, figure.name))
             d = c.difference if c is not None else None
+            moved = (c.quantile_differences if c is not None else None) or ((None, None, None),) * 3
             result.append({
                 "cell": cell.label, "players": cell.players, "group": figure.group, "figure": figure.name,
                 "value": e.value, "low": e.low, "high": e.high, "matches": e.matches,
@@ -144,10 +156,14 @@ def rows(analysis: Analysis) -> list[dict]:
                 "relative": d.relative if d else None, "relative_low": d.relative_low if d else None,
                 "relative_high": d.relative_high if d else None, "paired": d.paired if d else None,
                 "excludes_0": d.significant if d else None,
+                **{f"{q}_difference{end}": moved[i][k] for i, q in enumerate(("q10", "q50", "q90"))
+                   for k, end in enumerate(("", "_low", "_high"))},
             })
         for rule in cell.rules:
             result.append({"cell": cell.label, "players": cell.players, "group": "rule never fired",
                            "figure": rule.key, "value": 1.0 if rule.never_fired else 0.0})
+            result.append({"cell": cell.label, "players": cell.players, "group": "rule not exercised by these bots",
+                           "figure": rule.key, "value": 1.0 if rule.not_exercised else 0.0})
     return result
 
 

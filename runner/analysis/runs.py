@@ -16,12 +16,14 @@ import re
 import shlex
 import sqlite3
 from dataclasses import dataclass, field
+from functools import partial
 from pathlib import Path
-from typing import Iterator, Mapping
+from typing import Callable, Iterable, Iterator, Mapping
 
 from runner.errors import InvalidSetting, MaumauError
 from runner.game.ruleset import Multiple
 from runner.plugins import registry
+from runner.plugins.manager import BUILTIN_PLUGINS
 from runner.rules import parse_override, ruleset_of
 from runner.seats.faults import FaultSettings
 from runner.tournament.backends import make_backend
@@ -29,11 +31,12 @@ from runner.tournament.driver import Pending
 from runner.tournament.progress import Progress
 from runner.tournament.schedule import Slot
 from runner.tournament.settings import Settings, plan
-from runner.tournament.store import DB_NAME, FIGURES_SCHEMA, Store
+from runner.tournament.store import ANALYSIS, DB_NAME, FIGURES_SCHEMA, Store
 from runner.tournament.work import MatchOutcome, WorkUnit
 
-from .figures import SKILL, Cell, Compared, compare, sentences, skill_terms, summarise
-from .metrics import measure, rule_keys
+from .figures import SEEING, SKILL, Cell, Compared, compare, sentences, skill_terms, summarise
+from .metrics import MISTAKES, measure, rule_keys
+from .seeing import check_bot, seating
 
 SPEC_NAME = "analysis.json"
 DEFAULT_BOTS = ("medium",)
@@ -66,6 +69,7 @@ class AnalysisPlan:
     skill: tuple[tuple[str, str], ...] = DEFAULT_SKILL
     until: float | None = None  # the relative width of every cell's decisions-per-round interval to reach
     max_deals: int = DEFAULT_MAX_DEALS  # with `until`: the most deals per cell
+    hidden_info: str | None = None  # `hard` (with options): the same search seeing every hand, among ones that do not
 
     @property
     def scheduled_deals(self) -> int:
@@ -150,7 +154,8 @@ def ablation(key: str) -> dict:
 def make_plan(rulesets: list[str], players: str | None = None, sets: Mapping | None = None,
               sweep: str | None = None, bots: list[str] | None = None, deals: int = DEFAULT_DEALS, seed: int = 1,
               logs: bool = False, faults: FaultSettings | None = None, *, skill: list[str] | None = None,
-              ablate: bool = False, until: float | None = None, max_deals: int = DEFAULT_MAX_DEALS) -> AnalysisPlan:
+              ablate: bool = False, until: float | None = None, max_deals: int = DEFAULT_MAX_DEALS,
+              hidden_info: str | None = None) -> AnalysisPlan:
     """A checked plan: every ruleset (and sweep value) loads, and every table size is in every ruleset's range."""
     if not rulesets:
         raise InvalidSetting("{0} needs at least one ruleset", "rulesets")
@@ -201,7 +206,8 @@ def make_plan(rulesets: list[str], players: str | None = None, sets: Mapping | N
                 raise InvalidSetting(f"{{0}} {k} is outside the player range {a}-{b} of {label}; choose sizes in "
                                      f"{low}-{high}", "players")
     return AnalysisPlan(tuple(variants), sizes, tuple(bots or DEFAULT_BOTS), deals, seed, logs,
-                        faults or FaultSettings(), parse_skill(skill), until, max_deals)
+                        faults or FaultSettings(), parse_skill(skill), until, max_deals,
+                        None if hidden_info is None else check_bot(hidden_info))
 
 
 def cell_directory(out: Path, variant: Variant, players: int) -> Path:
@@ -220,6 +226,14 @@ def cell_settings(analysis: AnalysisPlan, variant: Variant, players: int,
 
 def skill_lineup(strong: str, weak: str, players: int) -> tuple[str, ...]:
     return (strong, *[weak] * (players - 1))
+
+
+def hidden_directory(cell: Path) -> Path:
+    return cell.with_name(f"{cell.name}-hidden-info")
+
+
+def hidden_name(bot: str) -> str:
+    return f"order index of {bot} {SEEING} among {bot}"
 
 
 def skill_directory(cell: Path, strong: str, weak: str) -> Path:
@@ -242,6 +256,21 @@ class FigureStore(Store):
                               f"the directory), then continue with the same command plus --resume") from None
         super().add(outcomes, slots)
 
+    @classmethod
+    def create(cls, directory: Path, config: dict) -> "FigureStore":
+        """A new cell, marked as one (the meta row ANALYSIS, empty until the cell is complete)."""
+        store = super().create(directory, config)
+        store.mark_analysed("")
+        return store
+
+    def mark_analysed(self, deals: str) -> None:
+        """The cell is complete through `deals` deals ('': not complete). It is never marked finished: the
+        tournament's check of a finished schedule counts every rotation, which a cell of equal bots leaves out
+        (Measured); `maumau standings` reads this row instead (runner/tournament/driver.py stored_standings)."""
+        with self.writing():
+            self.db.execute("INSERT OR REPLACE INTO meta VALUES (?, ?)", (ANALYSIS, deals))
+            self.seal()
+
     def figures(self) -> Iterator[tuple[str, int, dict]]:
         """Each stored match's id, seed and counts, in schedule order."""
         self.db.execute(FIGURES_SCHEMA)
@@ -258,9 +287,12 @@ class Measured(Pending):
     seeded by match seed and seat): only its first rotation is played.
     """
 
-    def __init__(self, settings: Settings, store: Store, deals: range, log_dir: str | None = None):
+    def __init__(self, settings: Settings, store: Store, deals: range, log_dir: str | None = None,
+                 seating: Callable | None = None):
+        """`seating`: WorkUnit.seating for every unit; then every rotation is played (one seat differs)."""
         super().__init__(settings, store, deals, log_dir)
-        self.once = len(set(settings.bots)) == 1
+        self.seating = seating
+        self.once = len(set(settings.bots)) == 1 and seating is None
         if self.once:
             self.size = len(settings.table_list()) * len(deals) - self.stored
 
@@ -269,7 +301,7 @@ class Measured(Pending):
             if self.once and unit.place is not None and unit.place[2] > 0:
                 del self.slots[unit.match_id]
                 continue
-            yield unit._replace(measure=measure)
+            yield unit._replace(measure=measure, seating=self.seating)
 
 
 def run_analysis(analysis: AnalysisPlan, out: Path, resume: bool = False, backend: str = "processes",
@@ -285,26 +317,35 @@ def run_analysis(analysis: AnalysisPlan, out: Path, resume: bool = False, backen
         raise MaumauError(f"nothing to resume in {out} (no {SPEC_NAME}); leave out --resume to start it")
     if not resume and out.is_dir() and any(out.iterdir()):
         raise MaumauError(f"{out} holds other files and no analysis; choose a new or empty directory for --out")
-    tournaments = []  # (what, settings, directory)
+    tournaments = []  # (what, settings, directory, seating)
     entries = []
     for variant, players in analysis.cells():
         directory = cell_directory(out, variant, players)
         tournaments.append((f"{variant.label}, {players} players", cell_settings(analysis, variant, players),
-                            directory))
+                            directory, None))
         skills = []
         for strong, weak in analysis.skill:
             settings = cell_settings(analysis, variant, players, skill_lineup(strong, weak, players))
             where = skill_directory(directory, strong, weak)
-            tournaments.append((f"{variant.label}, {players} players, {strong} among {weak}", settings, where))
+            tournaments.append((f"{variant.label}, {players} players, {strong} among {weak}", settings, where, None))
             skills.append({"strong": settings.bots[0], "weak": weak, "directory": where.name})
-        entries.append({"label": variant.label, "ruleset": variant.ruleset, "players": players,
-                        "directory": directory.name, "skill": skills})
+        entry = {"label": variant.label, "ruleset": variant.ruleset, "players": players,
+                 "directory": directory.name, "skill": skills}
+        if analysis.hidden_info is not None:
+            settings = cell_settings(analysis, variant, players, (analysis.hidden_info,) * players)
+            where = hidden_directory(directory)
+            tournaments.append((f"{variant.label}, {players} players, {analysis.hidden_info} seeing every hand",
+                                settings, where, partial(seating, settings.entrants[0])))
+            entry["hidden_info"] = {"bot": settings.bots[0], "entrant": settings.entrants[0],
+                                    "directory": where.name}
+        entries.append(entry)
     document = {"plan": {"rulesets": [v.ruleset for v in analysis.variants],
                          "labels": [v.label for v in analysis.variants],
                          "overrides": [v.overrides for v in analysis.variants], "players": list(analysis.players),
                          "bots": list(analysis.bots), "deals": analysis.deals, "seed": analysis.seed,
                          "skill": [list(pair) for pair in analysis.skill], "until": analysis.until,
-                         "max_deals": analysis.scheduled_deals},
+                         "max_deals": analysis.scheduled_deals,
+                         **({"hidden_info": analysis.hidden_info} if analysis.hidden_info is not None else {})},
                 "cells": entries}
     if resume:
         stored = json.loads(spec.read_text())
@@ -319,16 +360,16 @@ def run_analysis(analysis: AnalysisPlan, out: Path, resume: bool = False, backen
     # each store is opened once, before the pool forks its workers: a worker holds a copy of the directory's lock
     # (an flock) while it lives, so a store closed and opened again in this run would find its directory in use
     try:
-        for _, settings, directory in tournaments:
+        for _, settings, directory, _ in tournaments:
             exists = (directory / DB_NAME).exists()
             stores.append(FigureStore.resume(directory, settings.config()) if exists
                           else FigureStore.create(directory, settings.config()))
         with make_backend(backend, workers, scheduler) as executor:
-            executor.prepare(sorted({bot for _, settings, _ in tournaments for bot in settings.bots}),
+            executor.prepare(sorted({bot for _, settings, _, _ in tournaments for bot in settings.bots}),
                              analysis.faults.isolate, analysis.faults.sandbox)
             while True:
-                for (what, settings, directory), store in zip(tournaments, stores):
-                    play_cell(settings, store, executor, progress, what, range(deals))
+                for (what, settings, directory, seats), store in zip(tournaments, stores):
+                    play_cell(settings, store, executor, progress, what, range(deals), seats)
                 result = read_analysis(out)
                 if analysis.until is None or deals >= analysis.scheduled_deals or narrow(result, analysis.until):
                     return result
@@ -348,13 +389,15 @@ def narrow(analysis: Analysis, width: float) -> bool:
     return True
 
 
-def play_cell(settings: Settings, store: Store, executor, progress: Progress, what: str, deals: range) -> None:
-    """Play the cell's matches of `deals` not yet in `store`."""
+def play_cell(settings: Settings, store: Store, executor, progress: Progress, what: str, deals: range,
+              seats: Callable | None = None) -> None:
+    """Play the cell's matches of `deals` not yet in `store` (`seats`: WorkUnit.seating, Measured)."""
     directory = store.directory
     log_dir = str(directory.resolve()) if settings.logs and executor.shares_files else None
-    pending = Measured(settings, store, deals, log_dir)
+    pending = Measured(settings, store, deals, log_dir, seats)
     total = store.count(deals) + len(pending)
     if len(pending):
+        store.mark_analysed("")  # more deals (--until, --resume): not complete until they are stored
         progress.note(f"{what}: {len(pending)} of {total} matches to play")
     progress.start(total, total - len(pending))
     try:
@@ -368,9 +411,8 @@ def play_cell(settings: Settings, store: Store, executor, progress: Progress, wh
         progress.warn(f"interrupted: {store.count()} matches of {what} stored; continue with the same command plus "
                       f"--resume --out {directory.parent}")
         raise
-    # not marked finished: the tournament's check of a finished schedule counts every rotation, which a cell of
-    # equal bots leaves out (Measured); the cell is complete when nothing is pending
     progress.stop()
+    store.mark_analysed(str(deals.stop))  # nothing is pending: complete (FigureStore.mark_analysed)
 
 
 def read_analysis(out: Path) -> Analysis:
@@ -392,12 +434,28 @@ def read_analysis(out: Path) -> Analysis:
             if measured is not None:
                 extra.append((SKILL, f"order index of {skill['strong']} among {skill['weak']}",
                               skill_terms(measured[1], skill["strong"], entry["players"])))
+        hidden = entry.get("hidden_info")
+        measured = stored_figures(out / hidden["directory"]) if hidden else None
+        if measured is not None:
+            extra.append((SKILL, hidden_name(hidden["bot"]),
+                          skill_terms(measured[1], hidden["entrant"], entry["players"], "entrants")))
         ruleset, players = ruleset_of(settings.ruleset, f"the ruleset stored in {directory}"), entry["players"]
         cells.append(summarise(entry["label"], entry["ruleset"], settings.overrides, players, str(directory), rows,
                                f"maumau replay {shlex.quote(str(directory))}", rule_keys(ruleset, players),
-                               repr(tuple(ruleset.deck_for(players))), extra))
+                               repr(tuple(ruleset.deck_for(players))), extra,
+                               MISTAKES if careful(settings.bots) else ()))
     compared = compare(cells)
     return Analysis(tuple(cells), tuple(compared), tuple(sentences(cells, compared)), str(out))
+
+
+def careful(bots: Iterable[str]) -> bool:
+    """Whether every bot is a built-in one, which never misses an announcement nor calls one falsely (metrics.MISTAKES);
+    a plugin's bot may (or is no longer installed: it may have)."""
+    reg = registry()
+    try:
+        return all(reg.bot(reg.spec(bot).name).plugin in BUILTIN_PLUGINS for bot in bots)
+    except MaumauError:
+        return False
 
 
 def stored_figures(directory: Path) -> tuple[Settings, list[tuple[str, int, dict]]] | None:

@@ -24,3 +24,13 @@ def change(compared: Compared) -> str:
     if d.relative is not None and d.relative_low is not None:
         return f"{d.relative * 100:+.0f}% [{d.relative_low * 100:+.0f}%, {d.relative_high * 100:+.0f}%]{mark}"
     return f"{d.value:+.3g} [{d.low:+.3g}, {d.high:+.3g}]{mark}"
+
+
+def quantile_change(compared: Compared | None, i: int) -> str:
+    """The `i`-th quantile's change against the first column, `+2 [+1, +3] *`, or '' where it has none."""
+    spans = compared.quantile_differences if compared is not None else None
+    if not spans:
+        return ""
+    value, low, high = spans[i]
+    mark = " *" if low > 0 or high < 0 else ""
+    return f"{value:+.3g} [{low:+.3g}, {high:+.3g}]{mark}"

@@ -31,6 +31,10 @@ def analyze_cmd(
     skill: Annotated[Optional[list[str]], typer.Option(
         "--skill", help="STRONG/WEAK: the order index of STRONG in one seat among WEAK bots (repeatable; default "
                         "medium/random; e.g. 'hard:rollouts=100/medium'; none: no skill tournaments).")] = None,
+    hidden_info: Annotated[Optional[str], typer.Option(
+        "--hidden-info", help="The value of hidden information: BOT (hard, with options, e.g. hard:rollouts=100) "
+                              "seeing every hand, in one seat among the same BOT not seeing them; its order index.")
+    ] = None,
     ablate: Annotated[bool, typer.Option(
         "--ablate", help="Also play the ruleset with each of its rules taken away, each against the whole.")] = False,
     set_: SetOpt = None,
@@ -62,7 +66,8 @@ def analyze_cmd(
         raise MaumauError("--resume needs --out DIR: the directory of the analysis to continue")
     with option_names():
         plan = make_plan(rulesets, players, overrides_of(set_), sweep, bots, deals, 1 if seed is None else seed,
-                         logs, skill=skill, ablate=ablate, until=until, max_deals=max_deals)
+                         logs, skill=skill, ablate=ablate, until=until, max_deals=max_deals,
+                         hidden_info=hidden_info)
         if workers is not None and workers < 1:
             raise MaumauError(f"--workers must be at least 1, got {workers}")
         if out is None:

@@ -22,7 +22,7 @@ from .progress import Progress, progress_for
 from .schedule import Slot, Units, schedule
 from .settings import Settings, extended, stored_settings, with_deals
 from .standings import Standings, tally
-from .store import DB_NAME, Store
+from .store import ANALYSIS, DB_NAME, Store
 from .work import MatchOutcome, WorkUnit
 
 
@@ -143,11 +143,28 @@ def stored_standings(directory: Path) -> tuple[Standings, str]:
     try:
         settings = Settings.from_config(store.config())
         note = f"{settings.ruleset_name}, seed {settings.seed}: {counted(store.count(), 'match')} stored"
-        if not store.finished():
+        analysed = analysis_cell(store)
+        if analysed is not None:
+            note += analysed
+        elif not store.finished():
             note += f"\nunfinished: continue with: {resume_command(directory, settings)}"
         return standings_of(store), note
     finally:
         store.close()
+
+
+def analysis_cell(store: Store) -> str | None:
+    """The note on a cell of `maumau analyze` (None: not one). A cell of equal bots plays one rotation per deal, so it
+    is never marked finished as a tournament is: its own meta row (store.ANALYSIS) says whether it is complete."""
+    try:
+        deals = store.meta(ANALYSIS)
+    except KeyError:
+        return None
+    out = shlex.quote(str(store.directory.parent))
+    if deals:
+        return f"; a cell of the analysis in {out}, complete after {counted(int(deals), 'deal')}"
+    return (f"\nunfinished: a cell of the analysis in {out}; continue it with the same `maumau analyze` command "
+            f"plus --resume --out {out}")
 
 
 def resume_command(directory: Path, settings: Settings | None = None) -> str:

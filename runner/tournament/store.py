@@ -70,6 +70,9 @@ CREATE TABLE IF NOT EXISTS faults (
 """
 # The table an analysis keeps beside a tournament's rows (runner/analysis/runs.py): each match's counts. Every reader
 # accepts it where it is, so that an analysis' cell reads as any tournament does (standings, replays, the server).
+# The meta row that marks an analysis cell (runner/analysis/runs.py FigureStore): the deals it is complete through,
+# or '' while it is not
+ANALYSIS = "analysis_deals"
 FIGURES_SCHEMA = "CREATE TABLE IF NOT EXISTS figures (match_id TEXT PRIMARY KEY, data TEXT NOT NULL);"
 
 

@@ -50,6 +50,10 @@ class WorkUnit(NamedTuple):
     # what the worker measures of the match from its in-memory events (runner/analysis/metrics.py `measure`): a
     # module-level function, pickled by name, given (unit, ruleset, result, log); its plain-data value comes back
     measure: Callable | None = None
+    # how the match's bots and referee are made, where not as in a tournament: given (unit, make_bot, referee), a
+    # module-level function (or a partial of one) returns the two to use; set only by runner/analysis/runs.py, for
+    # its hidden-information tournament (runner/analysis/seeing.py), never from a tournament's settings
+    seating: Callable | None = None
 
     def __repr__(self) -> str:  # without the ruleset, pages long
         return f"WorkUnit(match_id={self.match_id!r}, seed={self.seed}, bots={self.bots})"
@@ -139,9 +143,12 @@ def play_unit(unit: WorkUnit) -> MatchOutcome:
     bots = shared_maker(unit.faults.isolate, unit.faults.bot_memory, unit.faults.sandbox)
     remote: list[RemoteBot] = []
     try:
+        make, referee = partial(seat_bot, unit, remote), make_referee(unit)
+        if unit.seating is not None:
+            make, referee = unit.seating(unit, make, referee)
         match = Match(
-            ruleset, list(unit.bots), unit.seed, partial(seat_bot, unit, remote), match_id=unit.match_id,
-            referee=make_referee(unit), log=log, overrides=unit.overrides, ruleset_name=unit.ruleset_name,
+            ruleset, list(unit.bots), unit.seed, make, match_id=unit.match_id, referee=referee, log=log,
+            overrides=unit.overrides, ruleset_name=unit.ruleset_name,
             decks=unit.decks,
         )
         result = match.run()
