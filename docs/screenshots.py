@@ -15,11 +15,11 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser import chromium  # noqa: E402  (tests/browser.py: the system chromium, headless)
 from runner.tournament.driver import conduct  # noqa: E402
 from runner.tournament.settings import plan  # noqa: E402
 from runner.web.host import Games  # noqa: E402
 from runner.web.server import running  # noqa: E402
+from support.browser import chromium  # noqa: E402  (tests/support/browser.py: the system chromium, headless)
 
 SIZE = {"width": 1280, "height": 960}
 MOVES_BEFORE_THE_PICTURE = 4

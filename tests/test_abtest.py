@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from console import maumau
 from runner.tournament import driver
 from runner.tournament.abtest import PairedTest, plan_test
 from runner.tournament.schedule import schedule
 from runner.tournament.sprt import Hypotheses
 from runner.tournament.work import SeatOutcome
-from test_scripts import Interrupting
+from support.console import maumau
+from support.tournaments import Interrupting
 
 
 def seat(seat, entrant, place):

@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-import misbehaving_bots
 from runner import plugins
 from runner.table.match import Match
 from runner.table.referee import Referee
 from runner.tournament.store import Store
-from test_tournament_cli import maumau
+from support import misbehaving_bots
+from support.console import maumau
 
 RAISE_LINE = inspect.getsourcelines(misbehaving_bots.Crasher.misbehave)[1] + 1  # `raise ZeroDivisionError(...)`
 CALL_LINE = inspect.getsourcelines(misbehaving_bots.Honest.act)[1] + 3  # `return self.misbehave(view)`

@@ -13,12 +13,12 @@ from itertools import chain
 
 import pytest
 
-from games import VARIANTS, play, player_counts, random_house_rules, random_overrides
 from rulesets.builtin import classic_names
 from runner.errors import RulesetError
 from runner.game.engine import Round
 from runner.logs.verify import verify
-from scenario import load
+from support.games import VARIANTS, play, player_counts, random_house_rules, random_overrides
+from support.scenario import load
 
 SEEDS = 20  # per ruleset and table size: 2,000 matches in all
 VERIFIED = 4  # every fourth log is also verified without the engine (test_verify does more)
