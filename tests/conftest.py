@@ -1,8 +1,38 @@
 import random
+from fnmatch import fnmatch
 
 import pytest
 
 from runner.plugins import registry
+
+# The slow tier: `pytest -m "not slow"` leaves it out (the rules, the engine and the unit tests, in minutes);
+# .ci/run runs everything. The rule is here, by family, so that a new test file of a slow family is slow
+# without anyone marking it (README, "Testing"). A test is slow when
+# - its file's name is of a slow family (SLOW_MODULES): a real browser, the bubblewrap sandbox, Dask clusters,
+#   bots in processes of their own (exec:, --isolate, containment, memory and CPU caps, exits), the bench
+#   scripts, pip installs;
+# - or it uses a fixture of SLOW_FIXTURES (a browser page, a Dask cluster, isolated bot processes, wherever the
+#   test is);
+# - or it is marked slow itself (`@pytest.mark.slow`, or `pytestmark = pytest.mark.slow` for a module), or by a
+#   helper of tests/support/ that marks it (support.terminal.needs_tmux: a real terminal).
+SLOW_MODULES = (
+    "test_web_browser*", "test_sandbox*", "test_dask*", "test_containment*", "test_plugin_containment*",
+    "test_isolation*", "test_external*", "test_bot_exits*", "test_bot_memory*", "test_cpu_time*", "test_bench*",
+    "test_new_bot*",
+)
+SLOW_FIXTURES = {"browser", "page", "cluster", "isolated"}
+
+
+def is_slow(item: pytest.Item) -> bool:
+    """Whether `item` is in the slow tier by the rule above (its own mark aside)."""
+    return (any(fnmatch(item.path.name, family) for family in SLOW_MODULES)
+            or not SLOW_FIXTURES.isdisjoint(getattr(item, "fixturenames", ())))
+
+
+def pytest_collection_modifyitems(config, items):
+    for item in items:
+        if is_slow(item):
+            item.add_marker(pytest.mark.slow)
 
 
 @pytest.fixture(scope="session")
