@@ -14,11 +14,13 @@ from runner.plugins import registry
 # - or it uses a fixture of SLOW_FIXTURES (a browser page, a Dask cluster, isolated bot processes, wherever the
 #   test is);
 # - or it is marked slow itself (`@pytest.mark.slow`, or `pytestmark = pytest.mark.slow` for a module), or by a
-#   helper of tests/support/ that marks it (support.terminal.needs_tmux: a real terminal).
+#   helper of tests/support/ that marks it (support.terminal.needs_tmux: a real terminal). So are the long
+#   differential runs (tests/test_accelerator.py's whole corpus, tests/test_random_games.py's cookbook streams),
+#   which .ci/run runs under each CPython, and single tests of a quick file that start a tournament process.
 SLOW_MODULES = (
     "test_web_browser*", "test_sandbox*", "test_dask*", "test_containment*", "test_plugin_containment*",
-    "test_isolation*", "test_external*", "test_bot_exits*", "test_bot_memory*", "test_cpu_time*", "test_bench*",
-    "test_new_bot*",
+    "test_isolation*", "test_external*", "test_bot_exits*", "test_bot_memory*", "test_cpu_time*",
+    "test_fault_tournament*", "test_trusted_output*", "test_bench*", "test_new_bot*",
 )
 SLOW_FIXTURES = {"browser", "page", "cluster", "isolated"}
 

@@ -106,6 +106,7 @@ def test_random_house_rules_with_sloppy_bots_keep_every_invariant(reg, checked):
 HOUSE_MATCHES = 150  # random combinations of the house rules' keys, per stream of seeds
 
 
+@pytest.mark.slow  # slow: long random streams; .ci/run runs them under each CPython
 @pytest.mark.parametrize("stream", [14, 1414])
 def test_random_house_rules_of_the_cookbook_keep_every_invariant_and_verify(checked, stream):
     """Random combinations of the keys of docs/house-rules.md on the three families, with sloppy bots."""

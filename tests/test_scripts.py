@@ -191,6 +191,7 @@ def test_added_entrants_leave_the_stored_labels_alone():
     assert added_labels(("easy",), ("easy",), ["hard", "hard"]) == ("hard#1", "hard#2")
 
 
+@pytest.mark.slow  # slow: a tournament in a process of its own, stopped and resumed
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_run_stopped_by_sigterm_says_how_to_resume_like_ctrl_c(tmp_path):
     # CI ends a job that runs out of time with SIGTERM: the run must say how to continue, as on Ctrl-C

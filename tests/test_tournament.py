@@ -104,6 +104,7 @@ def test_standings_are_the_same_bytes_on_every_backend(tmp_path):
     assert [p.read_bytes() for p in logs] == [(tmp_path / "two" / "logs" / p.name).read_bytes() for p in logs]
 
 
+@pytest.mark.slow  # slow: a tournament in a process of its own, killed and resumed
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_tournament_killed_partway_resumes_to_the_uninterrupted_standings(tmp_path):
     options = ["-r", "strafpunten", "-b", "random", "-b", "random", "-b", "random", "--deals", "30",
