@@ -12,7 +12,7 @@ from runner.plugins import registry
 #   bots in processes of their own (exec:, --isolate, containment, memory and CPU caps, exits), the bench
 #   scripts, pip installs;
 # - or it uses a fixture of SLOW_FIXTURES (a browser page, a Dask cluster, isolated bot processes, wherever the
-#   test is);
+#   test is), or its module imports from a helper of SLOW_HELPERS (tests/support/browser.py: a real browser);
 # - or it is marked slow itself (`@pytest.mark.slow`, or `pytestmark = pytest.mark.slow` for a module), or by a
 #   helper of tests/support/ that marks it (support.terminal.needs_tmux: a real terminal). So are the long
 #   differential runs (tests/test_accelerator.py's whole corpus, tests/test_random_games.py's cookbook streams),
@@ -23,12 +23,24 @@ SLOW_MODULES = (
     "test_fault_tournament*", "test_trusted_output*", "test_bench*", "test_new_bot*",
 )
 SLOW_FIXTURES = {"browser", "page", "cluster", "isolated"}
+SLOW_HELPERS = {"support.browser"}
+
+
+def imports_a_slow_helper(module) -> bool:
+    """Whether `module` holds a name imported from a module of SLOW_HELPERS (or one of those modules itself)."""
+    for value in vars(module).values():
+        name = getattr(value, "__module__", None) or getattr(value, "__name__", None)
+        if isinstance(name, str) and name in SLOW_HELPERS:
+            return True
+    return False
 
 
 def is_slow(item: pytest.Item) -> bool:
     """Whether `item` is in the slow tier by the rule above (its own mark aside)."""
+    module = getattr(item, "module", None)
     return (any(fnmatch(item.path.name, family) for family in SLOW_MODULES)
-            or not SLOW_FIXTURES.isdisjoint(getattr(item, "fixturenames", ())))
+            or not SLOW_FIXTURES.isdisjoint(getattr(item, "fixturenames", ()))
+            or (module is not None and imports_a_slow_helper(module)))
 
 
 def pytest_collection_modifyitems(config, items):
