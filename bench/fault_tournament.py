@@ -5,7 +5,7 @@
 Runs it under every --on-fault policy, in-process and --isolate, and prints for each: the time
 taken, the time the hanging bot's matches could cost at most (its matches x the move time, over
 the workers), and the standings (W/D/L, score, faults). The misbehaving bots are the test suite's
-(tests/misbehaving_bots.py); `t-honest` plays exactly like `random`.
+(tests/support/misbehaving_bots.py); `t-honest` plays exactly like `random`.
 """
 
 import argparse
@@ -16,13 +16,13 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).parent.parent / "tests"))
 
-import misbehaving_bots  # noqa: E402
 from runner import plugins  # noqa: E402
 from runner.errors import MaumauError  # noqa: E402
 from runner.seats.faults import FaultSettings  # noqa: E402
 from runner.tournament.driver import conduct  # noqa: E402
 from runner.tournament.schedule import match_count  # noqa: E402
 from runner.tournament.settings import plan  # noqa: E402
+from support import misbehaving_bots  # noqa: E402
 
 ENTRANTS = ["random", "medium", "t-honest", "t-crash", "t-sleep", "t-cheat"]
 

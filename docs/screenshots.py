@@ -17,12 +17,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
-from browser import ASKED, INSTANT, chromium, start_game, tap_first_asked  # noqa: E402  (tests/browser.py)
 from runner.tournament.driver import conduct  # noqa: E402
 from runner.tournament.settings import plan  # noqa: E402
 from runner.web.host import Games  # noqa: E402
 from runner.web.server import running  # noqa: E402
 from runner.web.site import write_site  # noqa: E402
+from support.browser import ASKED, INSTANT, chromium, start_game, tap_first_asked  # noqa: E402  (tests/support/browser.py)
 
 PHONE, DESKTOP = {"width": 390, "height": 844}, {"width": 1280, "height": 800}
 MOVES_BEFORE_THE_PICTURE = 4

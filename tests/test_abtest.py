@@ -4,13 +4,13 @@ import json
 
 import pytest
 
-from console import maumau
 from runner.tournament import driver
 from runner.tournament.abtest import DEALS_PER_BATCH, PairedTest, plan_test
 from runner.tournament.schedule import schedule
 from runner.tournament.sprt import Hypotheses
 from runner.tournament.work import SeatOutcome
-from test_scripts import Interrupting
+from support.console import maumau
+from support.tournaments import Interrupting
 
 
 def seat(seat, entrant, place):
@@ -65,6 +65,7 @@ def test_with_opponents_a_deal_scores_the_difference_of_the_ahead_shares():
     assert test.scores == [0.625]
 
 
+@pytest.mark.slow  # slow: the test again on worker processes
 def test_medium_against_easy_accepts_h1_and_the_result_does_not_depend_on_the_backend(capsys, monkeypatch, tmp_path):
     args = ["sprt", "-r", "standard-single", "medium", "easy", "--format", "json", "-q", "--seed", "1"]
     code, out, err = maumau(capsys, monkeypatch, *args, "--backend", "serial", "--out", tmp_path / "serial")

@@ -87,6 +87,7 @@ def compiled_or_skip() -> None:
     pytest.skip(f"the accelerator is not built here: {accel.summary()}")
 
 
+@pytest.mark.slow  # slow: the whole corpus and gallery on both paths; .ci/run runs it under each CPython
 def test_both_paths_give_the_same_logs_over_the_corpus_and_the_gallery():
     compiled_or_skip()
     pure = pure_digests()

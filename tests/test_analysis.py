@@ -9,7 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from logbuilder import Log
 from runner.analysis import analyze, make_plan, read_analysis, run_analysis
 from runner.analysis.figures import deciles
 from runner.analysis.intervals import chi_square_sf, difference, quantile_differences, ratio
@@ -19,6 +18,7 @@ from runner.logs import codec
 from runner.tournament.progress import Progress
 from runner.tournament.schedule import Units, schedule
 from runner.tournament.work import play_unit
+from support.logbuilder import Log
 
 DECIDED = {"stuck", "choice", "seven", "ace", "again"}
 

@@ -86,6 +86,7 @@ def test_rulesets_check_of_many_files_reports_each_and_exits_1():
     ["rulesets", "show", str(BAD / "deck_too_small.yaml")],
     ["play", "-r", str(BAD / "not_utf8.yaml"), "-b", "random", "-b", "random"],
 ])
+@pytest.mark.slow  # slow: the console script in a process of its own
 def test_the_console_script_prints_one_error_line_without_a_traceback(args):
     done = subprocess.run([sys.executable, "-c", "from runner.cli import main; main()", *args],
                           capture_output=True, text=True)
@@ -116,6 +117,7 @@ def test_every_problem_of_a_file_is_reported_each_on_its_own_line(tmp_path):
     ]
 
 
+@pytest.mark.slow  # slow: the console script in a process of its own
 def test_the_console_script_prints_every_problem_as_an_error_line(tmp_path):
     path = tmp_path / "two.yaml"
     path.write_text("extends: standard\nname: two\nhand_size: '7'\nlast_card_draws: 'no'\n")

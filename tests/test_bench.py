@@ -83,7 +83,7 @@ def test_the_unseeded_bound_plays_on_one_set_of_generators_and_puts_the_seeding_
 
 
 def test_rollout_states_are_mid_game_and_playouts_finish_them():
-    from scenario import load
+    from support.scenario import load
 
     states = rollouts.mid_game_states(load("standard"), 3)
     assert len(states) == rollouts.STATES and not any(state.over for state in states)

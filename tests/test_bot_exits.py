@@ -14,9 +14,9 @@ import time
 
 import pytest
 
-import misbehaving_bots
-from test_plugins import install
-from test_tournament_cli import maumau
+from support import misbehaving_bots
+from support.console import maumau
+from support.plugins import install
 
 TOURNAMENT = ["tournament", "-r", "strafpunten", "--deals", "1", "--seed", "2", "-q", "--format", "json",
               "--move-time", "0"]

@@ -13,12 +13,12 @@ from pathlib import Path
 
 import pytest
 
-from console import maumau
 from runner.seats import external, memory, sandbox
 from runner.seats.faults import FaultSettings
 from runner.table.play import play_match
+from support.console import maumau
 
-HOSTILE = Path(__file__).parent / "hostile_bot.py"
+HOSTILE = Path(__file__).parent / "support" / "hostile_bot.py"
 CAP = 256 << 20
 REACHED = ("its processes together reached --bot-memory (256 MiB), and the kernel killed one of them; the bot "
            "process was killed")
@@ -29,7 +29,7 @@ modes = pytest.mark.parametrize("boxed", [False, pytest.param(True, marks=pytest
 
 
 def hog(count: int, mib: int) -> str:
-    """An exec: bot that starts `count` processes holding `mib` MiB each (tests/hostile_bot.py's `hog`)."""
+    """An exec: bot that starts `count` processes holding `mib` MiB each (tests/support/hostile_bot.py's `hog`)."""
     return f"exec:{shlex.quote(sys.executable)} {HOSTILE} hog {count},{mib}"
 
 

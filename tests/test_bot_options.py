@@ -6,7 +6,6 @@ import random
 import pytest
 
 import runner
-from console import maumau
 from runner.errors import MaumauError, PluginError
 from runner.plugins import Registry, make_manager, registry
 from runner.plugins.botspec import bot_name
@@ -14,6 +13,7 @@ from runner.seats.botmaker import BotMaker
 from runner.tournament.driver import conduct
 from runner.tournament.settings import plan
 from runner.tournament.store import Store
+from support.console import maumau
 
 
 class Patient(runner.Bot):

@@ -17,7 +17,7 @@ from runner.game.engine import Round
 from runner.plugins import registry
 from runner.table.match import Match
 from runner.table.play import make_bot_factory
-from scenario import deal
+from support.scenario import deal
 
 EVERY_PHASE = Path(__file__).parent.parent / "runner" / "botkit" / "every-phase.yaml"
 RULES = {  # each going-out rule, added to a file of the gallery or to every-phase

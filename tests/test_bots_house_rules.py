@@ -19,7 +19,7 @@ from runner.game.engine import Round
 from runner.logs.verify import verify_file
 from runner.plugins import registry
 from runner.table.match import Match
-from scenario import deal
+from support.scenario import deal
 
 EVERY_PHASE = Path(__file__).parent.parent / "runner" / "botkit" / "every-phase.yaml"
 

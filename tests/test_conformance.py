@@ -16,7 +16,7 @@ import pytest
 from runner.game.actions import Play
 from runner.game.engine import Outcome, Round
 from runner.simulate import Sampler
-from scenario import load
+from support.scenario import load
 
 SEEDS = 2
 SAMPLED = 3  # every third state is also sampled from its view

@@ -12,7 +12,7 @@ from typer.testing import CliRunner
 
 from runner.cli import app
 from runner.plugins import registry
-from test_cookbook_rules import SCENARIOS, failing_entries, writer
+from support.cookbook import ENTRIES, SCENARIOS, failing_entries, writer
 
 COOKBOOK = Path(__file__).resolve().parent.parent / "docs" / "house-rules.md"
 TEXT = COOKBOOK.read_text()
@@ -43,7 +43,7 @@ def test_each_ruleset_of_the_cookbook_loads_and_checks(text, tmp_path):
 def test_the_coverage_table_counts_every_researched_rule_once_and_its_summary_adds_up(tmp_path):
     rows = ROW.findall(TEXT)
     # A rule counts as writable through the entries it cites only if each entry's file loads and does what the
-    # entry says (tests/test_cookbook_rules.py plays each one).
+    # entry says (tests/support/cookbook.py plays each one).
     cited = {int(n) for _, verdict, how in rows if verdict != "not" for n in re.findall(r"\bentry (\d+)", how)}
     assert cited <= set(SCENARIOS) and len(cited) >= 40
     assert not failing_entries(SCENARIOS, writer(tmp_path))  # every entry, cited or not
@@ -70,3 +70,9 @@ def test_each_ruleset_of_the_cookbook_plays_as_written_and_its_log_verifies(text
     assert played.exit_code == 0, played.output
     verified = CliRunner().invoke(app, ["verify", str(log)])
     assert verified.exit_code == 0 and verified.stdout.startswith("ok: "), verified.output
+
+
+def test_every_entry_has_a_scenario_named_after_its_file():
+    assert sorted(SCENARIOS) == sorted(ENTRIES)
+    for number, named in SCENARIOS.items():
+        assert named.__name__ == yaml.safe_load(ENTRIES[number])["name"].replace("-", "_")

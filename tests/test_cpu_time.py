@@ -14,10 +14,10 @@ from pathlib import Path
 
 import pytest
 
-import misbehaving_bots
 from runner import plugins
 from runner.seats.faults import FaultSettings
-from test_tournament_cli import maumau
+from support import misbehaving_bots
+from support.console import maumau
 
 TESTS = Path(__file__).resolve().parent
 GENEROUS_WALL = 120.0  # a cap no decision comes near however busy the machine: only the CPU budget can act
@@ -103,13 +103,13 @@ def cpu_ticks(pid: int) -> int:
 
 
 def tournament_in_a_new_process(args: list[str]) -> subprocess.CompletedProcess:
-    """`maumau ARGS...` in a new Python process, with tests/misbehaving_bots.py's bots registered.
+    """`maumau ARGS...` in a new Python process, with tests/support/misbehaving_bots.py's bots registered.
 
     Two such runs start alike, so the runner's own work in the bots' thread (imports, garbage
     collections) falls in the same decisions in each; in the test process it would depend on
     everything the earlier tests left behind.
     """
-    program = ("import sys, misbehaving_bots; from runner import plugins; "
+    program = ("import sys; from support import misbehaving_bots; from runner import plugins; "
                "plugins._registry = misbehaving_bots.registry(); from runner.cli import main; main()")
     path = os.pathsep.join(filter(None, [str(TESTS), os.environ.get("PYTHONPATH")]))
     return subprocess.run([sys.executable, "-c", program, *args], cwd=TESTS.parent,

@@ -6,12 +6,12 @@ import random
 
 import pytest
 
-from console import maumau, run_cli
 from runner.errors import MaumauError
 from runner.game.engine import Round
 from runner.logs.codec import decode
 from runner.plugins import registry
 from runner.tournament.deals import deck_of, read_deals
+from support.console import maumau, run_cli
 
 
 def tournament(capsys, monkeypatch, out, *args):

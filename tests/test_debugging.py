@@ -6,12 +6,12 @@ import json
 
 import pytest
 
-import misbehaving_bots
 from runner import plugins
 from runner.table.match import Match
 from runner.table.referee import Referee
 from runner.tournament.store import Store
-from test_tournament_cli import maumau
+from support import misbehaving_bots
+from support.console import maumau
 
 RAISE_LINE = inspect.getsourcelines(misbehaving_bots.Crasher.misbehave)[1] + 1  # `raise ZeroDivisionError(...)`
 CALL_LINE = inspect.getsourcelines(misbehaving_bots.Honest.act)[1] + 3  # `return self.misbehave(view)`
@@ -25,8 +25,9 @@ def with_misbehaving_bots(monkeypatch):
 def crash_traceback_is_the_bots(text: str) -> None:
     """`text` is Python's traceback of Crasher.misbehave, its files named from the import path."""
     assert text.startswith("Traceback (most recent call last):\n"), text
-    assert f'  File "misbehaving_bots.py", line {CALL_LINE}, in act\n' in text
-    raised = f'  File "misbehaving_bots.py", line {RAISE_LINE}, in misbehave\n    raise ZeroDivisionError("on purpose")'
+    assert f'  File "support/misbehaving_bots.py", line {CALL_LINE}, in act\n' in text
+    raised = (f'  File "support/misbehaving_bots.py", line {RAISE_LINE}, in misbehave\n'
+              '    raise ZeroDivisionError("on purpose")')
     assert raised in text
     assert text.endswith("ZeroDivisionError: on purpose") and "runner/" not in text  # none of the runner's frames
 

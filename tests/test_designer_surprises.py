@@ -12,7 +12,7 @@ from runner.cli import app
 from runner.errors import RulesetError
 from runner.logs.narration import Narrator, PowerWords, event_line
 from runner.plugins import registry
-from scenario import deal, do, hand
+from support.scenario import deal, do, hand
 
 SHORT_DECK = 'deck: {ranks: ["9", "10", J, Q, K, A]}\nplayers: {max: 4}\n'
 

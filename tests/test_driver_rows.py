@@ -6,12 +6,12 @@ from dataclasses import replace
 
 import pytest
 
-import misbehaving_bots
 from runner.tournament.integrity import digest, plain_digest, seat_row
 from runner.tournament.schedule import schedule, unit_of
 from runner.tournament.settings import plan
 from runner.tournament.store import Store
 from runner.tournament.work import SeatOutcome, play_unit
+from support import misbehaving_bots
 
 
 def seats():

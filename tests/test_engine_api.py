@@ -5,10 +5,10 @@ import random
 import pytest
 
 import runner
-from midround import table
 from runner.game.actions import DRAW, PASS, Play
 from runner.game.engine import BLOCKED, FORFEITED, TURN_LIMIT, WENT_OUT, Game, IllegalAction, Outcome, Round
-from scenario import cards, deal, load
+from support.midround import table
+from support.scenario import cards, deal, load
 
 
 def test_the_game_is_public_and_one_per_ruleset():

@@ -10,7 +10,7 @@ import pytest
 from runner.game.actions import DRAW, Play
 from runner.game.cards import SUITS, Card, make_deck
 from runner.game.engine import Game, Round, shuffle
-from scenario import load
+from support.scenario import load
 
 
 @pytest.mark.parametrize("length", [0, 1, 2, 7, 32, 52, 104])

@@ -2,13 +2,13 @@
 
 import pytest
 
-import misbehaving_bots
 from runner.seats.faults import FaultSettings
 from runner.table.referee import TournamentAborted
 from runner.tournament.driver import conduct
 from runner.tournament.settings import plan
 from runner.tournament.store import Store
-from test_faults import MOVE_TIME, WALL_TIME
+from support import misbehaving_bots
+from support.faults import MOVE_TIME, WALL_TIME
 
 ENTRANTS = ["random", "t-crash", "t-sleep", "t-cheat"]  # 4 tables of 3, 3 rotations each: 12 matches
 

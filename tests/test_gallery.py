@@ -114,6 +114,7 @@ def test_the_browsers_rules_menu_offers_the_gallery():
 ROOT = Path(__file__).resolve().parent.parent
 
 
+@pytest.mark.slow  # slow: builds and installs a wheel
 def test_the_gallery_plays_by_name_from_an_installed_wheel(tmp_path):
     """A pure-Python wheel (MAUMAU_PURE=1: no compiler, about 20 s) installed, not editable, into a venv that borrows
     only this environment's dependencies (its paths, not its .pth files: the editable install stays out)."""

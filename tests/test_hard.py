@@ -6,11 +6,11 @@ import pytest
 
 from maumau.bots.hard import HardBot, candidates, choose, match_value
 from maumau.bots.medium import MediumBot
-from midround import table
 from runner.game.engine import Round
 from runner.table.match import Match
 from runner.table.play import make_bot_factory
-from scenario import cards
+from support.midround import table
+from support.scenario import cards
 
 
 def test_the_same_rng_gives_the_same_decisions(reg):

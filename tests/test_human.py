@@ -9,15 +9,15 @@ from pathlib import Path
 
 import pytest
 
-from midround import table
 from runner.cli import main
 from runner.game.actions import DRAW
 from runner.game.cards import parse_card
 from runner.logs.narration import DRAW_REASONS
 from runner.seats.human import HumanQuit, HumanSeat
 from runner.table.play import play_match
-from scenario import deal, do, load
-from terminal import ENDED, Terminal, needs_tmux
+from support.midround import table
+from support.scenario import deal, do, load
+from support.terminal import ENDED, Terminal, needs_tmux
 
 ROOT = Path(__file__).resolve().parent.parent
 ALWAYS_FIRST = "1\n" * 3000

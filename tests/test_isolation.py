@@ -4,7 +4,6 @@ import random
 
 import pytest
 
-import misbehaving_bots
 from runner.cli.options import parse_memory
 from runner.errors import MaumauError
 from runner.seats.botmaker import BotMaker
@@ -12,7 +11,8 @@ from runner.seats.faults import FaultSettings
 from runner.seats.isolation import worker_command
 from runner.table.match import Match
 from runner.table.referee import Referee
-from test_faults import MOVE_TIME, WALL_TIME, moves, play
+from support import misbehaving_bots
+from support.faults import MOVE_TIME, WALL_TIME, moves, play
 
 ISOLATED_FAULTS = {  # bot: (fault kind, words in the detail)
     "t-crash": ("exception", "ZeroDivisionError: on purpose"),

@@ -4,9 +4,9 @@ import random
 
 from maumau.bots import medium
 from maumau.bots.medium import MediumBot
-from midround import table
 from runner.game.actions import DRAW, NameSuit, Play
-from scenario import cards, deal, do
+from support.midround import table
+from support.scenario import cards, deal, do
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S 9S 10S"
 

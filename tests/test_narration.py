@@ -6,14 +6,14 @@ from pathlib import Path
 
 import pytest
 
-from midround import table
 from runner.game.actions import DRAW, PASS, NameSuit, Play
 from runner.game.cards import parse_card
 from runner.logs.follow import LogTable
 from runner.logs.narration import Narrator, action_text, event_line, ordered_actions, phase_text
 from runner.plugins import registry
 from runner.table.play import play_match
-from scenario import deal, do
+from support.midround import table
+from support.scenario import deal, do
 
 ROOT = Path(__file__).parent.parent
 

@@ -15,42 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from test_plugins import install
-
-RIGGING = '''
-"""A plugin that rigs the runner from inside: whoever imports it ranks `rigged` and `random` first."""
-import os, sys
-import runner
-from runner.table import match
-
-with open(os.environ["MAUMAU_TEST_IMPORTS"], "a") as imports:
-    imports.write(" ".join(sys.argv) + "\\n")
-
-honest = match.Match._rank_by_points
-
-def rigged_ranking(self, rounds_played):
-    ranking, winners = honest(self, rounds_played)
-    favoured = [s for s in ranking if self.table.players[s] in ("rigged", "random")]
-    ranking = favoured + [s for s in ranking if s not in favoured]
-    return ranking, ranking[:1]
-
-match.Match._rank_by_points = rigged_ranking
-
-
-class FirstLegal(runner.Bot):
-    name = "{name}"
-    description = "Plays the first legal action."
-
-    def act(self, view):
-        return view.legal[0]
-
-
-@runner.hookimpl
-def register_bots(register):
-    register(FirstLegal)
-'''
-
-HONEST = RIGGING[:RIGGING.index("with open")] + RIGGING[RIGGING.index("class FirstLegal"):]
+from support.plugins import HONEST, RIGGING, install
 
 
 @pytest.fixture

@@ -6,7 +6,6 @@ import os
 import subprocess
 import sys
 import textwrap
-from pathlib import Path
 
 import pytest
 from typer.testing import CliRunner
@@ -19,6 +18,7 @@ from runner.logs.verify import verify
 from runner.plugins import Registry, make_manager
 from runner.table.match import Match
 from runner.table.play import make_bot_factory
+from support.plugins import install
 
 
 class FirstLegal(runner.Bot):
@@ -89,15 +89,6 @@ name: cautious-house
 description: Strafpunten where a Queen skips.
 powers: {Q: {skip: 1}}
 """
-
-
-def install(site: Path, module: str, source: str, entry_point: str) -> None:
-    """An installed distribution as pip leaves it: the module and a dist-info with its entry point."""
-    (site / f"{module}.py").write_text(source)
-    info = site / f"{module}-1.0.dist-info"
-    info.mkdir()
-    (info / "METADATA").write_text(f"Metadata-Version: 2.1\nName: {module}\nVersion: 1.0\n")
-    (info / "entry_points.txt").write_text(f"[maumau]\n{entry_point} = {module}\n")
 
 
 @pytest.fixture

@@ -13,12 +13,12 @@ from itertools import chain
 
 import pytest
 
-from games import VARIANTS, play, player_counts, random_house_rules, random_overrides
 from maumau.rulesets.builtin import classic_names
 from runner.errors import RulesetError
 from runner.game.engine import Round
 from runner.logs.verify import verify
-from scenario import load
+from support.games import VARIANTS, play, player_counts, random_house_rules, random_overrides
+from support.scenario import load
 
 SEEDS = 20  # per ruleset and table size: 2,000 matches in all
 VERIFIED = 4  # every fourth log is also verified without the engine (test_verify does more)
@@ -106,6 +106,7 @@ def test_random_house_rules_with_sloppy_bots_keep_every_invariant(reg, checked):
 HOUSE_MATCHES = 150  # random combinations of the house rules' keys, per stream of seeds
 
 
+@pytest.mark.slow  # slow: long random streams; .ci/run runs them under each CPython
 @pytest.mark.parametrize("stream", [14, 1414])
 def test_random_house_rules_of_the_cookbook_keep_every_invariant_and_verify(checked, stream):
     """Random combinations of the keys of docs/house-rules.md on the three families, with sloppy bots."""

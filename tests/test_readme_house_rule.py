@@ -10,7 +10,7 @@ import yaml
 from typer.testing import CliRunner
 
 from runner.cli import app
-from scenario import deal, do, plays
+from support.scenario import deal, do, plays
 
 README = (Path(__file__).resolve().parent.parent / "README.md").read_text()
 EXAMPLE = re.search(r"```yaml\n(.*?)```", README, re.S).group(1)

@@ -4,7 +4,6 @@ import gzip
 import json
 import random
 
-import misbehaving_bots
 from runner.logs.codec import compress
 from runner.seats.botmaker import BotMaker
 from runner.seats.deadline import DecisionTimeout
@@ -13,6 +12,7 @@ from runner.seats.seat import LocalSeat
 from runner.table.match import Match
 from runner.table.play import make_bot_factory
 from runner.table.referee import Referee
+from support import misbehaving_bots
 
 AUTOPLAY = FaultSettings(policy="autoplay")
 

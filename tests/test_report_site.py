@@ -8,13 +8,13 @@ import re
 
 import pytest
 
-from console import maumau
 from runner.tournament.backends import Backend, SerialBackend
 from runner.tournament.driver import conduct, run
 from runner.tournament.settings import plan
 from runner.tournament.store import Store
 from runner.web.site import file_id, ruleset_words
 from runner.web.watch import Results
+from support.console import maumau
 
 
 @pytest.fixture(scope="module")

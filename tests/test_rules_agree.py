@@ -11,7 +11,7 @@ import pytest
 from runner.errors import MaumauError
 from runner.logs.verify import verify
 from runner.table.play import play_match
-from scenario import deal, do
+from support.scenario import deal, do
 
 ROOT = Path(__file__).resolve().parent.parent
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"

@@ -1,7 +1,7 @@
 """Announcements (docs: Rulesets): Mau and Mau Mau, their penalties, challenges, the final 7 of elimination."""
 
 from runner.game.actions import CHALLENGE, PASS, Play
-from scenario import deal, do, hand
+from support.scenario import deal, do, hand
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"
 

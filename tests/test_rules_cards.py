@@ -5,7 +5,7 @@ from collections import Counter
 
 from runner.game.cards import EVERY_CARD, Card, parse_card
 from runner.game.engine import Game, Round
-from scenario import all_cards, deal, do, hand, load, plays
+from support.scenario import all_cards, deal, do, hand, load, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"
 JOKERS = {"deck.jokers": 2, "points.X": 50}

@@ -3,7 +3,7 @@ and going on, and a stock that is not refilled from the pile."""
 
 from runner.game.actions import DRAW, PASS
 from runner.game.engine import BLOCKED, Outcome
-from scenario import deal, do, hand, plays
+from support.scenario import deal, do, hand, plays
 
 
 def draws(rnd):

@@ -3,11 +3,11 @@ player showing their hand, cards given to the next player, and jumping in out of
 
 import random
 
-from games import play
 from runner.game.actions import PASS, give, swap
 from runner.game.cards import RANKS, make_deck
 from runner.game.engine import Round
-from scenario import deal, do, hand, load, plays
+from support.games import play
+from support.scenario import deal, do, hand, load, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S 9C 9S"
 

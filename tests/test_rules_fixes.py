@@ -7,7 +7,7 @@ from runner import rules
 from runner.game.cards import parse_card
 from runner.game.engine import Game, Round
 from runner.plugins import registry
-from scenario import deal, do
+from support.scenario import deal, do
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"
 

@@ -3,11 +3,11 @@ formats target, rounds and wins, with match.max_rounds ending every match."""
 
 from dataclasses import dataclass
 
-from games import play
 from runner.plugins import registry
 from runner.table.match import Match
 from runner.table.play import make_bot_factory
-from scenario import deal, do, load
+from support.games import play
+from support.scenario import deal, do, load
 
 STOCK = "2C 3C 5C 6C 2S 3S"
 

@@ -2,7 +2,7 @@
 own player draw, and a limit on the next card's rank."""
 
 from runner.game.actions import DRAW
-from scenario import can, deal, do, hand, plays
+from support.scenario import can, deal, do, hand, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S 9C 9S"
 

@@ -9,11 +9,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from games import play
 from runner.plugins import registry
 from runner.table.match import Match, TableChange
 from runner.table.play import make_bot_factory
-from scenario import load
+from support.games import play
+from support.scenario import load
 
 
 @dataclass

@@ -4,7 +4,7 @@ whose power applies (the last card's, or each card's), and how announcements and
 from runner.game.actions import Play
 from runner.game.cards import parse_card
 from runner.game.checks import chain_plays
-from scenario import deal, do, plays
+from support.scenario import deal, do, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S 9C 9S"
 SAME_RANK = {"multiple.same_rank": True}

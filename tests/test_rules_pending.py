@@ -3,7 +3,7 @@ a penalty that does not end the turn, one aimed at the previous player, cards th
 skips that are passed on or grow (skip_stack, skip_with)."""
 
 from runner.game.actions import DRAW, PASS
-from scenario import deal, do, hand, plays
+from support.scenario import deal, do, hand, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S 9C 9S"
 MAKAO = {"powers.2": {"draw": 2, "stack_with": [3]}, "powers.3": {"draw": 3, "stack_with": [2]}}

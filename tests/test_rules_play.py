@@ -1,7 +1,7 @@
 """The shared core and drawing (docs: Rulesets): matching, the wild Jack, upcards, drawing, reshuffles, blocking."""
 
 from runner.game.actions import DRAW, PASS
-from scenario import can, deal, do, hand, plays, texts
+from support.scenario import can, deal, do, hand, plays, texts
 
 # ---------------------------------------------------------------- matching
 

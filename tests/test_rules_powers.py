@@ -1,7 +1,7 @@
 """Card powers (docs: Rulesets): the 7 penalty and its chain, 8 skips, 9 reverses, and the Ace in every variant."""
 
 from runner.game.actions import DRAW
-from scenario import can, deal, do, hand, plays
+from support.scenario import can, deal, do, hand, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"
 

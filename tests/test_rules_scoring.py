@@ -7,7 +7,7 @@ import pytest
 
 from runner.game.cards import RANKS, SUITS, Card
 from runner.game.engine import Round
-from scenario import all_cards, deal, do, load
+from support.scenario import all_cards, deal, do, load
 
 HANDS = ["JC QD KS AH 10C", "2D 3D 4D 5D 6D", "7S 8S 9S 10S 9C"]
 

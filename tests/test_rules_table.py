@@ -5,13 +5,13 @@ from dataclasses import dataclass
 
 import pytest
 
-from games import play
 from runner.game.cards import RANKS
 from runner.game.engine import HAND_LIMIT, Outcome, Round
 from runner.plugins import registry
 from runner.table.match import Match
 from runner.table.play import make_bot_factory
-from scenario import all_cards, deal, do, load
+from support.games import play
+from support.scenario import all_cards, deal, do, load
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S"
 

@@ -1,7 +1,7 @@
 """docs/house-rules.md, wild cards of other kinds: a wish that names a rank (wish_ranks, wish_binds), a wild card that
 names nothing, one that must follow suit, one only when nothing else fits, and a free card that takes anything."""
 
-from scenario import can, deal, do, plays
+from support.scenario import can, deal, do, plays
 
 STOCK = "2C 3C 4C 5C 6C 2S 3S 4S 5S 6S 9C 9S"
 RANK_WISH = {"powers.J": {"wild": True, "wish": "rank"}}

@@ -12,7 +12,7 @@ import pytest
 from runner.errors import RulesetError
 from runner.rules import parse_override
 from runner.tournament import store
-from test_tournament_cli import maumau
+from support.console import maumau
 
 SMALL = ["tournament", "-r", "strafpunten", "-b", "random", "-b", "random", "--deals", "3", "--backend", "serial",
          "-q", "--seed", "5"]

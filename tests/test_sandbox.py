@@ -1,9 +1,9 @@
-"""--sandbox against hostile bots: each attack of tests/hostile_bot.py is refused inside the sandbox (the file
+"""--sandbox against hostile bots: each attack of tests/support/hostile_bot.py is refused inside the sandbox (the file
 and network attacks succeed outside it, so that those tests can fail; outside, the PID namespace of every bot
 process, runner/seats/containment.py, already hides the runner); a sandboxed Python bot plays as it does
 unsandboxed. Nothing a bot or plugin supplies runs outside its sandbox or chooses what it holds
-(tests/hostile_program.py answers "are you Python?" with paths to mount); started from the project's root, a plugin
-sees none of the project; the sandbox holds for a runner that is not root, and under --backend dask.
+(tests/support/hostile_program.py answers "are you Python?" with paths to mount); started from the project's root, a
+plugin sees none of the project; the sandbox holds for a runner that is not root, and under --backend dask.
 
 MAUMAU_REQUIRE_SANDBOX=1 (set by .ci/run) turns a machine without bubblewrap from a skip into a failure.
 """
@@ -19,13 +19,13 @@ from pathlib import Path
 
 import pytest
 
-from console import maumau
 from runner.seats import sandbox
 from runner.seats.faults import FaultSettings
 from runner.table.play import play_match
-from test_plugin_containment import HONEST
+from support.console import maumau
+from support.plugins import HONEST
 
-HOSTILE = Path(__file__).parent / "hostile_bot.py"
+HOSTILE = Path(__file__).parent / "support" / "hostile_bot.py"
 WHY_NOT = sandbox.why_not()
 if WHY_NOT and os.environ.get("MAUMAU_REQUIRE_SANDBOX") == "1":
     raise RuntimeError(f"MAUMAU_REQUIRE_SANDBOX=1, but: {WHY_NOT}")
@@ -161,7 +161,7 @@ def test_under_dask_each_worker_discovers_the_plugins_in_the_sandbox_too(tmp_pat
     pytest.importorskip("distributed")
     import textwrap
 
-    from test_plugins import install
+    from support.plugins import install
 
     site = tmp_path / "site"
     site.mkdir()
@@ -180,14 +180,14 @@ def test_under_dask_each_worker_discovers_the_plugins_in_the_sandbox_too(tmp_pat
 # ---------------------------------------------------------------- nothing a bot supplies runs outside, or chooses
 
 
-PROGRAM = Path(__file__).parent / "hostile_program.py"
+PROGRAM = Path(__file__).parent / "support" / "hostile_program.py"
 ROOT = Path(__file__).parent.parent
 CONFINED = r"uid (\d+); read /etc/shadow: ENOENT; write outside: ENOENT; list secret: ENOENT"
 
 
 def hostile_program(directory: Path, tmp_path: Path) -> tuple[Path, Path]:
-    """(tests/hostile_program.py copied into `directory` as the executable `mybot`, with tests/hostile_bot.py beside
-    it; the host's folder it writes to)."""
+    """(tests/support/hostile_program.py copied into `directory` as the executable `mybot`, with
+    tests/support/hostile_bot.py beside it; the host's folder it writes to)."""
     if not os.access("/usr/bin/python3", os.X_OK):
         pytest.skip("the hostile program runs under /usr/bin/python3")
     outside, secret = tmp_path / "outside", tmp_path / "secret"
@@ -335,7 +335,7 @@ def register_bots(register):
 
 @needs_sandbox
 def test_started_from_the_project_root_a_sandboxed_plugin_sees_none_of_the_project(tmp_path):
-    from test_plugins import install
+    from support.plugins import install
 
     site = tmp_path / "site"
     site.mkdir()
@@ -469,7 +469,7 @@ def register_bots(register):
 def test_under_dask_isolate_and_sandbox_hold_for_each_bot_process(option, seen, tmp_path):
     pytest.importorskip("distributed")
     from runner.tournament.store import Store
-    from test_plugins import install
+    from support.plugins import install
 
     site = tmp_path / "site"
     site.mkdir()

@@ -7,11 +7,11 @@ from collections import Counter
 
 import pytest
 
-from console import maumau
 from runner.errors import InvalidSetting
 from runner.tournament.schedule import schedule
 from runner.tournament.settings import plan
 from runner.tournament.tables import extended_tables, gauntlet_tables, sampled_tables
+from support.console import maumau
 
 FIVE = ["medium", "easy", "random", "hard", "random"]
 QUICK = ["medium", "easy", "random", "easy", "random"]  # no search bot: the command-line tests play their matches

@@ -6,20 +6,21 @@ import signal
 import subprocess
 import sys
 import time
+from pathlib import Path
 
 import pytest
 from rich.console import Console
 
-from console import maumau
 from runner.cli.standings import render_standings
 from runner.errors import InvalidSetting
 from runner.tournament import driver
-from runner.tournament.backends import SerialBackend
 from runner.tournament.progress import BarProgress, LineProgress, Progress, duration, progress_for
 from runner.tournament.settings import added_labels, extended, plan
 from runner.tournament.store import DB_NAME, Store
-from test_tournament import ROOT, alive, children, count
+from support.console import maumau
+from support.tournaments import Interrupting, alive, children, count
 
+ROOT = Path(__file__).parent.parent
 SMALL = ["-r", "standard-single", "--seed", "1", "-b", "medium", "-b", "easy", "-b", "random", "--table-size", "2",
          "--deals", "5", "--backend", "serial"]
 
@@ -92,19 +93,6 @@ def test_quiet_silences_progress_and_reports(capsys, monkeypatch, tmp_path):
 def test_report_every_must_be_positive(capsys, monkeypatch, tmp_path):
     code, _, err = maumau(capsys, monkeypatch, "tournament", *SMALL, "--report-every", "0", "--out", tmp_path / "t")
     assert code == 1 and err == "Error: --report-every must be at least 1, got 0\n"
-
-
-class Interrupting(SerialBackend):
-    """Plays `stop_after` matches, then is interrupted as by Ctrl-C."""
-
-    def __init__(self, stop_after):
-        self.stop_after = stop_after
-
-    def run(self, units, on_results):
-        for n, unit in enumerate(units):
-            if n == self.stop_after:
-                raise KeyboardInterrupt
-            super().run([unit], on_results)
 
 
 def test_an_interrupted_run_prints_the_command_that_resumes_it_and_that_command_alone_finishes_it(
@@ -225,6 +213,7 @@ def test_added_entrants_leave_the_stored_labels_alone():
     assert added_labels(("easy",), ("easy",), ["hard", "hard"]) == ("hard#1", "hard#2")
 
 
+@pytest.mark.slow  # slow: a tournament in a process of its own, stopped and resumed
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_run_stopped_by_sigterm_says_how_to_resume_like_ctrl_c(tmp_path):
     # CI ends a job that runs out of time with SIGTERM: the run must say how to continue, as on Ctrl-C

@@ -11,11 +11,11 @@ import random
 import re
 from pathlib import Path
 
-from console import maumau
 from runner.table.match import bot_rng
 from runner.tournament import driver
 from runner.tournament.driver import stored_seed
-from test_scripts import Interrupting
+from support.console import maumau
+from support.tournaments import Interrupting
 
 MASK = 0xFFFFFFFF
 

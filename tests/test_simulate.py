@@ -10,7 +10,7 @@ from maumau.bots.random_bot import RandomBot
 from runner.game.cards import make_deck
 from runner.game.engine import Round
 from runner.simulate import Sampler, determinize, heuristic_policy, known_voids, playout, quick_policy, unseen_cards
-from scenario import cards, load
+from support.scenario import cards, load
 
 RULESETS = ["standard", "strafpunten", "elimination", "standard-challenge", "standard-seven-limit", "standard-ace-skip"]
 

@@ -346,6 +346,7 @@ def test_the_second_reading_gives_each_seat_as_the_first_does(tmp_path):
 # ---------------------------------------------------------------- the scaling benchmark, on a tiny budget
 
 
+@pytest.mark.slow  # slow: the bench script with worker processes
 def test_the_scaling_bench_profiles_and_times_workers_end_to_end(tmp_path, capsys):
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "bench"))
     import scaling

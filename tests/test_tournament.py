@@ -4,7 +4,6 @@ import itertools
 import math
 import os
 import signal
-import sqlite3
 import subprocess
 import sys
 import time
@@ -23,6 +22,7 @@ from runner.tournament.settings import LATER, labels, plan
 from runner.tournament.standings import sequential_z, wilson
 from runner.tournament.store import DB_NAME, Store
 from runner.tournament.work import MatchOutcome, SeatOutcome
+from support.tournaments import alive, children, count
 
 ROOT = Path(__file__).parent.parent
 
@@ -104,38 +104,7 @@ def test_standings_are_the_same_bytes_on_every_backend(tmp_path):
     assert [p.read_bytes() for p in logs] == [(tmp_path / "two" / "logs" / p.name).read_bytes() for p in logs]
 
 
-def count(db: Path) -> int:
-    """The matches stored so far; read-only, so that a look before the runner made the file does not make it."""
-    try:
-        connection = sqlite3.connect(f"file:{db}?mode=ro", uri=True, timeout=5)
-    except sqlite3.OperationalError:  # not created yet
-        return 0
-    try:
-        return connection.execute("SELECT COUNT(*) FROM matches").fetchone()[0]
-    except sqlite3.OperationalError:  # created, its tables not yet
-        return 0
-    finally:
-        connection.close()
-
-
-def children(pid: int) -> list[int]:
-    found = []
-    for task in Path(f"/proc/{pid}/task").iterdir():
-        try:
-            found += [int(c) for c in (task / "children").read_text().split()]
-        except FileNotFoundError:  # the thread ended between the listing and the read
-            continue
-    return found
-
-
-def alive(pid: int) -> bool:
-    try:
-        status = Path(f"/proc/{pid}/status").read_text()
-    except FileNotFoundError:
-        return False
-    return "State:\tZ" not in status  # a zombie has exited; only its exit status is left
-
-
+@pytest.mark.slow  # slow: a tournament in a process of its own, killed and resumed
 @pytest.mark.skipif(not sys.platform.startswith("linux"), reason="reads /proc")
 def test_a_tournament_killed_partway_resumes_to_the_uninterrupted_standings(tmp_path):
     options = ["-r", "strafpunten", "-b", "random", "-b", "random", "-b", "random", "--deals", "30",
@@ -237,7 +206,7 @@ def test_the_process_backend_batches_and_bounds_its_work():
 
 
 def test_a_worker_killed_by_its_bot_is_one_error_line_and_the_results_stay(tmp_path, monkeypatch):
-    import misbehaving_bots
+    from support import misbehaving_bots
 
     misbehaving_bots.install(monkeypatch)  # forked workers inherit it
     settings = plan("strafpunten", ["random", "t-hard-exit"], deals=2)

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from console import maumau, run_cli
+from support.console import maumau, run_cli
 
 SMALL = ["tournament", "-r", "strafpunten", "-b", "random", "-b", "random", "-b", "random", "--table-size", "2",
          "--deals", "2", "--backend", "serial", "-q", "--seed", "1"]

@@ -13,7 +13,7 @@ import textwrap
 
 import pytest
 
-from test_plugins import install
+from support.plugins import install
 
 NOISY = '''
 import os, sys, threading, time

@@ -11,13 +11,13 @@ import sys
 import pytest
 from typer.testing import CliRunner
 
-from games import VARIANTS, play, player_counts
 from maumau.rulesets.builtin import classic_names
 from runner.cli import app
 from runner.logs.follow import LogTable
 from runner.logs.verify import LogError, verify
 from runner.table.match import TableChange
-from scenario import load
+from support.games import VARIANTS, play, player_counts
+from support.scenario import load
 
 
 def logged(name: str, players: int, seed: int, sloppy: bool = False, policy: str = "forfeit",

@@ -1,13 +1,13 @@
 """The verifier on the cards and the table (docs: Rulesets): selectors and the most specific power,
 jokers, powers by player count, hand size and deck by player count, who leads, who deals next.
 
-Each test writes a short log by hand (tests/logbuilder.py): the correct log verifies, and each way
+Each test writes a short log by hand (tests/support/logbuilder.py): the correct log verifies, and each way
 of breaking it is rejected at the event that is wrong.
 """
 
 from __future__ import annotations
 
-from logbuilder import REMOVE, Log, accepted, rejected
+from support.logbuilder import REMOVE, Log, accepted, rejected
 
 # ---------------------------------------------------------------- selectors
 

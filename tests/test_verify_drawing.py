@@ -4,7 +4,7 @@ penalty, and the cards a round may not (or may only) end on."""
 
 from __future__ import annotations
 
-from logbuilder import Log, accepted, rejected, unfinished
+from support.logbuilder import Log, accepted, rejected, unfinished
 
 UNTIL = {"drawing.until_playable": True}
 

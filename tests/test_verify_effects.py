@@ -3,7 +3,7 @@ passed or swapped, the next hand shown, cards given, and jumping in out of turn.
 
 from __future__ import annotations
 
-from logbuilder import Log, accepted, rejected
+from support.logbuilder import Log, accepted, rejected
 
 
 def test_a_self_draw_card_makes_its_player_draw():

@@ -4,7 +4,7 @@ names the suit, and a draw in an extra turn has the reason `ace` only after an A
 
 from __future__ import annotations
 
-from logbuilder import Log, rejected, unfinished
+from support.logbuilder import Log, rejected, unfinished
 
 
 def eight_again_log(skip_written: bool) -> Log:

@@ -3,7 +3,7 @@ going out by table size, cards taken unseen, upcards taken by the dealer, and th
 
 from __future__ import annotations
 
-from logbuilder import Log, accepted, rejected
+from support.logbuilder import Log, accepted, rejected
 
 
 def test_a_last_only_card_is_played_only_in_the_play_that_empties_the_hand():

@@ -3,7 +3,7 @@ all of its suit, whose power applies, and announcements and going out judged on 
 
 from __future__ import annotations
 
-from logbuilder import Log, accepted, rejected
+from support.logbuilder import Log, accepted, rejected
 
 SAME_RANK = {"multiple.same_rank": True, "hand_size": 3}
 

@@ -4,7 +4,7 @@ and skips that are passed on or grow."""
 
 from __future__ import annotations
 
-from logbuilder import REMOVE, Log, accepted, rejected, unfinished
+from support.logbuilder import REMOVE, Log, accepted, rejected, unfinished
 
 SEVEN_AND_NINE = {"7": {"draw": 2, "stack_with": ["9"]}, "9": {"draw": 1, "stack_with": ["7"]}}
 

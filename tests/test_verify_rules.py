@@ -11,11 +11,11 @@ from collections import Counter
 
 import pytest
 
-from logbuilder import Log, rejected
 from runner.game.cards import RANKS, SUITS
 from runner.logs.verify_rules import LogRules
 from runner.plugins import registry
 from runner.rules import ruleset_of
+from support.logbuilder import Log, rejected
 
 COMPARED = ("draw", "stack", "chain_limit", "skip", "reverse", "wild", "wild_on_wild", "play_again", "others_draw",
             "skip_others", "stack_match", "ends_turn", "target", "skip_stack", "wish_binds", "wild_follows_suit",

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import pytest
 
-from logbuilder import Log, accepted, rejected
+from support.logbuilder import Log, accepted, rejected
 
 SAME_DEALER = {"deal.dealer_rotation": 0}  # so that every round is dealt as the first
 

@@ -4,7 +4,7 @@ a last resort, a card anything goes on, and a card after which the next must be 
 
 from __future__ import annotations
 
-from logbuilder import Log, accepted, rejected
+from support.logbuilder import Log, accepted, rejected
 
 RANK_WISH = {"J": {"wild": True, "wish": "rank"}}
 

@@ -10,7 +10,7 @@ import pytest
 
 from runner.cli import main
 from runner.web import host
-from webplay import DONE, new_game, play, server, state
+from support.webplay import DONE, new_game, play, server, state
 
 HOUSE = """extends: strafpunten
 name: nines-reverse

@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from runner.analysis import analyze
-from webplay import server
+from support.webplay import server
 
 
 @pytest.fixture(scope="module")

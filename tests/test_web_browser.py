@@ -15,11 +15,11 @@ from pathlib import Path
 
 import pytest
 
-from browser import CHROMIUM, INSTANT, chromium, start_game
 from runner.logs import codec
 from runner.table.play import play_match
 from runner.tournament.driver import conduct
 from runner.tournament.settings import plan
+from support.browser import CHROMIUM, INSTANT, chromium, start_game
 
 if not CHROMIUM and not os.environ.get("MAUMAU_REQUIRE_BROWSER"):
     pytest.skip("no chromium on this machine (apt-get install -y chromium); "

@@ -9,10 +9,10 @@ import os
 
 import pytest
 
-from browser import ASKED, CHROMIUM, INSTANT, chromium, start_game, tap_first_asked
 from runner.tournament.driver import conduct
 from runner.tournament.settings import plan
 from runner.web.site import write_site
+from support.browser import ASKED, CHROMIUM, INSTANT, chromium, start_game, tap_first_asked
 
 if not CHROMIUM and not os.environ.get("MAUMAU_REQUIRE_BROWSER"):
     pytest.skip("no chromium on this machine (apt-get install -y chromium); "

@@ -20,7 +20,7 @@ from runner.tournament.settings import plan
 from runner.web.host import HostedGame
 from runner.web.lobby import game_spec
 from runner.web.snapshot import seat_state
-from webplay import PATIENCE, choose, new_game, play, server, state
+from support.webplay import PATIENCE, choose, new_game, play, server, state
 
 CARD = re.compile(r"(?<![0-9A-Z])(10|[2-9JQKA])([CDHS])(?![A-Za-z0-9])")
 ONE_DECK_WITH_JOINS = "extends: strafpunten\nname: strafpunten-open\nmatch: {table_changes: true}\n"

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from browser import CHROMIUM, INSTANT, chromium, start_game
+from support.browser import CHROMIUM, INSTANT, chromium, start_game
 
 if not CHROMIUM and not os.environ.get("MAUMAU_REQUIRE_BROWSER"):
     pytest.skip("no chromium on this machine (apt-get install -y chromium); "

@@ -11,7 +11,6 @@ import time
 
 import pytest
 
-from console import maumau
 from runner.logs import codec
 from runner.table.play import play_match
 from runner.tournament.backends.base import Backend
@@ -21,7 +20,8 @@ from runner.tournament.settings import plan
 from runner.tournament.store import Store
 from runner.tournament.work import play_unit
 from runner.web import watch
-from webplay import new_game, server
+from support.console import maumau
+from support.webplay import new_game, server
 
 
 @pytest.fixture(scope="module")

@@ -15,8 +15,16 @@ from pathlib import Path
 
 import pytest
 
-needs_tmux = pytest.mark.skipif(shutil.which("tmux") is None,
-                                reason="tmux is not installed: the real-terminal check needs it (.ci/run installs it)")
+_no_tmux = pytest.mark.skipif(shutil.which("tmux") is None,
+                              reason="tmux is not installed: the real-terminal check needs it (.ci/run installs it)")
+
+
+def needs_tmux(test):
+    """A real-terminal test: skipped without tmux, and in the slow tier (tests/conftest.py), a terminal taking
+    seconds a test."""
+    return pytest.mark.slow(_no_tmux(test))
+
+
 ENDED = "[the command ended]"  # printed in the pane after the command, so that its last screen stays readable
 
 

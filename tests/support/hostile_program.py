@@ -5,8 +5,8 @@ directory of the host's) and `secret` (one it wants to read). It tries, as whoev
 
 Run as `PROGRAM -c CODE` (a runner asking "are you a Python interpreter?"), it writes what it found to
 `outside/probed` and answers as a Python would, naming itself and `secret` (and /etc) as its libraries: a runner
-that believed it would mount them. Run as a bot (with tests/hostile_bot.py beside it), it reports what it found as
-the error of its first decision.
+that believed it would mount them. Run as a bot (with tests/support/hostile_bot.py beside it), it reports what it
+found as the error of its first decision.
 """
 
 import errno

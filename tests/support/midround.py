@@ -5,7 +5,7 @@ from collections import Counter
 
 from runner.game.cards import make_deck
 from runner.game.engine import Round
-from scenario import cards, load
+from support.scenario import cards, load
 
 
 def table(name: str, hands: list[str], pile: str, stock: str | None = None, **parts) -> Round:
