@@ -240,8 +240,8 @@ def instructions(row: Row, units: int) -> tuple[int, int, int]:
     argv = list(row.argv)
     if row.kind == "command":
         argv[argv.index("--deals") + 1] = str(units)
-    else:
-        argv[2] = str(units)
+    else:  # the child's count: after --openspiel-child, or after --floor-child and the ruleset
+        argv[2 if row.kind == "openspiel" else 3] = str(units)
     out = Path(tempfile.mkdtemp(prefix="maumau-bench-"))
     if row.kind == "command":
         argv += ["--out", str(out / "results")]

@@ -21,7 +21,6 @@ from runner.game.view import View
 from .deadline import DecisionTimeout, arm, disarm
 from .protocol import exception_traceback
 
-
 # A decision's CPU time is counted from its thread's CPU clock, a system call (about 0.6 us: with a budget, a sixth of
 # what a random bot's decision costs), read at most once per CLOCK_SLACK seconds of wall clock per thread. A decision
 # begun sooner after a reading counts from that reading plus the wall time since (`started`, the referee's
