@@ -246,9 +246,10 @@ def instructions(row: Row, units: int) -> tuple[int, int, int]:
     if row.kind == "command":
         argv += ["--out", str(out / "results")]
     try:
+        # one hash seed: a set's or dict's order, and the instructions walking it, the same in every run
         done = subprocess.run(["valgrind", "--tool=cachegrind", "--cache-sim=no", "--trace-children=yes",
                                f"--cachegrind-out-file={out}/cg.%p", sys.executable, *argv],
-                              capture_output=True, text=True, cwd=ROOT)
+                              capture_output=True, text=True, cwd=ROOT, env={**os.environ, "PYTHONHASHSEED": "0"})
         counts = [int(n.replace(",", "")) for n in re.findall(r"I\s+refs:\s+([\d,]+)", done.stderr)]
         if done.returncode or not counts:
             sys.exit(f"Error: valgrind failed on {row.name}: {done.stderr.strip()[-500:]}")
