@@ -167,3 +167,24 @@ def test_the_openspiel_count_plays_the_games_of_the_peers_row():
 
     # seeded as bench/peers.py seeds its row, the same games each time: the count's own run and valgrind's agree
     assert cachegrind.play_openspiel(3, count=True) == cachegrind.play_openspiel(3, count=True) > 3 * 20
+
+
+def test_commands_times_each_command_as_a_whole_process_beside_the_floor():
+    done = subprocess.run([sys.executable, str(BENCH / "commands.py"), "--runs", "1", "--scale", "0.002",
+                           "--no-openspiel"], capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stderr[-2000:]
+    rows = {m.group(1).strip(): m.group(2) for m in re.finditer(r"^\| ([^|]+)\| +([\d,]+) \|", done.stdout, re.M)}
+    # one deal, four seatings: as many matches as the start-up, no cost past it
+    assert rows["strafpunten, defaults (--workers 1)"] == rows["strafpunten --no-logs"] == "4"
+    assert rows["standard-single --no-logs"] == "12" and rows["start-up: standard-single --deals 1 --no-logs"] == "4"
+    assert rows["floor: Match.run() loop, standard-single, log"] == "12"
+    assert "OpenSpiel: not installed, left out." in done.stdout
+    assert re.search(r"^\| standard-single --no-logs .*µs \| +-?[\d.]+ \|", done.stdout, re.M), done.stdout
+
+
+def test_commands_openspiel_child_plays_the_special_cards_configuration():
+    pytest.importorskip("pyspiel")  # the bench extra
+    import commands
+
+    games, decisions = commands.openspiel_child(3)
+    assert games == 3 and decisions > 3 * 10 and commands.openspiel_child(3) == (games, decisions)  # seeded

@@ -134,3 +134,24 @@ def test_a_tournament_gives_the_same_standings_with_processes_spinning_beside_it
     assert busy.returncode == 0, busy.stderr
     assert busy.stdout == quiet.stdout  # byte for byte
     assert [row["faults"] for row in json.loads(busy.stdout)["standings"]] == [0, 0, 0]
+
+
+def test_the_cpu_clock_is_read_once_per_slack_and_never_counts_from_before_a_decision(monkeypatch):
+    from runner.seats import seat
+
+    reads = []
+    monkeypatch.setattr(seat, "thread_time", lambda: reads.append(1) or 5.0)  # the clock: 5 s, then stopped
+    monkeypatch.setattr(seat, "_clock", [0, -float("inf"), 0.0])
+    assert seat.cpu_clock(100.0) == 5.0 and len(reads) == 1
+    # 0.4 ms later by the wall clock: the reading plus that, no system call; at least the clock (5.0) at that time
+    assert seat.cpu_clock(100.0004) == pytest.approx(5.0004) and len(reads) == 1
+    assert seat.cpu_clock(100.0 + 2 * seat.CLOCK_SLACK) == 5.0 and len(reads) == 2  # past the slack: read again
+    assert seat.cpu_clock(99.0) == 5.0 and len(reads) == 3  # a reading from after `started`: read again
+    monkeypatch.setattr(seat, "get_ident", lambda: -1)  # another thread: its own clock
+    assert seat.cpu_clock(100.0 + 2 * seat.CLOCK_SLACK) == 5.0 and len(reads) == 4
+
+
+def test_a_cpu_bound_bot_is_caught_between_decisions_timed_without_reading_the_clock():
+    # the honest bot's decisions come within the slack of each other: the spinning one is still caught
+    (fault,) = played(["t-honest", "t-honest", "t-spin"], move_time=0.2, wall_time=GENEROUS_WALL)
+    assert fault.kind == "timeout" and fault.player == "t-spin"
