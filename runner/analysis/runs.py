@@ -405,7 +405,10 @@ def play_cell(settings: Settings, store: Store, executor, progress: Progress, wh
             pending.store_results(outcomes)
             progress.advance(len(outcomes))
 
-        executor.run(pending, on_results)
+        try:
+            executor.run(pending, on_results)
+        finally:  # the driver commits finished matches in groups (runner/tournament/driver.py): the last one too
+            pending.commit()
     except KeyboardInterrupt:
         progress.stop()
         progress.warn(f"interrupted: {store.count()} matches of {what} stored; continue with the same command plus "
