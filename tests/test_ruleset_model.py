@@ -8,7 +8,7 @@ from __future__ import annotations
 import pytest
 
 from runner.errors import RulesetError
-from runner.game.cards import Card, make_deck, parse_card
+from runner.game.cards import RANKS, Card, make_deck, parse_card
 from runner.game.ruleset import NO_POWER, Ruleset
 from runner.game.selectors import normalize
 from runner.plugins import registry
@@ -205,7 +205,12 @@ def test_a_deck_with_jokers_counts_them_once_whatever_the_copies():
 def test_jokers_need_points():
     error = refused(deck={"jokers": 2}, powers={"X": {"wild": True}})
     assert (error.key, error.hint) == ("points.X", "add e.g. `X: 50` under points")
-    assert rules(deck={"jokers": 2}, scoring={"count": "cards"}).deck.jokers == 2  # no points needed when cards count
+    # counted as cards or not, a hand's card points decide `highest_only` and `blocked` (runner/game/checks.py):
+    # jokers need points under every `scoring.count` (the fuzzer found the engine failing at scoring without them)
+    counted = refused(deck={"jokers": 2}, scoring={"count": "cards"})
+    assert (counted.key, counted.hint) == ("points.X", "add e.g. `X: 50` under points")
+    points = {**{rank: 5 for rank in RANKS}, "X": 50}
+    assert rules(deck={"jokers": 2}, scoring={"count": "cards"}, points=points).deck.jokers == 2
 
 
 def test_a_joker_the_deck_does_not_have_is_an_error():

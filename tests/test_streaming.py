@@ -18,7 +18,7 @@ from runner.cli.standings import render_standings
 from runner.errors import MaumauError
 from runner.logs.verify import verify
 from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
-from runner.tournament.driver import COMMIT_MATCHES, Pending, conduct, run, standings_of
+from runner.tournament.driver import Pending, conduct, run, standings_of
 from runner.tournament.integrity import parse_stored_log, read_stored_log, sha256
 from runner.tournament.schedule import match_count, schedule, unit_of
 from runner.tournament.settings import plan
@@ -61,23 +61,7 @@ def test_the_driver_holds_only_the_matches_in_flight(tmp_path):
     run(settings, store, backend)
     total = match_count(3, 2, 6)
     assert backend.sizes == [total] and len(backend.played) == total == store.count()
-    # each unit's slot from when it is handed out until it is stored: the one in flight and those waiting for their
-    # group's commit (runner/tournament/driver.py COMMIT_MATCHES), no more
-    assert max(backend.held) <= COMMIT_MATCHES and backend.held[0] == 1
-
-
-def test_finished_matches_are_committed_in_groups_and_the_last_at_the_end(tmp_path, monkeypatch):
-    import runner.tournament.driver as driver
-
-    monkeypatch.setattr(driver, "COMMIT_MATCHES", 10)
-    monkeypatch.setattr(driver, "COMMIT_SECONDS", math.inf)
-    settings = plan("standard-single", ["random"] * 3, deals=6, table_size=2, logs=False)
-    store = Store.create(tmp_path / "t", settings.config())
-    groups = []
-    add = store.add
-    monkeypatch.setattr(store, "add", lambda outcomes, slots: (groups.append(len(outcomes)), add(outcomes, slots)))
-    run(settings, store, Watching())
-    assert groups == [10, 10, 10, 6] and store.count() == 36
+    assert set(backend.held) == {1}  # each unit's slot from when it is handed out until it is stored
 
 
 def test_a_resumed_run_plays_exactly_the_matches_not_stored(tmp_path):

@@ -405,10 +405,7 @@ def play_cell(settings: Settings, store: Store, executor, progress: Progress, wh
             pending.store_results(outcomes)
             progress.advance(len(outcomes))
 
-        try:
-            executor.run(pending, on_results)
-        finally:  # the driver commits finished matches in groups (runner/tournament/driver.py): the last one too
-            pending.commit()
+        executor.run(pending, on_results)
     except KeyboardInterrupt:
         progress.stop()
         progress.warn(f"interrupted: {store.count()} matches of {what} stored; continue with the same command plus "

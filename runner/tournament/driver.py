@@ -25,12 +25,6 @@ from .standings import Standings, tally
 from .store import ANALYSIS, DB_NAME, Store
 from .work import MatchOutcome, WorkUnit
 
-# Finished matches are committed in groups: a commit per match (its transaction, the meta rows' digest) cost the
-# serial driver about a third of a standard-single match. A run killed with kill -9 loses at most the group
-# waiting (replayed, to the same results, by --resume: every match is seeded by its place in the schedule).
-COMMIT_MATCHES = 64
-COMMIT_SECONDS = 1.0
-
 
 class Pending:
     """The work units of `deals` not yet stored, made deal by deal as a backend takes them; their number known up front.
@@ -44,8 +38,6 @@ class Pending:
                  book: list[Deal] | None = None):
         self.settings, self.store, self.deals, self.log_dir, self.book = settings, store, deals, log_dir, book
         self.slots: dict[str, Slot] = {}
-        self.played: list[MatchOutcome] = []  # finished, not yet committed
-        self.committed_at = time.monotonic()
         self.stored = store.count(deals)  # before any of them is played here
         self.size = settings.match_count(len(deals)) - self.stored
 
@@ -63,20 +55,12 @@ class Pending:
                     yield unit(slot)
 
     def store_results(self, outcomes: list[MatchOutcome]) -> None:
-        """Keep finished matches for the next commit, made once COMMIT_MATCHES are waiting or COMMIT_SECONDS have
-        passed since the last (and by `commit` at the end, or before the standings are read)."""
-        self.played.extend(outcomes)
-        if len(self.played) >= COMMIT_MATCHES or time.monotonic() - self.committed_at >= COMMIT_SECONDS:
-            self.commit()
-
-    def commit(self) -> None:
-        """Commit the matches kept by `store_results` to the store, in one transaction; their slots are then no
-        longer needed."""
-        outcomes, self.played, self.committed_at = self.played, [], time.monotonic()
-        if outcomes:
-            self.store.add(outcomes, self.slots)
-            for outcome in outcomes:
-                del self.slots[outcome.match_id]
+        """Commit finished matches to the store; their slots are no longer needed."""
+        # A commit per arrival, not per group: a group waiting for more matches would keep a live view (maumau serve
+        # --results) behind for as long as the backend pauses (tests/test_web_watch.py)
+        self.store.add(outcomes, self.slots)
+        for outcome in outcomes:
+            del self.slots[outcome.match_id]
 
 
 def standings_of(store: Store, deals: int | None = None, looks: int | None = None) -> Standings:
@@ -142,19 +126,14 @@ def run(settings: Settings, store: Store, backend: Backend, progress: Progress |
             pending.store_results(outcomes)
             progress.advance(len(outcomes))
             done += len(outcomes)
-            if reports.due(done):
-                pending.commit()  # the standings it reports read the store
             reports.stored(done, total)
 
         progress.start(total, done)
         reports.start(done)
         try:
             backend.run(pending, on_results)
-        finally:  # the matches played, interrupted or not, are stored
-            try:
-                pending.commit()
-            finally:
-                progress.stop()
+        finally:
+            progress.stop()
         # only this stage's deals: a resumed run decides alike
         standings = standings_of(store, deals, looks if settings.until_confident else None)
         if not settings.until_confident or not standings.too_close or deals >= settings.max_deals:
