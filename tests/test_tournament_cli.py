@@ -150,7 +150,7 @@ def test_play_refuses_a_leave_of_a_seat_the_table_does_not_have(capsys, monkeypa
 
 def test_play_lets_a_joined_seat_leave(capsys, monkeypatch):
     code, stdout, _ = maumau(capsys, monkeypatch, "play", "-r", "elimination", "-b", "random", "-b", "random",
-                             "-b", "random", "--join", "2:random", "--leave", "3:3", "--format", "json")
+                             "-b", "random", "--join", "2:random", "--leave", "3:3", "--seed", "1", "--format", "json")
     rows = json.loads(stdout)
     assert code == 0 and [row["note"] for row in rows] == ["", "", "", "left"]  # seed 1 lasts beyond round 3
 
