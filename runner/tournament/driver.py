@@ -91,12 +91,8 @@ class Reports:
         if self.every:
             self.next = (stored // self.every + 1) * self.every
 
-    def due(self, count: int) -> bool:
-        """Whether the standings are reported once `count` matches are stored."""
-        return self.next is not None and self.report is not None and count >= self.next
-
     def stored(self, count: int, total: int) -> None:
-        if self.due(count):
+        if self.next is not None and self.report is not None and count >= self.next:
             self.next = (count // self.every + 1) * self.every
             self.report(standings_of(self.store), count, total)
 
