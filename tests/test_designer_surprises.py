@@ -139,14 +139,35 @@ def test_a_seat_left_makes_room_for_a_player_who_joins(tmp_path):
 # ---------------------------------------------------------------- the hand limit
 
 
-def test_the_hand_limit_error_names_every_table_size_it_fails_not_only_the_smallest():
+def test_a_hand_limit_below_every_deal_is_refused_naming_every_table_size():
     with pytest.raises(RulesetError) as caught:
         registry().load_ruleset("standard", {"round.hand_limit": 3})
     assert caught.value.problem == ("5 cards are dealt to each player at every table size (2 to 8 players), more "
                                     "than hand_limit (3): every round would end at once")
-    with pytest.raises(RulesetError) as caught:
-        registry().load_ruleset("standard", {"round.hand_limit": 5, "hand_size_by_players": {4: 6}})
-    assert caught.value.problem.startswith("6 cards are dealt to each player at 4 to 8 players, more than")
+
+
+LIMITED = ["--set", "round.hand_limit=5", "--set", "hand_size_by_players={4: 6}"]  # 6 cards from 4 players on
+
+
+def test_a_hand_limit_below_the_deal_at_some_sizes_refuses_the_table_asked_for_and_names_it(tmp_path):
+    """The ruleset plays at 2 and 3 players; a match at 5 is refused by its own size, not the smallest one."""
+    ruleset = registry().load_ruleset("standard", {"round.hand_limit": 5, "hand_size_by_players": {4: 6}})
+    assert ruleset.table_refusal(3) is None
+    assert ruleset.table_refusal(5) == (
+        "at 5 players 6 cards are dealt to each, more than round.hand_limit (5): every round would end at once; "
+        "make hand_limit at least 6, or play at 2 to 3 players")
+    three = CliRunner().invoke(app, ["play", "-r", "standard", *LIMITED, *["-b", "random"] * 3, "--seed", "1"])
+    assert three.exit_code == 0, three.output
+    five = CliRunner().invoke(app, ["play", "-r", "standard", *LIMITED, *["-b", "random"] * 5, "--seed", "1"])
+    assert "at 5 players 6 cards are dealt to each" in str(five.exception)
+    tournament = CliRunner().invoke(app, ["tournament", "-r", "standard", *LIMITED, *["-b", "random"] * 4,
+                                          "--deals", "1", "--out", str(tmp_path / "t")])
+    assert "at 4 players 6 cards are dealt to each" in f"{tournament.output}{tournament.exception}"
+    path = write(tmp_path, "limited.yaml", "extends: standard\nname: limited\nround: {hand_limit: 5}\n"
+                                           "hand_size_by_players: {4: 6}\n")
+    assert notes_of(path) == [f"note: {path}: round.hand_limit: below the cards dealt at 4 to 8 players: a match "
+                              "there is refused (it plays at 2 to 3 players; make hand_limit at least 6 to play at "
+                              "every size)"]
 
 
 def test_a_draw_penalty_is_drawn_whole_before_the_hand_limit_ends_the_round():

@@ -188,10 +188,11 @@ def make_plan(rulesets: list[str], players: str | None = None, sets: Mapping | N
             labels[label] = labels.get(label, 0) + 1
             variants.append(Variant(label if labels[label] == 1 else f"{label}#{labels[label]}", name, sets))
     reg = registry()
-    ranges = []
+    ranges, loaded = [], []
     for variant in variants:
         ruleset = reg.load_ruleset(variant.ruleset, variant.overrides)  # a mistyped key or value: its error
         ranges.append((variant.label, ruleset.players.min, ruleset.players.max))
+        loaded.append((variant.label, ruleset))
     low, high = max(r[1] for r in ranges), min(r[2] for r in ranges)
     if low > high:
         shown = ", ".join(f"{label} {a}-{b}" for label, a, b in ranges)
@@ -205,6 +206,11 @@ def make_plan(rulesets: list[str], players: str | None = None, sets: Mapping | N
             if not a <= k <= b:
                 raise InvalidSetting(f"{{0}} {k} is outside the player range {a}-{b} of {label}; choose sizes in "
                                      f"{low}-{high}", "players")
+    for k in sizes:
+        for label, ruleset in loaded:
+            refusal = ruleset.table_refusal(k)
+            if refusal:
+                raise InvalidSetting(f"{{0}} {k}, {label}: {refusal}", "players")
     return AnalysisPlan(tuple(variants), sizes, tuple(bots or DEFAULT_BOTS), deals, seed, logs,
                         faults or FaultSettings(), parse_skill(skill), until, max_deals,
                         None if hidden_info is None else check_bot(hidden_info))

@@ -44,19 +44,40 @@ def check(rules: Ruleset) -> None:
 
 
 def _check_hand_limit(rules: Ruleset) -> None:
-    """A hand limit below the deal: named at every table size it fails (the ruleset does not know which one a
-    match asks for, so it names them all, not only the smallest)."""
+    """A hand limit below the deal at every table size: the ruleset can never play. Below it at some sizes only,
+    those tables are refused when a match asks for one (`hand_limit_refusal`, naming the size asked for) and
+    `notes` names them."""
     limit = rules.round.hand_limit
-    if limit is None:
-        return
-    over = [size for size in rules.table_sizes() if rules.hand_size_for(size) > limit]
-    if not over:
+    over = _sizes_over_hand_limit(rules)
+    if not over or len(over) < len(rules.table_sizes()):
         return
     hands = sorted({rules.hand_size_for(size) for size in over})
     dealt = f"{hands[0]} cards are" if len(hands) == 1 else f"{hands[0]} to {hands[-1]} cards are"
-    where = sizes_text(over) if len(over) < len(rules.table_sizes()) else f"every table size ({sizes_text(over)})"
-    raise Inconsistent("round.hand_limit", f"{dealt} dealt to each player at {where}, more than "
-                       f"hand_limit ({limit}): every round would end at once", f"make hand_limit at least {hands[-1]}")
+    raise Inconsistent("round.hand_limit", f"{dealt} dealt to each player at every table size ({sizes_text(over)}), "
+                       f"more than hand_limit ({limit}): every round would end at once",
+                       f"make hand_limit at least {hands[-1]}")
+
+
+def _sizes_over_hand_limit(rules: Ruleset) -> list[int]:
+    limit = rules.round.hand_limit
+    if limit is None:
+        return []
+    return [size for size in rules.table_sizes() if rules.hand_size_for(size) > limit]
+
+
+def hand_limit_refusal(rules: Ruleset, players: int) -> str | None:
+    """Why a table of `players` cannot play under round.hand_limit (every round would end at once), or None."""
+    limit = rules.round.hand_limit
+    if limit is None or rules.hand_size_for(players) <= limit:
+        return None
+    hand = rules.hand_size_for(players)
+    return (f"at {players} players {hand} cards are dealt to each, more than round.hand_limit ({limit}): every round "
+            f"would end at once; make hand_limit at least {hand}, or play at {_sizes_within_limit(rules)}")
+
+
+def _sizes_within_limit(rules: Ruleset) -> str:
+    over = _sizes_over_hand_limit(rules)
+    return sizes_text([size for size in rules.table_sizes() if size not in over])
 
 
 def check_compiled(rules: Ruleset) -> None:
@@ -257,6 +278,11 @@ def notes(rules: Ruleset) -> list[tuple[str, str]]:
     jump_in = _jump_in_note(rules)
     if jump_in:
         found.append(("jump_in", jump_in))
+    over = _sizes_over_hand_limit(rules)
+    if over:
+        found.append(("round.hand_limit", f"below the cards dealt at {sizes_text(over)}: a match there is refused "
+                      f"(it plays at {_sizes_within_limit(rules)}; make hand_limit at least "
+                      f"{max(rules.hand_size_for(size) for size in over)} to play at every size)"))
     return found
 
 

@@ -24,7 +24,7 @@ from pydantic import (
 
 from . import selectors
 from .cards import RANKS, SUITS, Card, make_deck
-from .checks import check, check_compiled, compile_powers, notes
+from .checks import check, check_compiled, compile_powers, hand_limit_refusal, notes
 from .powers import NO_POWER, QUIET, Inconsistent, Model, Power, Rank, Selector, Selectors, unique_keys
 
 __all__ = ["Inconsistent", "NO_POWER", "Power", "Ruleset", "DeckSpec"]
@@ -308,7 +308,8 @@ class RoundEnd(Model):
         False, description="After the first player goes out the others play on, until one player is left with cards.")
     hand_limit: Annotated[int, Field(ge=1, le=1000)] | None = Field(
         None, description="A round ends when a player holds more than this many cards, once the draw (or give, or "
-        "take) that took it over is complete: a draw penalty of 5 is drawn whole, and every card held is scored.")
+        "take) that took it over is complete: a draw penalty of 5 is drawn whole, and every card held is scored. "
+        "A table size whose deal is above the limit is refused when a match asks for it.")
 
 
 class MatchFormat(Model):
@@ -438,6 +439,11 @@ class Ruleset(Model):
 
     def table_sizes(self) -> range:
         return range(self.players.min, self.players.max + 1)
+
+    def table_refusal(self, players: int) -> str | None:
+        """Why a table of `players`, within players.min-max, cannot play this ruleset (the hand limit below the
+        deal at that size), or None; the callers check the range first, in their own words."""
+        return hand_limit_refusal(self, players)
 
     def deck_for(self, players: int) -> DeckSpec:
         """The deck shuffled for a table of `players`: ranks, copies and jokers."""

@@ -52,15 +52,21 @@ def check_table(ruleset, players: list[str], changes: list[TableChange]) -> None
         raise MaumauError(
             f"ruleset {ruleset.name!r} allows {ruleset.players.min}-{ruleset.players.max} players, got {len(players)}"
         )
+    refusal = ruleset.table_refusal(len(players))
+    if refusal:
+        raise MaumauError(f"ruleset {ruleset.name!r}: {refusal}")
     if changes and not ruleset.match.table_changes:
         raise MaumauError(f"ruleset {ruleset.name!r} does not allow players to join or leave (match.table_changes)")
     for number in sorted({change.before_round for change in changes}):
         # the players at the table from round `number` on: a seat left makes room for one who joins
         joined = sum(1 for c in changes if c.kind == "join" and c.before_round <= number)
         left = {c.seat for c in changes if c.kind == "leave" and c.before_round <= number}
-        if len(players) + joined - len(left) > ruleset.players.max:
-            raise MaumauError(f"joins would seat {len(players) + joined - len(left)} players from round {number}, "
-                              f"more than {ruleset.players.max}")
+        seated = len(players) + joined - len(left)
+        if seated > ruleset.players.max:
+            raise MaumauError(f"joins would seat {seated} players from round {number}, more than {ruleset.players.max}")
+        refusal = ruleset.table_refusal(seated) if seated >= ruleset.players.min else None
+        if refusal:
+            raise MaumauError(f"the table changes seat {seated} players from round {number}: {refusal}")
     for change in changes:
         if change.kind != "leave":
             continue

@@ -136,6 +136,9 @@ def plan(
     if not low <= k <= high:
         raise InvalidSetting(f"{{0}} {k} is outside the player range {low}-{high} of ruleset {ruleset.name!r}; "
                              "choose a size in it", "table_size")
+    refusal = ruleset.table_refusal(k)
+    if refusal:
+        raise InvalidSetting(f"{{0}} {k}: {refusal}", "table_size")
     if k > len(bots):
         raise InvalidSetting(f"{{0}} {k} needs at least {k} entrants, got {len(bots)}; add some ({{1}}) or lower it",
                              "table_size", "bots")

@@ -85,5 +85,8 @@ def game_spec(ruleset_name: str | None, text: str | None, filename: str | None, 
     if not ruleset.players.min <= players <= ruleset.players.max:
         raise Refused(400, f"ruleset {name!r} is played by {ruleset.players.min} to {ruleset.players.max} players, "
                            f"got {players}")
+    refusal = ruleset.table_refusal(players)
+    if refusal:
+        raise Refused(400, f"ruleset {name!r}: {refusal}")
     return GameSpec(ruleset=ruleset, ruleset_name=name, level=level, players=players)
 
