@@ -89,7 +89,7 @@ def check_bot(player: str, faults: FaultSettings | None = None, *, matches: int 
         sample: tuple | None = None
         for name in rulesets:
             ruleset = reg.load_ruleset(name)
-            size = max(ruleset.players.min, min(3, ruleset.players.max))
+            size = min(ruleset.playable_sizes(), key=lambda size: abs(size - 3))  # 3, or the nearest it plays
             for index in range(matches):
                 seat = index % size
                 players = ["random"] * size

@@ -204,7 +204,9 @@ def fuzz_file(path: Path, rng: random.Random, matches: int, report: Report, key:
         return
     env = "MAUMAU_PURE=1 " if pure else ""
     for _ in range(matches):
-        players = [rng.choice(BOTS) for _ in range(rng.randint(ruleset.players.min, min(ruleset.players.max, 5)))]
+        sizes = [size for size in ruleset.playable_sizes() if size <= 5] or ruleset.playable_sizes()
+        size = sizes[rng.randint(0, len(sizes) - 1)]  # the draws of randint(players.min, ...) where all play
+        players = [rng.choice(BOTS) for _ in range(size)]
         seed = rng.randrange(10**6)
         bots = " ".join(f"-b {bot}" for bot in players)
         command = f"{env}maumau play -r {path} {bots} --seed {seed} --log L.jsonl && {env}maumau verify L.jsonl"

@@ -445,6 +445,10 @@ class Ruleset(Model):
         deal at that size), or None; the callers check the range first, in their own words."""
         return hand_limit_refusal(self, players)
 
+    def playable_sizes(self) -> list[int]:
+        """The table sizes a match may ask for: table_sizes without those table_refusal refuses."""
+        return [size for size in self.table_sizes() if self.table_refusal(size) is None]
+
     def deck_for(self, players: int) -> DeckSpec:
         """The deck shuffled for a table of `players`: ranks, copies and jokers."""
         return self.deck.spec_for(players)
