@@ -36,9 +36,9 @@ except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py): the
     twins = None
 
 # Playouts per searched decision by default: under the classic rules they run in the compiled playout kernel
-# (runner/botkit/_playout.pyx, with this bot's policy from bots/_hard.pyx), about 3.5 ms on a shared core against 150 ms in Python (bench/hard_cpu.py). Kept at
-# 720: four times as many were not measurably stronger (bench/ladder.md), and an install without the kernel plays
-# the same choices within its default move time.
+# (runner/botkit/_playout.pyx, playing this bot's policy of bots/_hard.pyx), about 3.5 ms on a shared core against
+# 150 ms in Python (bench/hard_cpu.py). Kept at 720: four times as many were not measurably stronger
+# (bench/ladder.md), and an install without the kernel plays the same choices within its default move time.
 ROLLOUTS = 720
 MAX_CANDIDATES = 8  # under house rules (plays of several cards, wishes) the actions searched at most
 # Under house rules (the engine's general path, in Python: the kernel plays the classic rules only) a move costs

@@ -39,14 +39,15 @@ def kernel():
 
 
 def covered_rulesets(reg) -> list[tuple[str, int]]:
-    """(ruleset, players) for every built-in and gallery ruleset at each table size up to 5 the kernel covers."""
-    from runner.botkit import _playout
-
+    """(ruleset, players) for every built-in and gallery ruleset at each table size up to 5 the kernel covers (without
+    the kernel, as for the Sampler's tests: those of the engine's fast path)."""
+    kernel = simulate.kernel
     found = []
     for name in sorted(reg.rulesets):  # the gallery's too
         ruleset = reg.load_ruleset(name)
         for players in range(ruleset.players.min, min(ruleset.players.max, 5) + 1):
-            if _playout.table_of(Game.of(ruleset, players)) is not None:
+            game = Game.of(ruleset, players)
+            if (kernel.table_of(game) is not None) if kernel is not None else not game.general:
                 found.append((name, players))
     return found
 
