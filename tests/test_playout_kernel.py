@@ -257,12 +257,35 @@ def test_a_policy_without_a_twin_plays_in_python(kernel, states):
     assert simulate.rollout(state, random.Random(1), first_legal) == expected
 
 
-def test_maumau_pure_leaves_the_kernel_out():
-    script = ("from runner.botkit import simulate; from runner import accel; "
-              "print(simulate.kernel is None, accel.status()['runner.botkit._playout'])")
+def test_maumau_pure_leaves_the_kernel_and_the_hard_bots_twins_out():
+    script = ("from runner.botkit import simulate; from runner import accel; from maumau.bots import hard; "
+              "print(simulate.kernel is None, hard.twins is None, hard.heuristic_policy.kernel is None); "
+              "print(accel.status()['runner.botkit._playout']); print(accel.status()['maumau.bots._hard'])")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "MAUMAU_PURE": "1"})
-    assert done.stdout.split(None, 1) == ["True", "pure: MAUMAU_PURE=1\n"], done.stderr[-2000:]
+    assert done.stdout.splitlines() == ["True True True", "pure: MAUMAU_PURE=1", "pure: MAUMAU_PURE=1"], \
+        done.stderr[-2000:]
+
+
+def test_the_kernel_plays_a_bots_policy_through_its_slot(kernel, reg):
+    """The kernel holds no strategy of a bot: hard's heuristic and place value are C twins of bots/_hard.pyx, kernel
+    Policy and Value objects, as the framework's own quick and random policies are; anything else is refused."""
+    from maumau.bots import _hard
+
+    assert isinstance(heuristic_policy.kernel, kernel.Policy) and type(heuristic_policy.kernel) is _hard.Heuristic
+    assert simulate.quick_policy.kernel is kernel.QUICK and simulate.random_policy.kernel is kernel.UNIFORM
+    assert SEATS.kernel == ("seats", (heuristic_policy.kernel, kernel.UNIFORM, kernel.QUICK))
+    assert all(kernel.has_twin(policy) for policy in POLICIES)
+
+    def named(rnd, rng):
+        return rnd.legal()[0]
+
+    for twin in (("heuristic", (1, 2.0, 3.0, 4.0, 5.0, 6.0)), ("quick",), kernel.Policy(), object()):
+        named.kernel = twin  # a name of a policy, or a slot with no C function: no twin
+        assert not kernel.has_twin(named)
+    assert not hasattr(kernel, "heuristic") and not hasattr(kernel, "PLACE_FORMATS")
+    assert _hard.place("target", 0, (0, 1), (0, 0), 100, 15.0, 18.0, 1.7) is None  # a format it has no twin of
+    assert kernel.has_value_twin(place_value(match_views(reg.load_ruleset("standard"), 1)[0][1]))
 
 
 def test_sensible_beliefs_may_be_held_of_some_seats_only(states):

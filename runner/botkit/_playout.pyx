@@ -766,10 +766,12 @@ def _seat_twins(twin):
     """The twins a seat plays by, from a policy's `kernel` attribute (one for all, or one per seat); None if the
     kernel plays none of them."""
     if isinstance(twin, Policy):
-        return (twin,)
-    if type(twin) is not tuple or len(twin) != 2 or twin[0] != "seats":
+        twins = (twin,)
+    elif type(twin) is tuple and len(twin) == 2 and twin[0] == "seats":
+        twins = tuple(twin[1])
+    else:
         return None
-    twins = tuple(twin[1])
+    # a Policy whose subclass set no C function is no twin (the kernel would call nothing)
     if not twins or len(twins) > MAX_SEATS or not all(isinstance(t, Policy) and (<Policy>t).choose != NULL
                                                      for t in twins):
         return None
