@@ -27,7 +27,7 @@ from runner.botkit._playout cimport (
     Value,
     has,
     most_held_suit,
-    seat_points,
+    round_points,
 )
 from runner.botkit._playout import layout
 
@@ -150,8 +150,7 @@ cdef double place_value(void* data, State* s, Rules* r) noexcept nogil:
     cdef long top
     cdef double total = 0.0, rounds_left, scale
     cdef Place* p = <Place*>data
-    for seat in range(s.n_seats):
-        points[seat] = seat_points(s, r, seat)
+    round_points(s, r, points)
     if p.format == 0:
         for i in range(p.n_active):
             o = p.active[i]

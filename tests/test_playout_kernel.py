@@ -18,7 +18,7 @@ from pathlib import Path
 import pytest
 
 from maumau.bots.hard import HardBot, heuristic_policy, place_value
-from runner.botkit import simulate
+from runner.botkit import fuzz, simulate
 from runner.game.actions import Play
 from runner.game.compiled import Game
 from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
@@ -196,7 +196,8 @@ def match_views(ruleset, rounds: int = 20) -> list[tuple[int, object]]:
     return views
 
 
-FORMATS = ["standard", "strafpunten", "elimination", "standard-single"]  # limit (two scorings), elimination, single
+# limit (two scorings, and neunerln's multiplier), elimination, single
+FORMATS = ["standard", "strafpunten", "elimination", "standard-single", "neunerln"]
 
 
 @pytest.mark.parametrize("name", FORMATS)
@@ -225,6 +226,58 @@ def test_hard_makes_the_same_choices_with_and_without_the_kernel(kernel, reg, mo
     with_kernel, without = on_both_paths(monkeypatch, chosen)
     assert with_kernel == without
     assert len({action for action, _, _ in with_kernel}) > 10
+
+
+def house_rule_stream(reg, folder: Path, count: int, seed: int = 32):
+    """Random house-rule files of the fuzzer's keys and values (runner/botkit/fuzz.py, completed as it completes them)
+    but no new powers, the scoring keys drawn most often: (name, ruleset) of those the kernel covers."""
+    import yaml
+
+    from runner.errors import MaumauError
+    from runner.rules.overrides import apply_overrides
+
+    found = []
+    for index in range(count):
+        rng = random.Random(f"{seed}/{index}")
+        changes = {key: rng.choice(values) for key, values in sorted(fuzz.OPTION_VALUES.items())
+                   if rng.random() < (0.5 if key.startswith("scoring.") else 0.08)}
+        fuzz._complete(changes)
+        data = apply_overrides({"extends": rng.choice(fuzz.BASES), "name": f"stream-{index}"}, changes)
+        path = folder / f"stream-{index}.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
+        try:
+            ruleset, _ = reg.check_ruleset(str(path))
+        except MaumauError:
+            continue
+        if simulate.kernel.table_of(Game.of(ruleset, ruleset.players.min)) is not None:
+            found.append((path.name, ruleset))
+    return found
+
+
+def test_random_house_rules_the_kernel_covers_play_out_as_the_engine_plays_them(kernel, reg, tmp_path):
+    """Every key of `scoring` (the kernel scores a round as runner/game/general.py does), and the other keys of the
+    fast path, over a stream of random house-rule files: the kernel's playouts end as the engine's, move for move."""
+    stream = house_rule_stream(reg, tmp_path, 120)
+    assert len(stream) >= 30
+    scorings = [ruleset.scoring for _, ruleset in stream]
+    assert all(any(getattr(scoring, key) != default for scoring in scorings) for key, default in (
+        ("count", "points"), ("minimum", 0), ("round_to", 1), ("multiplier", {}), ("winner_collects", False),
+        ("alone", {}), ("winner_scores", {}), ("highest_only", False), ("blocked", "hands")))
+    compared = differ = 0
+    for name, ruleset in stream:
+        players = ruleset.players.min + len(name) % 2
+        for seed in (1, 2):
+            for index, state in enumerate(walk(ruleset, players, seed, 40)[::6]):
+                for policy in (heuristic_policy, simulate.quick_policy):
+                    expected_rng, kernel_rng = random.Random(index), random.Random(index)
+                    moves, expected = python_playout(state, expected_rng, policy)
+                    assert kernel.actions(state, random.Random(index), policy) == moves, (name, seed, index)
+                    found = simulate.Rollout(*kernel.rollout(state, kernel_rng, policy))  # the kernel's, never Python's
+                    compared += 1
+                    differ += found != expected or kernel_rng.getstate() != expected_rng.getstate()
+                    assert found == expected, (name, seed, index, policy)
+    assert compared > 300 and not differ
+    assert sum(not Game.of(ruleset).plain_scoring for _, ruleset in stream) > len(stream) // 2
 
 
 def test_rules_beyond_the_kernel_play_out_in_python(kernel, reg):

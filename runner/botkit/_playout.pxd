@@ -38,6 +38,13 @@ cdef struct Rules:
     int mau_penalty, maumau_penalty   # -1: not required
     int due[2]                         # the announcement due with a play leaving 0 or 1 cards (0: none)
     long turn_limit
+    # scoring (the ruleset's `scoring` keys): what a hand left scores, by count (0: points, 1: cards, 2: flat)
+    int count, minimum, round_to
+    bint multiplies, highest_only, blocked_difference, winner_collects, any_alone, any_winner_score
+    int multiplier[MAX_KINDS]        # the winner's last card multiplies the hands' scores (scoring.multiplier)
+    int alone[MAX_KINDS]             # a hand of this card alone scores this (scoring.alone; -1: as count says)
+    int winner_score[MAX_KINDS]      # the winner going out on this card scores this (scoring.winner_scores)
+    bint has_winner_score[MAX_KINDS]
 
 
 cdef struct State:
@@ -87,4 +94,4 @@ cdef class Value:
 
 cdef double random_float(MT* mt) noexcept nogil
 cdef int most_held_suit(Rules* r, unsigned char* cards, int count, int without) noexcept nogil
-cdef int seat_points(State* s, Rules* r, int seat) noexcept nogil
+cdef void round_points(State* s, Rules* r, long* points) noexcept nogil

@@ -7,7 +7,7 @@ _playout.pxd: a C function choosing one of the legal actions), filled by the fra
 `quick_policy` and `random_policy` (their twins here) or by a bot's, compiled with the bot
 (bots/_hard.pyx, the twin of bots/hard.py's `heuristic_policy`); so is the value of an ending
 a search compares (`Value`). It covers the rules of the engine's fast path (runner/game/compiled.py: a Game that
-is not `general`) with plain scoring; everything else is played by the Python loop, which is
+is not `general`) with every key of `scoring`; everything else is played by the Python loop, which is
 the reference: for the same Round and generator, a playout here leaves the same points, winner,
 turns and generator state as `playout` there (tests/test_playout_kernel.py).
 
@@ -263,11 +263,27 @@ cdef class Table:
         r.maumau_penalty = -1 if game.maumau_penalty is None else game.maumau_penalty
         r.due[0], r.due[1] = ANNOUNCE[game.due_after[0]], ANNOUNCE[game.due_after[1]]
         r.turn_limit = game.turn_limit
+        ruleset = game.ruleset
+        scoring = ruleset.scoring
+        r.count = ("points", "cards", "flat").index(scoring.count)
+        r.minimum, r.round_to = scoring.minimum, scoring.round_to
+        r.multiplies, r.highest_only = bool(scoring.multiplier), scoring.highest_only
+        r.blocked_difference, r.winner_collects = scoring.blocked == "difference", scoring.winner_collects
+        r.any_alone, r.any_winner_score = bool(scoring.alone), bool(scoring.winner_scores)
+        for i, card in enumerate(self.cards):
+            r.multiplier[i] = ruleset.multiplier_of(card)
+            alone = ruleset.alone_of(card) if scoring.alone else None
+            r.alone[i] = -1 if alone is None else alone
+            bonus = ruleset.winner_score_of(card) if scoring.winner_scores else None
+            r.has_winner_score[i], r.winner_score[i] = bonus is not None, bonus or 0
 
 
 def covers(game) -> bool:
-    """Whether the kernel plays `game`'s rules: the fast path's, plain scoring, at most 64 distinct cards."""
-    return (not game.general and game.plain_scoring and len(game.deck_cards) <= MAX_KINDS
+    """Whether the kernel plays `game`'s rules: the fast path's (every key of `scoring` too), at most 64 distinct
+    cards."""
+    scoring = game.ruleset.scoring
+    return (not game.general and scoring.count in ("points", "cards", "flat")
+            and scoring.blocked in ("hands", "difference") and len(game.deck_cards) <= MAX_KINDS
             and all(card.suit in SUITS for card in game.deck_cards))
 
 
@@ -652,18 +668,79 @@ cdef object python_action(Act* a, Table table):
     return CHALLENGE
 
 
-cdef int seat_points(State* s, Rules* r, int seat) noexcept nogil:
-    """Round.points of one seat under plain scoring: its cards' points, 0 for the winner and a seat not scored."""
-    cdef int i, total = 0
-    if s.scored[seat] and seat != s.winner:
-        for i in range(s.sizes[seat]):
-            total += r.points[s.hands[seat][i]]
-    return total
+cdef inline long floor_div(long a, long b) noexcept nogil:
+    """Python's a // b (b > 0): rounded down, negative numbers too."""
+    cdef long q = a / b
+    return q - 1 if (a % b != 0 and a < 0) else q
+
+
+cdef void round_points(State* s, Rules* r, long* points) noexcept nogil:
+    """Round.points of a finished round, each seat's (runner/game/general.py's scores and _gpoints under every key of
+    `scoring`; the plain hands' points where none is set): 0 for the winner and the seats not scored."""
+    cdef long held[MAX_SEATS]
+    cdef bint holds[MAX_SEATS]
+    cdef bint collects[MAX_SEATS]
+    cdef int seat, i, size, out_card = -1, factor = 1
+    cdef bint any_held = False, found
+    cdef long value, most = 0, lowest = 0, total = 0
+    if s.winner >= 0:
+        out_card = s.discard[s.discard_size - 1]  # the winner's last card
+        if r.multiplies:
+            factor = r.multiplier[out_card]
+    for seat in range(s.n_seats):
+        points[seat], holds[seat] = 0, False
+        size = s.sizes[seat]
+        if not s.scored[seat] or seat == s.winner or size == 0:
+            continue
+        value = 0
+        for i in range(size):
+            value += r.points[s.hands[seat][i]]
+        held[seat], holds[seat], any_held = value, True, True
+        if r.any_alone and size == 1 and r.alone[s.hands[seat][0]] >= 0:
+            value = r.alone[s.hands[seat][0]]
+        elif r.count == 1:
+            value = size
+        elif r.count == 2:
+            value = 1
+        if value < r.minimum:
+            value = r.minimum
+        if r.round_to > 1:
+            value = floor_div(2 * value + r.round_to, 2 * r.round_to) * r.round_to  # the nearest multiple, halves up
+        points[seat] = value * factor
+    if r.highest_only and any_held:  # only the highest hands score
+        found = False
+        for seat in range(s.n_seats):
+            if holds[seat] and (not found or held[seat] > most):
+                most, found = held[seat], True
+        for seat in range(s.n_seats):
+            if holds[seat] and held[seat] < most:
+                points[seat] = 0
+    if r.blocked_difference and s.winner < 0 and any_held:  # a round nobody won: the differences to the lowest hand
+        found = False
+        for seat in range(s.n_seats):
+            if holds[seat] and (not found or points[seat] < lowest):
+                lowest, found = points[seat], True
+        for seat in range(s.n_seats):
+            if holds[seat]:
+                points[seat] -= lowest
+    if r.winner_collects:
+        # the winner collects every hand's score; in a round nobody won the lowest hands (blocked difference) do,
+        # else nobody
+        for seat in range(s.n_seats):
+            total += points[seat]
+            collects[seat] = seat == s.winner or (s.winner < 0 and r.blocked_difference and s.scored[seat]
+                                                  and s.sizes[seat] > 0 and points[seat] == 0)
+        for seat in range(s.n_seats):
+            points[seat] = total if collects[seat] else 0
+    if s.winner >= 0 and r.any_winner_score and r.has_winner_score[out_card]:
+        points[s.winner] += r.winner_score[out_card]
 
 
 cdef list points(State* s, Rules* r):
-    """Round.points under plain scoring."""
-    return [seat_points(s, r, seat) for seat in range(s.n_seats)]
+    """Round.points of a finished round."""
+    cdef long found[MAX_SEATS]
+    round_points(s, r, found)
+    return [found[seat] for seat in range(s.n_seats)]
 
 
 # ---------------------------------------------------------------------------------------------- from Python

@@ -15,7 +15,7 @@ The engine rebuilds the state (`Round.from_view`: the view's counters, pile and 
 what this module adds is belief: which hidden cards a seat can hold, given what it did.
 
 `rollout` and `Sampler.rollouts` run in the compiled playout kernel (runner/botkit/_playout.pyx)
-where it is built and covers the round (the classic rules, plain scoring, a `random.Random`, and
+where it is built and covers the round (the classic rules, any scoring, a `random.Random`, and
 a policy with a twin there: its `kernel` attribute, a kernel Policy, as `quick_policy` and
 `random_policy` here and the `hard` bot's `heuristic_policy` declare), with the same results
 and generator state as the Python code here, which runs everywhere else.
