@@ -126,6 +126,10 @@ cdef class Heuristic(Policy):
         self.weights = Weights(close, keep_wild, shed_close, shed_calm, spread, follow)
         self.choose, self.data = heuristic, &self.weights
 
+    def __reduce__(self):  # a policy per seat (simulate.SeatPolicies) goes to other processes with its twins
+        w = self.weights
+        return Heuristic, (w.close, w.keep_wild, w.shed_close, w.shed_calm, w.spread, w.follow)
+
 
 cdef struct Place:
     int format        # the index in PLACE_FORMATS
@@ -208,9 +212,11 @@ cdef class Placed(Value):
     """match_value's twin for one view (see `place`)."""
 
     cdef Place place
+    cdef tuple made  # the arguments it was made with
 
     def __cinit__(self, str fmt, int seat, active, totals, limit, double round_points, double round_spread,
                   double logistic):
+        self.made = (fmt, seat, tuple(active), tuple(totals), limit, round_points, round_spread, logistic)
         cdef Place* p = &self.place
         p.format, p.seat, p.limit = PLACE_FORMATS.index(fmt), seat, limit or 0
         p.round_points, p.round_spread, p.logistic = round_points, round_spread, logistic
@@ -220,6 +226,9 @@ cdef class Placed(Value):
         for i, held in enumerate(totals):
             p.totals[i] = held
         self.worth, self.data = place_value, p
+
+    def __reduce__(self):
+        return Placed, self.made
 
 
 def place(fmt, seat, active, totals, limit, round_points, round_spread, logistic):

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -329,6 +330,10 @@ def test_the_kernel_plays_a_bots_policy_through_its_slot(kernel, reg):
     assert simulate.quick_policy.kernel is kernel.QUICK and simulate.random_policy.kernel is kernel.UNIFORM
     assert SEATS.kernel == ("seats", (heuristic_policy.kernel, kernel.UNIFORM, kernel.QUICK))
     assert all(kernel.has_twin(policy) for policy in POLICIES)
+    again = pickle.loads(pickle.dumps(SEATS))  # a policy per seat goes to other processes with its twins
+    assert kernel.has_twin(again) and again.kernel[1][2] is kernel.QUICK and again == SEATS
+    state = corpus(reg, 1)[5][1]
+    assert simulate.rollout(state, random.Random(3), again) == simulate.rollout(state, random.Random(3), SEATS)
 
     def named(rnd, rng):
         return rnd.legal()[0]

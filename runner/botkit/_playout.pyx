@@ -593,8 +593,8 @@ cdef class Policy:
     bots/_hard.pyx's does: a subclass sets `choose` and `data` in its __cinit__). A Python playout policy declares
     its twin here as its `kernel` attribute (runner/botkit/simulate.py's `quick_policy`)."""
 
-    def __reduce__(self):
-        raise TypeError("a kernel policy is not pickled: the policy it is a twin of is")
+    def __reduce__(self):  # a subclass that holds C data says how it is made again
+        raise TypeError(f"{type(self).__name__} cannot be pickled")
 
 
 cdef class Quick(Policy):
@@ -603,12 +603,18 @@ cdef class Quick(Policy):
     def __cinit__(self):
         self.choose = quick
 
+    def __reduce__(self):
+        return "QUICK"  # pickled as the module's one
+
 
 cdef class Uniform(Policy):
     """simulate.random_policy's twin."""
 
     def __cinit__(self):
         self.choose = uniform
+
+    def __reduce__(self):
+        return "UNIFORM"
 
 
 QUICK, UNIFORM = Quick(), Uniform()
@@ -619,7 +625,7 @@ cdef class Value:
     fills, as bots/_hard.pyx's place value does: a subclass sets `worth` and `data` in its __cinit__)."""
 
     def __reduce__(self):
-        raise TypeError("a kernel value is not pickled: the value it is a twin of is")
+        raise TypeError(f"{type(self).__name__} cannot be pickled")
 
 
 # The policy of each seat, as its C function and data (the Policy objects are kept alive by the caller).
