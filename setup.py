@@ -37,6 +37,15 @@ def warn(message: str) -> None:
           "(correct, slower: see docs/explanation/compiled-engine.md)", file=sys.stderr)
 
 
+def source_of(name: str) -> str:
+    """The source of a module of `runner.accel.MODULES` or `KERNELS`, relative to the repository root: a module of a
+    package MAPPED (`maumau.bots._hard`) in that package's folder (bots/_hard.pyx)."""
+    for package, folder in MAPPED.items():
+        if name.startswith(package + "."):
+            return folder + "/" + accel.source_file(name)[len(package) + 1:]
+    return accel.source_file(name)
+
+
 def extensions() -> list:
     if accel.forced_pure():
         return []
@@ -47,9 +56,9 @@ def extensions() -> list:
         return []
     from setuptools import Extension
 
-    modules = [Extension(name, [accel.source_file(name)]) for name in accel.MODULES]
+    modules = [Extension(name, [source_of(name)]) for name in accel.MODULES]
     # The kernels' float sums must round as Python's do: no fused multiply-add.
-    modules += [Extension(name, [accel.source_file(name)], extra_compile_args=["-ffp-contract=off"])
+    modules += [Extension(name, [source_of(name)], extra_compile_args=["-ffp-contract=off"])
                 for name in accel.KERNELS]
     try:
         return cythonize(
@@ -89,7 +98,7 @@ class OptionalBuildExt(build_ext):
         except Exception as exc:  # noqa: BLE001
             warn(f"{ext.name} could not be compiled ({exc})")
             return
-        source = ROOT / accel.source_file(ext.name)
+        source = ROOT / source_of(ext.name)
         folders = {Path(self.get_ext_fullpath(ext.name)).parent}
         if getattr(self, "in_tree", False):
             folders.add(source.parent)

@@ -28,12 +28,12 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from maumau.bots.hard import HardBot, match_value  # noqa: E402
+from maumau.bots.hard import HardBot, heuristic_policy, match_value  # noqa: E402
 from maumau.bots.medium import MediumBot  # noqa: E402
 from maumau.bots.random_bot import RandomBot  # noqa: E402
 from runner.game.engine import Round  # noqa: E402
 from runner.plugins import registry  # noqa: E402
-from runner.simulate import Sampler, SeatPolicies, heuristic_policy, quick_policy, random_policy, rollout  # noqa: E402
+from runner.simulate import Sampler, SeatPolicies, quick_policy, random_policy, rollout  # noqa: E402
 
 
 class SeesAllHands(HardBot):

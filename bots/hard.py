@@ -30,10 +30,15 @@ from .medium import (
 )
 from .medium import score as medium_score
 
+try:  # this module's strategy in C, for the framework's playout kernel (bots/_hard.pyx)
+    from . import _hard as twins
+except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py): the Python policy and value alone
+    twins = None
+
 # Playouts per searched decision by default: under the classic rules they run in the compiled playout kernel
-# (runner/botkit/_playout.pyx), about 3.5 ms on a shared core against 150 ms in Python (bench/hard_cpu.py). Kept at
-# 720: four times as many were not measurably stronger (bench/ladder.md), and an install without the kernel plays
-# the same choices within its default move time.
+# (runner/botkit/_playout.pyx, playing this bot's policy of bots/_hard.pyx), about 3.5 ms on a shared core against
+# 150 ms in Python (bench/hard_cpu.py). Kept at 720: four times as many were not measurably stronger
+# (bench/ladder.md), and an install without the kernel plays the same choices within its default move time.
 ROLLOUTS = 720
 MAX_CANDIDATES = 8  # under house rules (plays of several cards, wishes) the actions searched at most
 # Under house rules (the engine's general path, in Python: the kernel plays the classic rules only) a move costs
@@ -86,7 +91,7 @@ def match_value(view: runner.View, points: list[int], winner: int | None) -> flo
 
 def place_value(view: runner.View) -> Callable[[list[int], int | None], float]:
     """`match_value` of `view` as a function of an ending (points, winner), remembering each ending's value; with its
-    twin in the playout kernel (runner/botkit/_playout.pyx: `place_value`) for the classic match formats."""
+    twin for the playout kernel (bots/_hard.pyx: `place`) for the classic match formats."""
     known: dict[tuple, float] = {}
 
     def value(points: list[int], winner: int | None) -> float:
@@ -97,8 +102,8 @@ def place_value(view: runner.View) -> Callable[[list[int], int | None], float]:
         return found
 
     fmt = view.ruleset.match
-    value.kernel = ("place", (fmt.format, view.seat, tuple(view.active), tuple(view.totals), fmt.limit,  # type: ignore
-                              ROUND_POINTS, ROUND_SPREAD, LOGISTIC))
+    value.kernel = None if twins is None else twins.place(  # type: ignore[attr-defined]
+        fmt.format, view.seat, tuple(view.active), tuple(view.totals), fmt.limit, ROUND_POINTS, ROUND_SPREAD, LOGISTIC)
     return value
 
 
@@ -240,9 +245,10 @@ def heuristic_policy(rnd: Round, rng: random.Random) -> runner.Action:
     return best
 
 
-# Its twin in the playout kernel (runner/botkit/_playout.pyx: `heuristic`), with these weights; the two must agree
-# move for move (tests/test_playout_kernel.py plays both).
-heuristic_policy.kernel = ("heuristic", (CLOSE, KEEP_WILD, SHED_CLOSE, SHED_CALM, SPREAD, FOLLOW))  # type: ignore
+# Its twin for the playout kernel (bots/_hard.pyx: `Heuristic`), with these weights; the two must agree move for move
+# (tests/test_playout_kernel.py plays both).
+heuristic_policy.kernel = (  # type: ignore[attr-defined]
+    None if twins is None else twins.Heuristic(CLOSE, KEEP_WILD, SHED_CLOSE, SHED_CALM, SPREAD, FOLLOW))
 
 
 def house_policy(rnd: Round, rng: random.Random) -> runner.Action:

@@ -23,7 +23,7 @@ import sys
 # The modules compiled, in import order: the Views' shared lists, the engine, its tables, the log's events and line
 # encoder, the simulator, the in-process seat and its deadlines, the match loop, and a tournament's results store,
 # standings and rating (the standings are worked out after the last match, while no worker plays).
-# (Not bots/hard.py: pluggy takes hooks only from plain Python functions.)
+# (Not bots/hard.py: pluggy takes hooks only from plain Python functions; its strategy's C twin is a kernel below.)
 MODULES = (
     "runner.game.prefix",
     "runner.game.compiled",
@@ -42,8 +42,9 @@ MODULES = (
     "runner.tournament.standings",
 )
 # Typed Cython sources (.pyx) with no .py of the same name: the code importing one falls back to Python of its own
-# when it cannot be imported (not built, MAUMAU_PURE=1, or stale: the finder then refuses it).
-KERNELS = ("runner.game._generator", "runner.botkit._playout")
+# when it cannot be imported (not built, MAUMAU_PURE=1, or stale: the finder then refuses it). maumau.bots._hard (in
+# bots/, setup.py maps the package) is the hard bot's policy and value for the playout kernel's slots.
+KERNELS = ("runner.game._generator", "runner.botkit._playout", "maumau.bots._hard")
 # The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
 # methods, the compiled rules, the referee's decision loop on them): a compiled one cannot run on the pure-Python
 # class of another, so they run compiled only all together.

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import pickle
 import random
 import subprocess
 import sys
@@ -18,7 +19,7 @@ from pathlib import Path
 import pytest
 
 from maumau.bots.hard import HardBot, heuristic_policy, place_value
-from runner.botkit import simulate
+from runner.botkit import fuzz, simulate
 from runner.game.actions import Play
 from runner.game.compiled import Game
 from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
@@ -39,14 +40,15 @@ def kernel():
 
 
 def covered_rulesets(reg) -> list[tuple[str, int]]:
-    """(ruleset, players) for every built-in and gallery ruleset at each table size up to 5 the kernel covers."""
-    from runner.botkit import _playout
-
+    """(ruleset, players) for every built-in and gallery ruleset at each table size up to 5 the kernel covers (without
+    the kernel, as for the Sampler's tests: those of the engine's fast path)."""
+    kernel = simulate.kernel
     found = []
     for name in sorted(reg.rulesets):  # the gallery's too
         ruleset = reg.load_ruleset(name)
         for players in range(ruleset.players.min, min(ruleset.players.max, 5) + 1):
-            if _playout.table_of(Game.of(ruleset, players)) is not None:
+            game = Game.of(ruleset, players)
+            if (kernel.table_of(game) is not None) if kernel is not None else not game.general:
                 found.append((name, players))
     return found
 
@@ -195,7 +197,8 @@ def match_views(ruleset, rounds: int = 20) -> list[tuple[int, object]]:
     return views
 
 
-FORMATS = ["standard", "strafpunten", "elimination", "standard-single"]  # limit (two scorings), elimination, single
+# limit (two scorings, and neunerln's multiplier), elimination, single
+FORMATS = ["standard", "strafpunten", "elimination", "standard-single", "neunerln"]
 
 
 @pytest.mark.parametrize("name", FORMATS)
@@ -224,6 +227,58 @@ def test_hard_makes_the_same_choices_with_and_without_the_kernel(kernel, reg, mo
     with_kernel, without = on_both_paths(monkeypatch, chosen)
     assert with_kernel == without
     assert len({action for action, _, _ in with_kernel}) > 10
+
+
+def house_rule_stream(reg, folder: Path, count: int, seed: int = 32):
+    """Random house-rule files of the fuzzer's keys and values (runner/botkit/fuzz.py, completed as it completes them)
+    but no new powers, the scoring keys drawn most often: (name, ruleset) of those the kernel covers."""
+    import yaml
+
+    from runner.errors import MaumauError
+    from runner.rules.overrides import apply_overrides
+
+    found = []
+    for index in range(count):
+        rng = random.Random(f"{seed}/{index}")
+        changes = {key: rng.choice(values) for key, values in sorted(fuzz.OPTION_VALUES.items())
+                   if rng.random() < (0.5 if key.startswith("scoring.") else 0.08)}
+        fuzz._complete(changes)
+        data = apply_overrides({"extends": rng.choice(fuzz.BASES), "name": f"stream-{index}"}, changes)
+        path = folder / f"stream-{index}.yaml"
+        path.write_text(yaml.safe_dump(data, sort_keys=False))
+        try:
+            ruleset, _ = reg.check_ruleset(str(path))
+        except MaumauError:
+            continue
+        if simulate.kernel.table_of(Game.of(ruleset, ruleset.players.min)) is not None:
+            found.append((path.name, ruleset))
+    return found
+
+
+def test_random_house_rules_the_kernel_covers_play_out_as_the_engine_plays_them(kernel, reg, tmp_path):
+    """Every key of `scoring` (the kernel scores a round as runner/game/general.py does), and the other keys of the
+    fast path, over a stream of random house-rule files: the kernel's playouts end as the engine's, move for move."""
+    stream = house_rule_stream(reg, tmp_path, 120)
+    assert len(stream) >= 30
+    scorings = [ruleset.scoring for _, ruleset in stream]
+    assert all(any(getattr(scoring, key) != default for scoring in scorings) for key, default in (
+        ("count", "points"), ("minimum", 0), ("round_to", 1), ("multiplier", {}), ("winner_collects", False),
+        ("alone", {}), ("winner_scores", {}), ("highest_only", False), ("blocked", "hands")))
+    compared = differ = 0
+    for name, ruleset in stream:
+        players = ruleset.players.min + len(name) % 2
+        for seed in (1, 2):
+            for index, state in enumerate(walk(ruleset, players, seed, 40)[::6]):
+                for policy in (heuristic_policy, simulate.quick_policy):
+                    expected_rng, kernel_rng = random.Random(index), random.Random(index)
+                    moves, expected = python_playout(state, expected_rng, policy)
+                    assert kernel.actions(state, random.Random(index), policy) == moves, (name, seed, index)
+                    found = simulate.Rollout(*kernel.rollout(state, kernel_rng, policy))  # the kernel's, never Python's
+                    compared += 1
+                    differ += found != expected or kernel_rng.getstate() != expected_rng.getstate()
+                    assert found == expected, (name, seed, index, policy)
+    assert compared > 300 and not differ
+    assert sum(not Game.of(ruleset).plain_scoring for _, ruleset in stream) > len(stream) // 2
 
 
 def test_rules_beyond_the_kernel_play_out_in_python(kernel, reg):
@@ -256,12 +311,39 @@ def test_a_policy_without_a_twin_plays_in_python(kernel, states):
     assert simulate.rollout(state, random.Random(1), first_legal) == expected
 
 
-def test_maumau_pure_leaves_the_kernel_out():
-    script = ("from runner.botkit import simulate; from runner import accel; "
-              "print(simulate.kernel is None, accel.status()['runner.botkit._playout'])")
+def test_maumau_pure_leaves_the_kernel_and_the_hard_bots_twins_out():
+    script = ("from runner.botkit import simulate; from runner import accel; from maumau.bots import hard; "
+              "print(simulate.kernel is None, hard.twins is None, hard.heuristic_policy.kernel is None); "
+              "print(accel.status()['runner.botkit._playout']); print(accel.status()['maumau.bots._hard'])")
     done = subprocess.run([sys.executable, "-c", script], cwd=ROOT, capture_output=True, text=True, timeout=300,
                           env={**os.environ, "MAUMAU_PURE": "1"})
-    assert done.stdout.split(None, 1) == ["True", "pure: MAUMAU_PURE=1\n"], done.stderr[-2000:]
+    assert done.stdout.splitlines() == ["True True True", "pure: MAUMAU_PURE=1", "pure: MAUMAU_PURE=1"], \
+        done.stderr[-2000:]
+
+
+def test_the_kernel_plays_a_bots_policy_through_its_slot(kernel, reg):
+    """The kernel holds no strategy of a bot: hard's heuristic and place value are C twins of bots/_hard.pyx, kernel
+    Policy and Value objects, as the framework's own quick and random policies are; anything else is refused."""
+    from maumau.bots import _hard
+
+    assert isinstance(heuristic_policy.kernel, kernel.Policy) and type(heuristic_policy.kernel) is _hard.Heuristic
+    assert simulate.quick_policy.kernel is kernel.QUICK and simulate.random_policy.kernel is kernel.UNIFORM
+    assert SEATS.kernel == ("seats", (heuristic_policy.kernel, kernel.UNIFORM, kernel.QUICK))
+    assert all(kernel.has_twin(policy) for policy in POLICIES)
+    again = pickle.loads(pickle.dumps(SEATS))  # a policy per seat goes to other processes with its twins
+    assert kernel.has_twin(again) and again.kernel[1][2] is kernel.QUICK and again == SEATS
+    state = corpus(reg, 1)[5][1]
+    assert simulate.rollout(state, random.Random(3), again) == simulate.rollout(state, random.Random(3), SEATS)
+
+    def named(rnd, rng):
+        return rnd.legal()[0]
+
+    for twin in (("heuristic", (1, 2.0, 3.0, 4.0, 5.0, 6.0)), ("quick",), kernel.Policy(), object()):
+        named.kernel = twin  # a name of a policy, or a slot with no C function: no twin
+        assert not kernel.has_twin(named)
+    assert not hasattr(kernel, "heuristic") and not hasattr(kernel, "PLACE_FORMATS")
+    assert _hard.place("target", 0, (0, 1), (0, 0), 100, 15.0, 18.0, 1.7) is None  # a format it has no twin of
+    assert kernel.has_value_twin(place_value(match_views(reg.load_ruleset("standard"), 1)[0][1]))
 
 
 def test_sensible_beliefs_may_be_held_of_some_seats_only(states):

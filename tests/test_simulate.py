@@ -5,11 +5,12 @@ from collections import Counter
 
 import pytest
 
+from maumau.bots.hard import heuristic_policy
 from maumau.bots.medium import MediumBot
 from maumau.bots.random_bot import RandomBot
 from runner.game.cards import make_deck
 from runner.game.engine import Round
-from runner.simulate import Sampler, determinize, heuristic_policy, known_voids, playout, quick_policy, unseen_cards
+from runner.simulate import Sampler, determinize, known_voids, playout, quick_policy, unseen_cards
 from support.scenario import cards, load
 
 RULESETS = ["standard", "strafpunten", "elimination", "standard-challenge", "standard-seven-limit", "standard-ace-skip"]

@@ -1,10 +1,13 @@
 # cython: language_level=3, boundscheck=False, wraparound=False, cdivision=True, initializedcheck=False
 """The playout kernel: a round of the classic rules played to its end in C, with cards as small ints.
 
-The compiled twin of runner/botkit/simulate.py's playout loop (and of the two policies that declare
-a twin, `quick_policy` and bots/hard.py's `heuristic_policy`), built by setup.py where a C compiler
-is at hand. It covers the rules of the engine's fast path (runner/game/compiled.py: a Game that
-is not `general`) with plain scoring; everything else is played by the Python loop, which is
+The compiled twin of runner/botkit/simulate.py's playout loop, built by setup.py where a C compiler
+is at hand. It holds no strategy of a bot: a playout policy is a slot (`Policy`, declared in
+_playout.pxd: a C function choosing one of the legal actions), filled by the framework's own
+`quick_policy` and `random_policy` (their twins here) or by a bot's, compiled with the bot
+(bots/_hard.pyx, the twin of bots/hard.py's `heuristic_policy`); so is the value of an ending
+a search compares (`Value`). It covers the rules of the engine's fast path (runner/game/compiled.py: a Game that
+is not `general`) with every key of `scoring`; everything else is played by the Python loop, which is
 the reference: for the same Round and generator, a playout here leaves the same points, winner,
 turns and generator state as `playout` there (tests/test_playout_kernel.py).
 
@@ -16,7 +19,6 @@ else copied in with `getstate()` and back with `setstate()`.
 
 import random
 
-from libc.math cimport exp, sqrt
 from libc.stdint cimport uint32_t, uint64_t
 from libc.string cimport memcpy, memmove, memset
 from cpython.object cimport PyObject
@@ -37,32 +39,10 @@ from runner.game.actions import (
     play,
 )
 
-# ---------------------------------------------------------------------------------------------- limits
-
-cdef enum:
-    MAX_KINDS = 64     # distinct cards of a deck (bit sets are 64-bit words)
-    MAX_SEATS = 12
-    MAX_CARDS = 128    # cards of a deck, copies included: a hand, the stock or the pile holds at most this many
-    MAX_LEGAL = 4 * MAX_KINDS + 2
-    MT_N = 624
-    MT_M = 397
-
-# Phases and action kinds.
-cdef enum:
-    P_PLAY, P_DRAWN, P_NAME_SUIT, P_CHALLENGING, P_OVER
-cdef enum:
-    A_PLAY, A_DRAW, A_PASS, A_NAME_SUIT, A_CHALLENGE
-
 PHASES = {PLAY: P_PLAY, DRAWN: P_DRAWN, NAME_SUIT: P_NAME_SUIT, CHALLENGING: P_CHALLENGING, OVER: P_OVER}
 ANNOUNCE = {None: 0, "mau": 1, "maumau": 2}
-POLICIES = ("quick", "heuristic", "random")  # the policies with a twin here (and "seats": one of them a seat)
 
 # ---------------------------------------------------------------------------------------------- the generator
-
-
-cdef struct MT:
-    int index
-    uint32_t state[MT_N]
 
 
 cdef extern from *:
@@ -243,26 +223,6 @@ cdef class Generator:
 # ---------------------------------------------------------------------------------------------- the rules
 
 
-cdef struct Rules:
-    int kinds
-    int rank[MAX_KINDS]
-    int suit[MAX_KINDS]
-    int points[MAX_KINDS]
-    int draw[MAX_KINDS]
-    int chain_limit[MAX_KINDS]   # -1: none
-    int skip[MAX_KINDS]
-    int others_draw[MAX_KINDS]
-    uint64_t wild, wild_on_wild, stack, reverse, again, skip_others, action
-    bint stuck_only, play_drawn, challenge, last_card_draws, reshuffle
-    int mau_penalty, maumau_penalty   # -1: not required
-    int due[2]                         # the announcement due with a play leaving 0 or 1 cards (0: none)
-    long turn_limit
-
-
-cdef inline bint has(uint64_t cards, int card) noexcept nogil:
-    return (cards >> card) & 1
-
-
 cdef class Table:
     """A Game's rules as C tables, and its cards' numbers (the index in `game.deck_cards`)."""
 
@@ -303,11 +263,27 @@ cdef class Table:
         r.maumau_penalty = -1 if game.maumau_penalty is None else game.maumau_penalty
         r.due[0], r.due[1] = ANNOUNCE[game.due_after[0]], ANNOUNCE[game.due_after[1]]
         r.turn_limit = game.turn_limit
+        ruleset = game.ruleset
+        scoring = ruleset.scoring
+        r.count = ("points", "cards", "flat").index(scoring.count)
+        r.minimum, r.round_to = scoring.minimum, scoring.round_to
+        r.multiplies, r.highest_only = bool(scoring.multiplier), scoring.highest_only
+        r.blocked_difference, r.winner_collects = scoring.blocked == "difference", scoring.winner_collects
+        r.any_alone, r.any_winner_score = bool(scoring.alone), bool(scoring.winner_scores)
+        for i, card in enumerate(self.cards):
+            r.multiplier[i] = ruleset.multiplier_of(card)
+            alone = ruleset.alone_of(card) if scoring.alone else None
+            r.alone[i] = -1 if alone is None else alone
+            bonus = ruleset.winner_score_of(card) if scoring.winner_scores else None
+            r.has_winner_score[i], r.winner_score[i] = bonus is not None, bonus or 0
 
 
 def covers(game) -> bool:
-    """Whether the kernel plays `game`'s rules: the fast path's, plain scoring, at most 64 distinct cards."""
-    return (not game.general and game.plain_scoring and len(game.deck_cards) <= MAX_KINDS
+    """Whether the kernel plays `game`'s rules: the fast path's (every key of `scoring` too), at most 64 distinct
+    cards."""
+    scoring = game.ruleset.scoring
+    return (not game.general and scoring.count in ("points", "cards", "flat")
+            and scoring.blocked in ("hands", "difference") and len(game.deck_cards) <= MAX_KINDS
             and all(card.suit in SUITS for card in game.deck_cards))
 
 
@@ -323,28 +299,6 @@ def table_of(game):
 
 
 # ---------------------------------------------------------------------------------------------- the state
-
-
-cdef struct State:
-    int n_seats
-    unsigned char hands[MAX_SEATS][MAX_CARDS]
-    int sizes[MAX_SEATS]
-    unsigned char stock[MAX_CARDS]      # top card last
-    int stock_size
-    unsigned char discard[MAX_CARDS]    # top card last
-    int discard_size
-    int suit, current, phase, pending, chain, direction, again, drawn, missed, idle, winner
-    long turns
-    int after_naming       # phase name_suit: the seat that plays once the suit is named
-    int step[2][MAX_SEATS] # the next seat in play after each seat: [0] clockwise (direction 1), [1] the other way
-    int playing            # seats in play (a turn of each without a card played or drawn blocks the round)
-    int active[MAX_SEATS]  # the seats dealt in, in seat order
-    int n_active
-    bint scored[MAX_SEATS] # dealt in and not forfeited: its hand counts at the end
-
-
-cdef struct Act:
-    int kind, card, suit, announce
 
 
 cdef inline int step(State* s, int seat) noexcept nogil:
@@ -597,7 +551,7 @@ cdef int most_held_suit(Rules* r, unsigned char* cards, int count, int without) 
     return best
 
 
-cdef int quick(State* s, Rules* r, MT* mt, Act* legal, int n) noexcept nogil:
+cdef int quick(void* data, State* s, Rules* r, MT* mt, Act* legal, int n) noexcept nogil:
     """simulate.quick_policy: play rather than draw, keep wild cards back, name the suit held most."""
     cdef int plays[MAX_LEGAL]
     cdef int count = 0, i, first_wild = -1, named
@@ -629,103 +583,72 @@ cdef int quick(State* s, Rules* r, MT* mt, Act* legal, int n) noexcept nogil:
     return <int>(random_float(mt) * n)
 
 
-cdef struct Weights:
-    int code[MAX_SEATS]  # each seat's policy: its index in POLICIES
-    int close
-    double keep_wild, shed_close, shed_calm, spread, follow
-
-
-cdef int heuristic(State* s, Rules* r, Weights* w, Act* legal, int n) noexcept nogil:
-    """bots/hard.py's heuristic_policy on the classic rules: pass a 7 on, play a drawn card, keep a Jack back,
-    shed points when an opponent is close to going out, keep the hand's suits spread."""
-    cdef int counts[4]
-    cdef int named_with[MAX_KINDS]
-    cdef int i, j, seat = s.current, card, held, suits = 0, best, named, other
-    cdef unsigned char* hand = s.hands[seat]
-    cdef double weight, kept_back, score, best_score
-    cdef bint close = False, plain = False
-    if n == 1:
-        return 0
-    if s.phase == P_NAME_SUIT:
-        return most_held_suit(r, hand, s.sizes[seat], -1)
-    if s.phase == P_CHALLENGING:
-        return 0
-    counts[0] = counts[1] = counts[2] = counts[3] = 0
-    for i in range(s.sizes[seat]):
-        counts[r.suit[hand[i]]] += 1
-    if s.phase == P_DRAWN or s.pending or s.sizes[seat] == 1:  # a single kind of play, if any: take it
-        if legal[0].kind != A_PLAY or not has(r.wild, legal[0].card):
-            return 0
-        counts[r.suit[legal[0].card]] -= 1
-        named = 0
-        for j in range(1, 4):
-            if counts[j] > counts[named]:
-                named = j
-        for i in range(n):
-            if legal[i].kind == A_PLAY and legal[i].suit == named:
-                return i
-        return 0
-    for i in range(s.n_active):
-        other = s.active[i]
-        if other != seat and s.sizes[other] <= w.close:
-            close = True
-    weight = w.shed_close if close else w.shed_calm
-    for i in range(n):
-        if legal[i].kind == A_PLAY and not has(r.wild, legal[i].card):
-            plain = True
-    kept_back = w.keep_wild if plain else 0.0
-    for j in range(4):
-        suits += counts[j] > 0
-    for j in range(r.kinds):
-        named_with[j] = -1
-    best, best_score = n - 1, -1.0 / 0.0
-    for i in range(n):
-        if legal[i].kind != A_PLAY:
-            continue
-        card = legal[i].card
-        held = counts[r.suit[card]]
-        if has(r.wild, card):
-            if named_with[card] < 0:
-                counts[r.suit[card]] -= 1
-                named = 0
-                for j in range(1, 4):
-                    if counts[j] > counts[named]:
-                        named = j
-                named_with[card] = named
-                counts[r.suit[card]] += 1
-            if legal[i].suit != named_with[card]:
-                continue
-            score = -kept_back
-        else:
-            score = 0.0
-        # Shed points; keep many suits in hand and some of the suit left on the pile (the same sum, in order).
-        score = score + ((weight * r.points[card] + w.spread * (suits - (held == 1))) + w.follow * (held - 1))
-        if score > best_score:
-            best, best_score = i, score
-    return best
-
-
-cdef int choose(State* s, Rules* r, MT* mt, Weights* w, Act* legal, int n) noexcept nogil:
-    """The seat to play's policy (`w.code`): quick, heuristic, or uniform over the legal actions (simulate.py's
-    random_policy)."""
-    cdef int code = w.code[s.current]
-    if code == 0:
-        return quick(s, r, mt, legal, n)
-    if code == 1:
-        return heuristic(s, r, w, legal, n)
+cdef int uniform(void* data, State* s, Rules* r, MT* mt, Act* legal, int n) noexcept nogil:
+    """simulate.random_policy: uniform over the legal actions."""
     return <int>(random_float(mt) * n)
 
 
-cdef void play_out(State* s, Rules* r, MT* mt, Weights* w) noexcept nogil:
-    """simulate.playout: each seat's policy (`w.code`) to the end of the round."""
+cdef class Policy:
+    """A playout policy the kernel plays: its C function `choose` (the slot a bot's own policy fills, as
+    bots/_hard.pyx's does: a subclass sets `choose` and `data` in its __cinit__). A Python playout policy declares
+    its twin here as its `kernel` attribute (runner/botkit/simulate.py's `quick_policy`)."""
+
+    def __reduce__(self):  # a subclass that holds C data says how it is made again
+        raise TypeError(f"{type(self).__name__} cannot be pickled")
+
+
+cdef class Quick(Policy):
+    """simulate.quick_policy's twin."""
+
+    def __cinit__(self):
+        self.choose = quick
+
+    def __reduce__(self):
+        return "QUICK"  # pickled as the module's one
+
+
+cdef class Uniform(Policy):
+    """simulate.random_policy's twin."""
+
+    def __cinit__(self):
+        self.choose = uniform
+
+    def __reduce__(self):
+        return "UNIFORM"
+
+
+QUICK, UNIFORM = Quick(), Uniform()
+
+
+cdef class Value:
+    """A value of an ending the kernel computes: its C function `worth` of a finished round (the slot a bot's own value
+    fills, as bots/_hard.pyx's place value does: a subclass sets `worth` and `data` in its __cinit__)."""
+
+    def __reduce__(self):
+        raise TypeError(f"{type(self).__name__} cannot be pickled")
+
+
+# The policy of each seat, as its C function and data (the Policy objects are kept alive by the caller).
+cdef struct Seats:
+    Choose choose[MAX_SEATS]
+    void* data[MAX_SEATS]
+
+
+cdef inline int choose(State* s, Rules* r, MT* mt, Seats* p, Act* legal, int n) noexcept nogil:
+    """The seat to play's policy."""
+    return p.choose[s.current](p.data[s.current], s, r, mt, legal, n)
+
+
+cdef void play_out(State* s, Rules* r, MT* mt, Seats* p) noexcept nogil:
+    """simulate.playout: each seat's policy to the end of the round."""
     cdef Act legal[MAX_LEGAL]
     cdef int n
     while s.phase != P_OVER:
         n = legal_actions(s, r, legal)
-        apply(s, r, mt, &legal[choose(s, r, mt, w, legal, n)])
+        apply(s, r, mt, &legal[choose(s, r, mt, p, legal, n)])
 
 
-cdef list trace(State* s, Rules* r, MT* mt, Weights* w, Table table):
+cdef list trace(State* s, Rules* r, MT* mt, Seats* p, Table table):
     """play_out, returning each action taken, as the engine's actions (for tests: the kernel's path, move by move)."""
     cdef Act legal[MAX_LEGAL]
     cdef int n, i
@@ -733,7 +656,7 @@ cdef list trace(State* s, Rules* r, MT* mt, Weights* w, Table table):
     taken = []
     while s.phase != P_OVER:
         n = legal_actions(s, r, legal)
-        a = &legal[choose(s, r, mt, w, legal, n)]
+        a = &legal[choose(s, r, mt, p, legal, n)]
         taken.append(python_action(a, table))
         apply(s, r, mt, a)
     return taken
@@ -751,17 +674,79 @@ cdef object python_action(Act* a, Table table):
     return CHALLENGE
 
 
-cdef list points(State* s, Rules* r):
-    """Round.points under plain scoring: a seat's cards' points, 0 for the winner and seats not scored."""
-    cdef int seat, i, total
-    result = [0] * s.n_seats
+cdef inline long floor_div(long a, long b) noexcept nogil:
+    """Python's a // b (b > 0): rounded down, negative numbers too."""
+    cdef long q = a / b
+    return q - 1 if (a % b != 0 and a < 0) else q
+
+
+cdef void round_points(State* s, Rules* r, long* points) noexcept nogil:
+    """Round.points of a finished round, each seat's (runner/game/general.py's scores and _gpoints under every key of
+    `scoring`; the plain hands' points where none is set): 0 for the winner and the seats not scored."""
+    cdef long held[MAX_SEATS]
+    cdef bint holds[MAX_SEATS]
+    cdef bint collects[MAX_SEATS]
+    cdef int seat, i, size, out_card = -1, factor = 1
+    cdef bint any_held = False, found
+    cdef long value, most = 0, lowest = 0, total = 0
+    if s.winner >= 0:
+        out_card = s.discard[s.discard_size - 1]  # the winner's last card
+        if r.multiplies:
+            factor = r.multiplier[out_card]
     for seat in range(s.n_seats):
-        if s.scored[seat] and seat != s.winner:
-            total = 0
-            for i in range(s.sizes[seat]):
-                total += r.points[s.hands[seat][i]]
-            result[seat] = total
-    return result
+        points[seat], holds[seat] = 0, False
+        size = s.sizes[seat]
+        if not s.scored[seat] or seat == s.winner or size == 0:
+            continue
+        value = 0
+        for i in range(size):
+            value += r.points[s.hands[seat][i]]
+        held[seat], holds[seat], any_held = value, True, True
+        if r.any_alone and size == 1 and r.alone[s.hands[seat][0]] >= 0:
+            value = r.alone[s.hands[seat][0]]
+        elif r.count == 1:
+            value = size
+        elif r.count == 2:
+            value = 1
+        if value < r.minimum:
+            value = r.minimum
+        if r.round_to > 1:
+            value = floor_div(2 * value + r.round_to, 2 * r.round_to) * r.round_to  # the nearest multiple, halves up
+        points[seat] = value * factor
+    if r.highest_only and any_held:  # only the highest hands score
+        found = False
+        for seat in range(s.n_seats):
+            if holds[seat] and (not found or held[seat] > most):
+                most, found = held[seat], True
+        for seat in range(s.n_seats):
+            if holds[seat] and held[seat] < most:
+                points[seat] = 0
+    if r.blocked_difference and s.winner < 0 and any_held:  # a round nobody won: the differences to the lowest hand
+        found = False
+        for seat in range(s.n_seats):
+            if holds[seat] and (not found or points[seat] < lowest):
+                lowest, found = points[seat], True
+        for seat in range(s.n_seats):
+            if holds[seat]:
+                points[seat] -= lowest
+    if r.winner_collects:
+        # the winner collects every hand's score; in a round nobody won the lowest hands (blocked difference) do,
+        # else nobody
+        for seat in range(s.n_seats):
+            total += points[seat]
+            collects[seat] = seat == s.winner or (s.winner < 0 and r.blocked_difference and s.scored[seat]
+                                                  and s.sizes[seat] > 0 and points[seat] == 0)
+        for seat in range(s.n_seats):
+            points[seat] = total if collects[seat] else 0
+    if s.winner >= 0 and r.any_winner_score and r.has_winner_score[out_card]:
+        points[s.winner] += r.winner_score[out_card]
+
+
+cdef list points(State* s, Rules* r):
+    """Round.points of a finished round."""
+    cdef long found[MAX_SEATS]
+    round_points(s, r, found)
+    return [found[seat] for seat in range(s.n_seats)]
 
 
 # ---------------------------------------------------------------------------------------------- from Python
@@ -846,31 +831,33 @@ cdef int load_action(Act* a, Table table, action) except -1:
     return 0
 
 
-cdef int load_policy(policy, Weights* w) except -1:
-    """The twin of a playout policy: its `kernel` attribute, ("quick",), ("heuristic", weights), ("random",), or
-    ("seats", (twin, ...)): a twin per seat (simulate.SeatPolicies; the heuristic ones with the same weights)."""
+cdef tuple load_policy(policy, Seats* p):
+    """The twin of a playout policy, its `kernel` attribute (a Policy, or ("seats", (Policy, ...)): one per seat,
+    simulate.SeatPolicies), into `p`: returns the Policy objects, which the caller keeps while `p` is used."""
     twins = _seat_twins(getattr(policy, "kernel", None))
     if twins is None:
         raise ValueError(f"{policy!r} has no twin in the playout kernel")
     cdef int seat
+    cdef Policy twin
     for seat in range(MAX_SEATS):
         twin = twins[seat % len(twins)]
-        w.code[seat] = POLICIES.index(twin[0])
-        if twin[0] == "heuristic":
-            w.close, w.keep_wild, w.shed_close, w.shed_calm, w.spread, w.follow = twin[1]
-    return 0
+        p.choose[seat], p.data[seat] = twin.choose, twin.data
+    return twins
 
 
 def _seat_twins(twin):
     """The twins a seat plays by, from a policy's `kernel` attribute (one for all, or one per seat); None if the
     kernel plays none of them."""
-    if twin is None:
+    if isinstance(twin, Policy):
+        twins = (twin,)
+    elif type(twin) is tuple and len(twin) == 2 and twin[0] == "seats":
+        twins = tuple(twin[1])
+    else:
         return None
-    twins = tuple(twin[1]) if twin[0] == "seats" else (twin,)
-    if not twins or len(twins) > MAX_SEATS or any(t is None or t[0] not in POLICIES for t in twins):
+    # a Policy whose subclass set no C function is no twin (the kernel would call nothing)
+    if not twins or len(twins) > MAX_SEATS or not all(isinstance(t, Policy) and (<Policy>t).choose != NULL
+                                                     for t in twins):
         return None
-    if len({tuple(t[1]) for t in twins if t[0] == "heuristic"}) > 1:
-        return None  # one set of weights
     return twins
 
 
@@ -893,19 +880,19 @@ def actions(rnd, rng, policy):
     """The actions a playout of a copy of `rnd` takes, in order (as `rollout`, for tests)."""
     cdef Table table = table_of(rnd.rules)
     cdef State s
-    cdef Weights w
-    load_policy(policy, &w)
+    cdef Seats p
+    kept = load_policy(policy, &p)
     load_round(&s, table, rnd)
     cdef Generator gen = Generator(rng)
-    taken = trace(&s, &table.rules, gen.mt, &w, table)
+    taken = trace(&s, &table.rules, gen.mt, &p, table)
     gen.release()
     return taken
 
 
 def has_value_twin(value) -> bool:
-    """Whether `value` declares a twin the kernel computes (its `kernel` attribute)."""
+    """Whether `value` declares a twin the kernel computes (its `kernel` attribute: a Value)."""
     twin = getattr(value, "kernel", None)
-    return twin is not None and twin[0] == "place" and twin[1][0] in PLACE_FORMATS
+    return isinstance(twin, Value) and (<Value>twin).worth != NULL
 
 
 def rollout(rnd, rng, policy, first=None):
@@ -916,120 +903,18 @@ def rollout(rnd, rng, policy, first=None):
     if table is None:
         raise ValueError("the playout kernel does not cover these rules")
     cdef State s
-    cdef Weights w
+    cdef Seats p
     cdef Act a
-    load_policy(policy, &w)
+    kept = load_policy(policy, &p)
     load_round(&s, table, rnd)
     if first is not None:
         load_action(&a, table, first)
     cdef Generator gen = Generator(rng)
     if first is not None:
         apply(&s, &table.rules, gen.mt, &a)
-    play_out(&s, &table.rules, gen.mt, &w)
+    play_out(&s, &table.rules, gen.mt, &p)
     gen.release()
     return points(&s, &table.rules), (None if s.winner < 0 else s.winner), s.turns
-
-
-# ---------------------------------------------------------------------------------------------- valuing an ending
-
-PLACE_FORMATS = ("single", "limit", "elimination")  # the match formats the `place` value twin covers
-
-
-cdef struct Place:
-    int format        # the index in PLACE_FORMATS
-    int seat
-    int n_active
-    int active[MAX_SEATS]
-    long totals[MAX_SEATS]
-    long limit
-    double round_points, round_spread, logistic
-
-
-cdef inline double compare(long theirs, long mine) noexcept nogil:
-    return 1.0 if mine < theirs else (0.0 if mine > theirs else 0.5)
-
-
-cdef double place_value(Place* p, State* s, Rules* r) noexcept nogil:
-    """bots/hard.py's match_value for the formats of PLACE_FORMATS: the expected share of opponents finished ahead of
-    (the same operations in the same order, so the same float)."""
-    cdef long points[MAX_SEATS]
-    cdef long totals[MAX_SEATS]
-    cdef int seat, i, o, others = 0
-    cdef long top
-    cdef double total = 0.0, rounds_left, scale
-    for seat in range(s.n_seats):
-        points[seat] = 0
-        if s.scored[seat] and seat != s.winner:
-            for i in range(s.sizes[seat]):
-                points[seat] += r.points[s.hands[seat][i]]
-    if p.format == 0:
-        for i in range(p.n_active):
-            o = p.active[i]
-            if o == p.seat:
-                continue
-            others += 1
-            if s.winner >= 0:
-                total += 1.0 if s.winner == p.seat else (0.0 if s.winner == o else compare(points[o], points[p.seat]))
-            else:
-                total += compare(points[o], points[p.seat])
-        return total / others
-    for seat in range(s.n_seats):
-        totals[seat] = p.totals[seat] + points[seat]
-    top = totals[p.active[0]]
-    for i in range(p.n_active):
-        if totals[p.active[i]] > top:
-            top = totals[p.active[i]]
-    if p.format == 1 and top >= p.limit:
-        for i in range(p.n_active):
-            o = p.active[i]
-            if o != p.seat:
-                others += 1
-                total += compare(totals[o], totals[p.seat])
-        return total / others
-    if p.format == 2:
-        if totals[p.seat] > p.limit:
-            for i in range(p.n_active):
-                o = p.active[i]
-                if o != p.seat:
-                    others += 1
-                    total += compare(totals[o], totals[p.seat]) if totals[o] > p.limit else 0.0
-            return total / others
-        top = totals[p.seat]
-        for i in range(p.n_active):
-            if top < totals[p.active[i]] <= p.limit:
-                top = totals[p.active[i]]
-    rounds_left = (p.limit - top) / p.round_points
-    if not rounds_left > 1.0:
-        rounds_left = 1.0
-    scale = p.round_spread * sqrt(rounds_left)
-    for i in range(p.n_active):
-        o = p.active[i]
-        if o == p.seat:
-            continue
-        others += 1
-        if p.format == 2 and totals[o] > p.limit:
-            total += 1.0
-        else:
-            total += 1.0 / (1.0 + exp(-p.logistic * (totals[o] - totals[p.seat]) / scale))
-    return total / others
-
-
-cdef int load_value(value, Place* p) except -1:
-    """The twin of a value of an ending: its `kernel` attribute, ("place", (format, seat, active, totals, limit,
-    round_points, round_spread, logistic)); 0 without one (the ending is returned instead)."""
-    twin = getattr(value, "kernel", None)
-    if twin is None:
-        return 0
-    kind, (fmt, seat, active, totals, limit, p.round_points, p.round_spread, p.logistic) = twin
-    if kind != "place" or fmt not in PLACE_FORMATS or len(totals) > MAX_SEATS:
-        raise ValueError(f"{value!r}: a value the playout kernel has no twin of")
-    p.format, p.seat, p.limit = PLACE_FORMATS.index(fmt), seat, limit or 0
-    p.n_active = len(active)
-    for i, other in enumerate(active):
-        p.active[i] = other
-    for i, held in enumerate(totals):
-        p.totals[i] = held
-    return 1
 
 
 # ---------------------------------------------------------------------------------------------- search
@@ -1037,17 +922,19 @@ cdef int load_value(value, Place* p) except -1:
 
 cdef class Search:
     """Sampler.sample and a playout of each option, for one decision: the deal of the hidden cards and the playouts
-    in C (runner/botkit/simulate.py's Sampler and bots/hard.py's play_out are the reference).
+    in C (runner/botkit/simulate.py's Sampler and rollout are the reference).
 
     `world` is a Round of the view with the hidden cards placed anyhow (its other hands and stock are dealt
     anew per sample); `hidden` the cards dealt, in the Sampler's order; `voids` the Sampler's layers;
     `named` its named suits; `options` the actions searched, each played out in every sample; `value`
-    None, or a value of an ending with a twin here (`load_value`): then each ending is that value.
+    None, or a value of an ending with a twin here (its `kernel` attribute, a Value): then each ending is that
+    value.
     """
 
     cdef Table table
     cdef State world
-    cdef Weights weights
+    cdef Seats seats
+    cdef tuple policies
     cdef unsigned char hidden[MAX_CARDS]
     cdef int n_hidden
     cdef int seat
@@ -1061,8 +948,7 @@ cdef class Search:
     cdef Act options[MAX_LEGAL]
     cdef int n_options
     cdef Generator generator
-    cdef Place place
-    cdef bint valued
+    cdef Value value
 
     def __init__(self, world, hidden, voids, named, options, policy, tries, value=None):
         cdef Table table = table_of(world.rules)
@@ -1070,7 +956,7 @@ cdef class Search:
             raise ValueError("the playout kernel does not cover these rules")
         self.table = table
         load_round(&self.world, table, world)
-        load_policy(policy, &self.weights)
+        self.policies = load_policy(policy, &self.seats)
         self.seat = world.current
         self.n_hidden = _cards_into(table.number, hidden, self.hidden)
         self.n_voids = 0
@@ -1097,7 +983,10 @@ cdef class Search:
             load_action(&self.options[i], table, action)
         self.tries = tries
         self.generator = None
-        self.valued = load_value(value, &self.place)
+        twin = getattr(value, "kernel", None) if value is not None else None
+        if value is not None and not has_value_twin(value):
+            raise ValueError(f"{value!r}: a value the playout kernel has no twin of")
+        self.value = twin
 
     def bind(self, rng):
         """Work on `rng` (the bot's generator) until `release`."""
@@ -1189,15 +1078,21 @@ cdef class Search:
             memcpy(&s, &dealt, sizeof(State))
             memcpy(&mt, &seeded, sizeof(MT))
             apply(&s, &self.table.rules, &mt, &self.options[i])
-            play_out(&s, &self.table.rules, &mt, &self.weights)
-            if self.valued:
-                results.append((place_value(&self.place, &s, &self.table.rules), s.turns))
+            play_out(&s, &self.table.rules, &mt, &self.seats)
+            if self.value is not None:
+                results.append((self.value.worth(self.value.data, &s, &self.table.rules), s.turns))
             else:
                 results.append((points(&s, &self.table.rules), None if s.winner < 0 else s.winner, s.turns))
         return results
 
 
 in_place = _layout_checks()
+
+
+def layout():
+    """The sizes of the structs of _playout.pxd in this build: a module compiled against them (bots/_hard.pyx)
+    refuses to load when its own differ (it was built against another version of the kernel)."""
+    return (sizeof(MT), sizeof(Rules), sizeof(State), sizeof(Act), MAX_SEATS, MAX_KINDS, MAX_CARDS)
 
 
 def in_place_generator(use=None) -> bool:

@@ -15,9 +15,10 @@ The engine rebuilds the state (`Round.from_view`: the view's counters, pile and 
 what this module adds is belief: which hidden cards a seat can hold, given what it did.
 
 `rollout` and `Sampler.rollouts` run in the compiled playout kernel (runner/botkit/_playout.pyx)
-where it is built and covers the round (the classic rules, plain scoring, a `random.Random`, and
-a policy with a twin there: `quick_policy`, bots/hard.py's `heuristic_policy`), with the same
-results and generator state as the Python code here, which runs everywhere else.
+where it is built and covers the round (the classic rules, any scoring, a `random.Random`, and
+a policy with a twin there: its `kernel` attribute, a kernel Policy, as `quick_policy` and
+`random_policy` here and the `hard` bot's `heuristic_policy` declare), with the same results
+and generator state as the Python code here, which runs everywhere else.
 """
 
 from __future__ import annotations
@@ -124,7 +125,8 @@ class Sampler:
     def values(self, rng: random.Random, options: list[Action], value: Value,
                policy: Policy | None = None) -> list[tuple[float, int]]:
         """`rollouts`, each ending valued: (value(points, winner), turns) per option. A value that declares a twin in
-        the kernel (its `kernel` attribute, as bots/hard.py's place value does) is computed there as well."""
+        the kernel (its `kernel` attribute, a kernel Value, as the `hard` bot's place value does) is computed there as
+        well."""
         policy = quick_policy if policy is None else policy
         twin = value if kernel is not None and kernel.has_value_twin(value) else None
         search = self._kernel_search(rng, options, policy, twin) if twin is not None else None
@@ -384,7 +386,7 @@ def most_held_suit(cards) -> str:
     return max(SUITS, key=lambda suit: counts[suit])
 
 
-quick_policy.kernel = ("quick",)  # type: ignore[attr-defined]  # its twin in runner/botkit/_playout.pyx
+quick_policy.kernel = None if kernel is None else kernel.QUICK  # type: ignore[attr-defined]  # its twin there
 
 
 def random_policy(rnd: Round, rng: random.Random) -> Action:
@@ -393,12 +395,12 @@ def random_policy(rnd: Round, rng: random.Random) -> Action:
     return legal[int(rng.random() * len(legal))]
 
 
-random_policy.kernel = ("random",)  # type: ignore[attr-defined]
+random_policy.kernel = None if kernel is None else kernel.UNIFORM  # type: ignore[attr-defined]
 
 
 class SeatPolicies:
     """A playout policy per seat: `policies[seat]` plays that seat (the list repeated over more seats); the kernel
-    plays it where each has a twin there (the `heuristic` ones with the same weights)."""
+    plays it where each has a twin there."""
 
     def __init__(self, policies):
         self.policies = tuple(policies)
