@@ -58,11 +58,11 @@ def play(mode: str, ruleset_name: str, matches: int, move_time: float | None = N
 
 
 def force_general() -> None:
-    """Make every ruleset compiled from now on play through the engine's general path (runner/game/general.py), as
+    """Make every ruleset compiled from now on play through the engine's general path (runner/game/house_rules.py), as
     tests/test_golden.py does: what the classic rules would cost without the fast path."""
-    import runner.game.compiled
+    import runner.game.tables
 
-    runner.game.compiled._needs_general = lambda game, ruleset, with_power: True
+    runner.game.tables._needs_general = lambda game, ruleset, with_power: True
 
 
 def play_openspiel(games: int, count: bool = False) -> int:

@@ -36,7 +36,7 @@ def main() -> None:
     parser.add_argument("--openspiel", type=int, default=0, metavar="G",
                         help="also count OpenSpiel's evaluate_bots row over G and 2G games, and the ratios to it")
     parser.add_argument("--general", action="store_true",
-                        help="also play each row through the engine's general path (runner/game/general.py), "
+                        help="also play each row through the engine's general path (runner/game/house_rules.py), "
                              "which plays every rule: what the fast path saves")
     args = parser.parse_args()
     move_time = args.move_time or None

@@ -20,8 +20,8 @@ import pytest
 from maumau.bots.hard import HardBot, heuristic_policy, place_value
 from runner.botkit import simulate
 from runner.game.actions import Play
-from runner.game.compiled import Game
 from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
+from runner.game.tables import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 # A policy per seat too: each seat by another of the three twins (the list repeated over the seats beyond it).

@@ -3,7 +3,7 @@
 
 The compiled twin of runner/botkit/simulate.py's playout loop (and of the two policies that declare
 a twin, `quick_policy` and bots/hard.py's `heuristic_policy`), built by setup.py where a C compiler
-is at hand. It covers the rules of the engine's fast path (runner/game/compiled.py: a Game that
+is at hand. It covers the rules of the engine's fast path (runner/game/tables.py: a Game that
 is not `general`) with plain scoring; everything else is played by the Python loop, which is
 the reference: for the same Round and generator, a playout here leaves the same points, winner,
 turns and generator state as `playout` there (tests/test_playout_kernel.py).

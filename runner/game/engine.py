@@ -1,6 +1,6 @@
 """One round of Mau Mau as a pure state machine: deal, legal actions, play, events. Seeded, no I/O.
 
-As OpenSpiel and python-chess shape theirs: `Game` is a ruleset compiled (`Game.of(ruleset)`),
+As OpenSpiel and python-chess shape theirs: `Game` is a ruleset's rule tables (`Game.of(ruleset)`),
 `Round` one state of it. `legal()` lists the actions of the seat to act, `play(action)` checks
 one and carries it out, `apply(action)` carries out one of `legal()` unchecked (the fast path
 of playouts), `over` and `outcome` say whether and how the round ended, `points()` scores it.
@@ -10,8 +10,8 @@ describes with its hidden cards filled in; docs/bots.md describes the protocol.
 
 Two paths play a round. The fast path below plays the rules of the first rulesets (draw, skip,
 reverse, wild, play again, others draw) with precomputed play tables; a ruleset that uses any
-other rule (runner/game/compiled.py: `Game.general`) is played by the general path
-(runner/game/general.py), which plays every rule and gives the same logs for the first ones.
+other rule (runner/game/tables.py: `Game.general`) is played by the general path
+(runner/game/house_rules.py), which plays every rule and gives the same logs for the first ones.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from .actions import (
     swap,
 )
 from .cards import SUITS, Card
-from .compiled import Game
 from .events import ACE, AGAIN, CHOICE, OTHERS, PENALTY, SEVEN, STUCK, GameLog
-from .general import (
+from .house_rules import General, known_hands
+from .phases import (
     BLOCKED,
     CHALLENGING,
     DRAWN,
@@ -55,11 +55,12 @@ from .general import (
     SWAPPING,
     TURN_LIMIT,
     WENT_OUT,
-    General,
-    known_hands,
+    EndReason,
+    Phase,
 )
+from .round_state import Outcome, RoundState, slot_offset
 from .ruleset import Ruleset
-from .state import Outcome, RoundState, slot_offset
+from .tables import Game
 from .view import Event, Resume, View
 
 try:  # rng.shuffle in C on the generator's own state (runner/game/_generator.pyx)
@@ -69,8 +70,8 @@ except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py): the
 
 __all__ = [
     "BLOCKED", "CHALLENGING", "DRAWN", "FORFEITED", "GIVING", "HAND_LIMIT", "JUMP_IN", "NAME_SUIT", "OVER", "PLAY",
-    "SWAPPING", "TURN_LIMIT", "WENT_OUT", "Game", "IllegalAction", "Outcome", "Round", "hidden_cards", "shuffle",
-    "unseen_cards",
+    "SWAPPING", "TURN_LIMIT", "WENT_OUT", "EndReason", "Game", "IllegalAction", "Outcome", "Phase", "Round",
+    "hidden_cards", "shuffle", "unseen_cards",
 ]
 
 
@@ -144,19 +145,20 @@ def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
     return after
 
 
-# Where a Play and a Card hold the fields a play reads: compiled, they are read there (runner/game/state.pxd: _slot),
-# at a tenth of the cost of the look-up by name; -1 in pure Python, which looks them up.
+# Where a Play and a Card hold the fields a play reads: compiled, they are read there (runner/game/round_state.pxd:
+# _slot), at a tenth of the cost of the look-up by name; -1 in pure Python, which looks them up.
 PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Play, "suit"),
                                        slot_offset(Play, "announce"))
 CARD_SUIT, CARD_ORDINAL, CARD_TEXT = slot_offset(Card, "suit"), slot_offset(Card, "ordinal"), slot_offset(Card, "text")
-COMPILED = CARD_ORDINAL >= 0  # this module runs compiled (runner.accel.LINKED: with state.py, which reads the offsets)
+# this module runs compiled (runner.accel.LINKED: with round_state.py, which reads the offsets)
+COMPILED = CARD_ORDINAL >= 0
 
 
 def _ordinal(card: Card) -> int:
     """`card.ordinal` (cards.py), the index of its plays in a table of Game.plays_on; compiled, read where the card
     holds it."""
     if CARD_ORDINAL >= 0 and type(card) is Card:
-        return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
+        return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # round_state.pxd
     return card.ordinal
 
 
@@ -195,7 +197,7 @@ _AFTER: dict[tuple[tuple[int, ...], int], dict[int, tuple[int, ...]]] = {}  # a 
 class Round(General):
     """The state of one round. Seats are numbered across the match; `active` lists those dealt in."""
 
-    __slots__ = ()  # the state: runner/game/state.py
+    __slots__ = ()  # the state: runner/game/round_state.py
 
     def __init__(self, rules: Game, rng: random.Random):
         self.rules, self.rng = rules, rng
@@ -383,7 +385,7 @@ class Round(General):
         self.single_deck = game.deck_for(len(active))[1] == 1
         self.hands = [list(hand) for hand in hands]
         self.stock, self.discard = list(reversed(stock)), list(discard)
-        self.suit, self.current, self.phase = suit, current, phase
+        self.suit, self.current, self.phase = suit, current, Phase(phase)  # a View's phase may be a plain str
         self.pending, self.chain, self.direction, self.again = pending, chain, direction, again
         self.drawn = self.hands[current][-1] if phase == DRAWN and game.drawn_card != "go_on" else None
         self.missed = missed
@@ -466,7 +468,7 @@ class Round(General):
 
     @property
     def game(self) -> Game:
-        """The compiled rules this round is played under."""
+        """The rule tables this round is played under."""
         return self.rules
 
     @property
@@ -948,7 +950,7 @@ class Round(General):
         else:
             log.append((SKIP_RECORD, seat))
 
-    def _finish(self, winner: int | None, reason: str) -> None:
+    def _finish(self, winner: int | None, reason: EndReason) -> None:
         if reason == WENT_OUT and self.out_card is None:
             self.out_card = self.discard[-1]  # the winner's last card (scoring.multiplier)
         self.winner, self.phase, self._legal = winner, OVER, ()
