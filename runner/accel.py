@@ -28,6 +28,7 @@ MODULES = (
     "runner.game.snapshot",
     "runner.game.tables",
     "runner.game.round_state",
+    "runner.game.steps",
     "runner.game.house_rules",
     "runner.game.engine",
     "runner.game.events",
@@ -47,8 +48,8 @@ KERNELS = ("runner.game._generator", "runner.botkit._playout")
 # The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
 # methods, the compiled rules, the referee's decision loop on them): a compiled one cannot run on the pure-Python
 # class of another, so they run compiled only all together.
-LINKED = ("runner.game.snapshot", "runner.game.tables", "runner.game.round_state", "runner.game.house_rules",
-          "runner.game.engine", "runner.table.referee")
+LINKED = ("runner.game.snapshot", "runner.game.tables", "runner.game.round_state", "runner.game.steps",
+          "runner.game.house_rules", "runner.game.engine", "runner.table.referee")
 MANIFEST = "_accelerated.json"  # {module's file name: SHA-256 of the .py it was compiled from}
 PURE_VARIABLE = "MAUMAU_PURE"
 

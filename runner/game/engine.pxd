@@ -6,8 +6,7 @@ from runner.game.house_rules cimport General
 from runner.game.round_state cimport _put, _sizes_at, _slot, _sole
 
 cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT, CARD_ORDINAL, CARD_TEXT
-cdef object PLAY_RECORD, DRAW_RECORD, NAME_SUIT_RECORD, CHALLENGE_RECORD, PASS_RECORD, SKIP_RECORD
-cdef str NAME_SUIT_EVENT, CHALLENGE_EVENT, PASS_EVENT
+cdef object PLAY_RECORD
 cdef bint COMPILED
 
 cdef Py_ssize_t _ordinal(card) except -1
@@ -16,10 +15,6 @@ cdef Py_ssize_t _SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_S
 cdef Py_ssize_t _HISTORY, _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT
 cdef Py_ssize_t _RESUME, _MOVE_TIME, _TIME_BANK
 cdef inline int _set(view, Py_ssize_t at, value) except -1
-
-
-@cython.locals(i=Py_ssize_t, j=Py_ssize_t, n=Py_ssize_t, k=int)
-cpdef shuffle(rng, list cards)
 
 
 cdef class Round(General):
@@ -34,10 +29,6 @@ cdef class Round(General):
     cpdef view(self, seat=*, move_time=*, time_bank=*)
     @cython.locals(discard=list)
     cdef _refill(self, view, int seat, tuple legal, move_time, time_bank)
-    cpdef list in_play(self)
-    cpdef list _clockwise_from(self, int seat)
-    cpdef int _lead_seat(self) except? -1
-    cpdef list _others(self, int seat)
     @cython.locals(seat=int, phase=object, got=int, rules=Tables)
     cpdef apply(self, action)
     cpdef bint playable(self, card)
@@ -45,15 +36,9 @@ cdef class Round(General):
     cpdef tuple _playable_now(self)
     @cython.locals(playable=tuple)
     cpdef bint _can_play(self, int seat)
-    cpdef int _penalty_for(self, int seat)
     @cython.locals(hand=list, rules=Tables, left=int, missed=bint, at=Py_ssize_t)
     cpdef _play(self, int seat, action)
     @cython.locals(rules=Tables, nxt=int)
     cpdef _powers(self, int seat, card)
-    cpdef int _step(self, int seat) except? -1
     cpdef _end_turn(self, int seat, int gained)
     cpdef _next_turn(self, int seat, int nxt)
-    @cython.locals(stock=list, hand=list, taken=list, total=int)
-    cpdef int _draw(self, int seat, int count, str reason) except? -1
-    cpdef _record_draw(self, int seat, list cards, str reason)
-    cpdef _finish(self, winner, reason)

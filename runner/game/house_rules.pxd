@@ -1,6 +1,6 @@
-# The general path's methods as part of the compiled Round (runner/game/round_state.pxd holds the fields).
-from runner.game.round_state cimport RoundState
+# The general path's methods as part of the compiled Round, on the steps both paths take (runner/game/steps.pxd).
+from runner.game.steps cimport Steps
 
 
-cdef class General(RoundState):
+cdef class General(Steps):
     pass

@@ -12,7 +12,7 @@ give, a chance to jump in), the state holds a `Resume` and the round waits in th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from . import events
 from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, Pass, Play, give, name_suit, play, swap
@@ -35,7 +35,7 @@ from .phases import (
     WENT_OUT,
     EndReason,
 )
-from .round_state import RoundState
+from .steps import Steps
 from .tables import RANK_INDEX
 from .view import Event, Resume, View
 
@@ -47,24 +47,10 @@ _NAMING_NOTHING = ((None, None),)
 _SUIT_NAMINGS = tuple((suit, None) for suit in SUITS)
 
 
-class General(RoundState):
-    """The general path of Round (runner/game/engine.py), on the state of runner/game/round_state.py."""
+class General(Steps):
+    """The general path of Round (runner/game/engine.py), on the steps both paths take (runner/game/steps.py)."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # Round's methods the general path shares (runner/game/engine.py)
-
-        def in_play(self) -> list[int]: ...
-        def _step(self, seat: int) -> int: ...
-        def _others(self, seat: int) -> list[int]: ...
-        def _draw(self, seat: int, count: int, reason: str) -> int: ...
-        def _reshuffle(self) -> None: ...
-        def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
-                    count: int = 0, reason: str | None = None) -> None: ...
-        def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None: ...
-        def _finish(self, winner: int | None, reason: EndReason) -> None: ...
-        def _penalty_for(self, seat: int) -> int: ...
-        def _after_naming(self) -> int: ...
 
     # ------------------------------------------------------------------ the upcard
 
