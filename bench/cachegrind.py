@@ -27,10 +27,14 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 MODES = ("off", "memory", "encode", "gzip")
 
 
-def play(mode: str, ruleset_name: str, matches: int, move_time: float | None = None) -> int:
+def play(mode: str, ruleset_name: str, matches: int, move_time: float | None = None, general: bool = False) -> int:
     """Play `matches` seeded matches of four random bots with the log in `mode`; the decisions made. `move_time`:
-    each decision timed under that CPU budget in seconds, as a tournament's `--move-time` (None: untimed)."""
+    each decision timed under that CPU budget in seconds, as a tournament's `--move-time` (None: untimed);
+    `general`: every ruleset played by the engine's general path (`force_general`)."""
     from measure import kept_log
+
+    if general:
+        force_general()
 
     from runner.logs.codec import compress, encode
     from runner.plugins import registry
@@ -51,6 +55,14 @@ def play(mode: str, ruleset_name: str, matches: int, move_time: float | None = N
         elif mode == "gzip":
             compress(log or [])
     return decisions
+
+
+def force_general() -> None:
+    """Make every ruleset compiled from now on play through the engine's general path (runner/game/house_rules.py), as
+    tests/test_golden.py does: what the classic rules would cost without the fast path."""
+    import runner.game.tables
+
+    runner.game.tables._needs_general = lambda game, ruleset, with_power: True
 
 
 def play_openspiel(games: int, count: bool = False) -> int:
@@ -90,11 +102,13 @@ def counted(child: list[str], what: str) -> tuple[int, str]:
     return int(found.group(1).replace(",", "")), done.stdout
 
 
-def per_decision(mode: str, ruleset_name: str, matches: int, move_time: float | None = None) -> tuple[float, int]:
+def per_decision(mode: str, ruleset_name: str, matches: int, move_time: float | None = None,
+                 general: bool = False) -> tuple[float, int]:
     """(instructions per decision, decisions counted) from `matches` against 2 x `matches` matches in `mode`
-    (`move_time`: timed decisions, as `play`)."""
+    (`move_time`: timed decisions, `general`: through the general path, as `play`)."""
     need_valgrind()
-    (few, few_out), (more, more_out) = (counted(["--child", mode, ruleset_name, str(n), str(move_time or 0)],
+    (few, few_out), (more, more_out) = (counted(["--child", mode, ruleset_name, str(n), str(move_time or 0),
+                                                 str(int(general))],
                                                 f"{mode} {ruleset_name}") for n in (matches, 2 * matches))
     decisions = int(more_out.split()[-1]) - int(few_out.split()[-1])
     return (more - few) / decisions, decisions
@@ -115,6 +129,6 @@ def need_valgrind() -> None:
 
 
 if __name__ == "__main__" and sys.argv[1:2] == ["--child"]:
-    print(play(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]) or None))
+    print(play(sys.argv[2], sys.argv[3], int(sys.argv[4]), float(sys.argv[5]) or None, sys.argv[6:7] == ["1"]))
 elif __name__ == "__main__" and sys.argv[1:2] == ["--openspiel"]:
     play_openspiel(int(sys.argv[2]))

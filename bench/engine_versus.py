@@ -8,7 +8,7 @@ ruleset, after a warm-up, and reports decisions per CPU-second (process time: a 
 shared machine slows both sides alike). The processes alternate, baseline first, `--runs` times;
 the table gives the medians and the ratio this ÷ baseline. Another row plays the engine alone (a
 Round loop: random legal actions, as bench/peers.py's `Round loop`). `--general` adds rows of this
-checkout only, the same rulesets played by the general path (runner/game/general.py), to show
+checkout only, the same rulesets played by the general path (runner/game/house_rules.py), to show
 what the house rules' path costs where the fast one applies.
 """
 
@@ -30,7 +30,7 @@ from runner.game.engine import Round
 
 kind, name, matches, general = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4] == "1"
 if general:
-    from runner.game.compiled import Game
+    from runner.game.tables import Game
     Game._needs_general = lambda self, ruleset, with_power: True
 reg = registry()
 ruleset = reg.load_ruleset(name)

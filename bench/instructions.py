@@ -4,6 +4,7 @@
     python bench/instructions.py --matches 100 --rulesets standard-single --logs off,memory
     python bench/instructions.py --move-time 1    # each decision timed, as a tournament's default --move-time 1
     python bench/instructions.py --openspiel 200  # also OpenSpiel's row of bench/peers.py: 200 and 400 games
+    python bench/instructions.py --general        # each row also through the engine's general path
 
 Each row plays N matches and then 2N under cachegrind (bench/cachegrind.py: how, and the log modes
 off, memory, encode and gzip). Needs valgrind (`apt-get install valgrind`).
@@ -34,6 +35,9 @@ def main() -> None:
                         help="seconds of CPU time per decision, timed as a tournament times it (0: untimed)")
     parser.add_argument("--openspiel", type=int, default=0, metavar="G",
                         help="also count OpenSpiel's evaluate_bots row over G and 2G games, and the ratios to it")
+    parser.add_argument("--general", action="store_true",
+                        help="also play each row through the engine's general path (runner/game/house_rules.py), "
+                             "which plays every rule: what the fast path saves")
     args = parser.parse_args()
     move_time = args.move_time or None
     from runner import accel
@@ -53,6 +57,10 @@ def main() -> None:
             row += "" if move_time is None else f", move time {move_time:g}"
             ratio = "" if peer is None else f"; OpenSpiel's ÷ ours {peer / cost:.2f}"
             print(f"{row:40s} {cost:8,.0f} instructions per decision ({decisions} decisions){ratio}")
+            if args.general:
+                slow, decided = per_decision(mode, name, args.matches, move_time, general=True)
+                print(f"{row + ', general path':40s} {slow:8,.0f} instructions per decision ({decided} decisions); "
+                      f"{slow / cost - 1:+.1%}")
 
 
 if __name__ == "__main__":

@@ -10,8 +10,8 @@ from typing import Callable
 import runner
 from runner.game.actions import CHALLENGE, Give, Play, Swap
 from runner.game.cards import SUITS, Card
-from runner.game.compiled import Game
 from runner.game.engine import CHALLENGING, DRAWN, GIVING, JUMP_IN, NAME_SUIT, SWAPPING, Round
+from runner.game.tables import Game
 from runner.simulate import Policy, Sampler, WildOver, most_held_suit, playout
 
 from .medium import (

@@ -13,7 +13,7 @@ from collections import Counter
 import runner
 from runner.game.actions import CHALLENGE, Give, Play, Swap
 from runner.game.cards import SUITS, Card
-from runner.game.compiled import Game
+from runner.game.tables import Game
 from runner.simulate import most_held_suit
 
 # Weights of the tips. Those `hard` also plays out (its playout policy, bots/hard.py's

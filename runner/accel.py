@@ -25,10 +25,11 @@ import sys
 # standings and rating (the standings are worked out after the last match, while no worker plays).
 # (Not bots/hard.py: pluggy takes hooks only from plain Python functions; its strategy's C twin is a kernel below.)
 MODULES = (
-    "runner.game.prefix",
-    "runner.game.compiled",
-    "runner.game.state",
-    "runner.game.general",
+    "runner.game.snapshot",
+    "runner.game.tables",
+    "runner.game.round_state",
+    "runner.game.steps",
+    "runner.game.house_rules",
     "runner.game.engine",
     "runner.game.events",
     "runner.logs.lines",
@@ -48,8 +49,8 @@ KERNELS = ("runner.game._generator", "runner.botkit._playout", "maumau.bots._har
 # The modules whose compiled forms share typed classes (a .pxd cimports another's: the Round's state, its
 # methods, the compiled rules, the referee's decision loop on them): a compiled one cannot run on the pure-Python
 # class of another, so they run compiled only all together.
-LINKED = ("runner.game.prefix", "runner.game.compiled", "runner.game.state", "runner.game.general",
-          "runner.game.engine", "runner.table.referee")
+LINKED = ("runner.game.snapshot", "runner.game.tables", "runner.game.round_state", "runner.game.steps",
+          "runner.game.house_rules", "runner.game.engine", "runner.table.referee")
 MANIFEST = "_accelerated.json"  # {module's file name: SHA-256 of the .py it was compiled from}
 PURE_VARIABLE = "MAUMAU_PURE"
 

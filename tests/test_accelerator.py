@@ -260,12 +260,12 @@ def test_every_field_of_the_compiled_classes_is_declared_in_their_pxd():
     # a compiled class has no __dict__: a field its .py sets but its .pxd does not declare is an AttributeError
     # on the compiled path only (the pure path never reads the .pxd)
     game = ROOT / "runner" / "game"
-    missing = _assigned_attributes(game / "compiled.py", "Game") - _declared(game / "compiled.pxd")
-    assert not missing, f"declare them in runner/game/compiled.pxd: {sorted(missing)}"
-    from runner.game.state import RoundState
+    missing = _assigned_attributes(game / "tables.py", "Game") - _declared(game / "tables.pxd")
+    assert not missing, f"declare them in runner/game/tables.pxd: {sorted(missing)}"
+    from runner.game.round_state import RoundState
 
-    missing = set(RoundState.__slots__) - _declared(game / "state.pxd")
-    assert not missing, f"declare them in runner/game/state.pxd: {sorted(missing)}"
+    missing = set(RoundState.__slots__) - _declared(game / "round_state.pxd")
+    assert not missing, f"declare them in runner/game/round_state.pxd: {sorted(missing)}"
 
 
 def test_a_wheel_ships_the_typed_declarations_its_compiled_modules_were_checked_against():

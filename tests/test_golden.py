@@ -14,11 +14,11 @@ def test_every_log_of_the_corpus_is_unchanged():
 
 
 def test_the_general_path_gives_the_corpus_logs_too(monkeypatch):
-    """The path of the house rules (runner/game/general.py) plays today's rules as the fast path does."""
+    """The path of the house rules (runner/game/house_rules.py) plays today's rules as the fast path does."""
     from golden.corpus import cases, log_digest
-    from runner.game.compiled import Game
+    from runner.game.tables import Game
 
-    monkeypatch.setattr("runner.game.compiled._needs_general", lambda game, ruleset, with_power: True)
+    monkeypatch.setattr("runner.game.tables._needs_general", lambda game, ruleset, with_power: True)
     monkeypatch.setattr("runner.game.ruleset._DERIVED", {})  # nothing compiled before counts
     from runner.plugins import registry
 

@@ -236,7 +236,7 @@ for _ in range(int(sys.argv[2])):
     legal = rnd.legal()
     most_legal = max(most_legal, len(legal))
     rnd.apply(rng.choice(legal))
-print(json.dumps({"hand": most_hand, "legal": most_legal, "engine": status()["runner.game.general"]}))
+print(json.dumps({"hand": most_hand, "legal": most_legal, "engine": status()["runner.game.house_rules"]}))
 """
 
 

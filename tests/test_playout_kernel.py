@@ -21,8 +21,8 @@ import pytest
 from maumau.bots.hard import HardBot, heuristic_policy, place_value
 from runner.botkit import fuzz, simulate
 from runner.game.actions import Play
-from runner.game.compiled import Game
 from runner.game.engine import CHALLENGING, DRAWN, NAME_SUIT, Round
+from runner.game.tables import Game
 
 ROOT = Path(__file__).resolve().parent.parent
 # A policy per seat too: each seat by another of the three twins (the list repeated over the seats beyond it).
@@ -256,7 +256,7 @@ def house_rule_stream(reg, folder: Path, count: int, seed: int = 32):
 
 
 def test_random_house_rules_the_kernel_covers_play_out_as_the_engine_plays_them(kernel, reg, tmp_path):
-    """Every key of `scoring` (the kernel scores a round as runner/game/general.py does), and the other keys of the
+    """Every key of `scoring` (the kernel scores a round as runner/game/house_rules.py does), and the other keys of the
     fast path, over a stream of random house-rule files: the kernel's playouts end as the engine's, move for move."""
     stream = house_rule_stream(reg, tmp_path, 120)
     assert len(stream) >= 30

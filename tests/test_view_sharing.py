@@ -117,7 +117,7 @@ def test_the_views_and_events_the_engine_makes_are_the_namedtuples_their_constru
 def test_a_compiled_view_shares_the_rounds_lists_from_the_first_decision_and_a_pure_one_copies_them_while_short():
     rnd = Round.deal(registry().load_ruleset("strafpunten"), random.Random(1), 4)
     view = rnd.view()
-    compiled = accel.status()["runner.game.state"] == "compiled"
+    compiled = accel.status()["runner.game.round_state"] == "compiled"
     shared = Prefix if compiled else tuple  # compiled, a Prefix costs less than a copy of any length
     assert type(view.history) is shared and type(view.discard) is shared
     assert view.history == () and view.discard == tuple(rnd.discard)

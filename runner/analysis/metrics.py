@@ -21,7 +21,7 @@ from runner.game.powers import Power
 from runner.game.ruleset import Multiple, Ruleset
 from runner.rules import ruleset_of
 
-# How a round ended (the engine's Outcome.reason, runner/game/state.py), told from its events.
+# How a round ended (the engine's Outcome.reason, runner/game/round_state.py), told from its events.
 WENT_OUT, BLOCKED, TURN_LIMIT, HAND_LIMIT, FORFEITED = "went_out", "blocked", "turn_limit", "hand_limit", "forfeited"
 ROUND_ENDS = (WENT_OUT, BLOCKED, TURN_LIMIT, HAND_LIMIT, FORFEITED)
 MAX_ROUNDS = "max_rounds"  # a match the format did not end: match.max_rounds did

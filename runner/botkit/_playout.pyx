@@ -6,7 +6,7 @@ is at hand. It holds no strategy of a bot: a playout policy is a slot (`Policy`,
 _playout.pxd: a C function choosing one of the legal actions), filled by the framework's own
 `quick_policy` and `random_policy` (their twins here) or by a bot's, compiled with the bot
 (bots/_hard.pyx, the twin of bots/hard.py's `heuristic_policy`); so is the value of an ending
-a search compares (`Value`). It covers the rules of the engine's fast path (runner/game/compiled.py: a Game that
+a search compares (`Value`). It covers the rules of the engine's fast path (runner/game/tables.py: a Game that
 is not `general`) with every key of `scoring`; everything else is played by the Python loop, which is
 the reference: for the same Round and generator, a playout here leaves the same points, winner,
 turns and generator state as `playout` there (tests/test_playout_kernel.py).
@@ -681,7 +681,7 @@ cdef inline long floor_div(long a, long b) noexcept nogil:
 
 
 cdef void round_points(State* s, Rules* r, long* points) noexcept nogil:
-    """Round.points of a finished round, each seat's (runner/game/general.py's scores and _gpoints under every key of
+    """Round.points of a finished round, each seat's (runner/game/house_rules.py's scores and _gpoints under every key of
     `scoring`; the plain hands' points where none is set): 0 for the winner and the seats not scored."""
     cdef long held[MAX_SEATS]
     cdef bint holds[MAX_SEATS]

@@ -41,7 +41,7 @@ from runner.game.engine import (
     hidden_cards,
     unseen_cards,
 )
-from runner.game.general import known_hands
+from runner.game.house_rules import known_hands
 from runner.game.ruleset import Ruleset
 from runner.game.view import View
 
@@ -189,7 +189,7 @@ class Sampler:
 
 
 def _known(view: View, hidden: list[Card]) -> dict[int, list[Card]]:
-    """The cards each other seat is known to hold (runner/game/general.py: known_hands), at most its hand size."""
+    """The cards each other seat is known to hold (runner/game/house_rules.py: known_hands), at most its hand size."""
     left = Counter(hidden)
     known = {}
     for seat, cards in known_hands(view).items():

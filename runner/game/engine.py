@@ -1,6 +1,6 @@
 """One round of Mau Mau as a pure state machine: deal, legal actions, play, events. Seeded, no I/O.
 
-As OpenSpiel and python-chess shape theirs: `Game` is a ruleset compiled (`Game.of(ruleset)`),
+As OpenSpiel and python-chess shape theirs: `Game` is a ruleset's rule tables (`Game.of(ruleset)`),
 `Round` one state of it. `legal()` lists the actions of the seat to act, `play(action)` checks
 one and carries it out, `apply(action)` carries out one of `legal()` unchecked (the fast path
 of playouts), `over` and `outcome` say whether and how the round ended, `points()` scores it.
@@ -10,8 +10,8 @@ describes with its hidden cards filled in; docs/bots.md describes the protocol.
 
 Two paths play a round. The fast path below plays the rules of the first rulesets (draw, skip,
 reverse, wild, play again, others draw) with precomputed play tables; a ruleset that uses any
-other rule (runner/game/compiled.py: `Game.general`) is played by the general path
-(runner/game/general.py), which plays every rule and gives the same logs for the first ones.
+other rule (runner/game/tables.py: `Game.general`) is played by the general path
+(runner/game/house_rules.py), which plays every rule and gives the same logs for the first ones.
 """
 
 from __future__ import annotations
@@ -39,9 +39,9 @@ from .actions import (
     swap,
 )
 from .cards import SUITS, Card
-from .compiled import Game
 from .events import ACE, AGAIN, CHOICE, OTHERS, PENALTY, SEVEN, STUCK, GameLog
-from .general import (
+from .house_rules import General, known_hands
+from .phases import (
     BLOCKED,
     CHALLENGING,
     DRAWN,
@@ -55,47 +55,25 @@ from .general import (
     SWAPPING,
     TURN_LIMIT,
     WENT_OUT,
-    General,
-    known_hands,
+    EndReason,
+    Phase,
 )
+from .round_state import Outcome, RoundState, slot_offset
 from .ruleset import Ruleset
-from .state import Outcome, RoundState, slot_offset
+from .steps import generator_shuffle as generator_shuffle  # whether the deal shuffles in C (tests/test_generator.py)
+from .steps import shuffle
+from .tables import Game
 from .view import Event, Resume, View
-
-try:  # rng.shuffle in C on the generator's own state (runner/game/_generator.pyx)
-    from ._generator import shuffle as generator_shuffle  # type: ignore[import-not-found]  # a .pyx kernel
-except ImportError:  # not built, MAUMAU_PURE=1, or stale (runner/accel.py): the loop of `shuffle` below
-    generator_shuffle = None
 
 __all__ = [
     "BLOCKED", "CHALLENGING", "DRAWN", "FORFEITED", "GIVING", "HAND_LIMIT", "JUMP_IN", "NAME_SUIT", "OVER", "PLAY",
-    "SWAPPING", "TURN_LIMIT", "WENT_OUT", "Game", "IllegalAction", "Outcome", "Round", "hidden_cards", "shuffle",
-    "unseen_cards",
+    "SWAPPING", "TURN_LIMIT", "WENT_OUT", "EndReason", "Game", "IllegalAction", "Outcome", "Phase", "Round",
+    "hidden_cards", "shuffle", "unseen_cards",
 ]
 
 
 class IllegalAction(ValueError):
     """An action `Round.play` was given that is not legal in the state."""
-
-
-def shuffle(rng: random.Random, cards: list) -> None:
-    """`rng.shuffle(cards)`: the same permutation and rng state, without a method call per card."""
-    if type(rng) is not random.Random:  # a subclass may draw differently
-        rng.shuffle(cards)
-        return
-    if generator_shuffle is not None:
-        generator_shuffle(rng, cards)
-        return
-    getrandbits = rng.getrandbits
-    k = len(cards).bit_length()
-    for i in range(len(cards) - 1, 0, -1):  # Fisher-Yates as in random.shuffle / _randbelow
-        n = i + 1
-        if n < 1 << (k - 1):  # k stays n.bit_length(): n falls by one a step
-            k -= 1
-        j = getrandbits(k)
-        while j >= n:
-            j = getrandbits(k)
-        cards[i], cards[j] = cards[j], cards[i]
 
 
 def unseen_cards(view: View) -> list[Card]:
@@ -121,42 +99,20 @@ def hidden_cards(view: View) -> list[Card]:
     return hidden
 
 
-def _seat_after(order: list[int], seat: int, direction: int) -> int:
-    """The seat of `order` (the seats in play) that comes after `seat`, which may itself be out of play."""
-    if seat in order:
-        return order[(order.index(seat) + direction) % len(order)]
-    later = [s for s in order if (s - seat) * direction > 0]
-    if later:
-        return later[0] if direction > 0 else later[-1]
-    return order[0] if direction > 0 else order[-1]
-
-
-def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
-    """{direction: the seat of `order` after each seat of the match}, as Round._step looks it up.
-
-    Made once per (seats in play, seats of the match) and shared by the rounds that have them (read only)."""
-    key = (tuple(order), n_seats)
-    after = _AFTER.get(key)
-    if after is None:
-        after = _AFTER[key] = {
-            direction: tuple([_seat_after(order, s, direction) for s in range(n_seats)]) for direction in (1, -1)
-        }
-    return after
-
-
-# Where a Play and a Card hold the fields a play reads: compiled, they are read there (runner/game/state.pxd: _slot),
-# at a tenth of the cost of the look-up by name; -1 in pure Python, which looks them up.
+# Where a Play and a Card hold the fields a play reads: compiled, they are read there (runner/game/round_state.pxd:
+# _slot), at a tenth of the cost of the look-up by name; -1 in pure Python, which looks them up.
 PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Play, "suit"),
                                        slot_offset(Play, "announce"))
 CARD_SUIT, CARD_ORDINAL, CARD_TEXT = slot_offset(Card, "suit"), slot_offset(Card, "ordinal"), slot_offset(Card, "text")
-COMPILED = CARD_ORDINAL >= 0  # this module runs compiled (runner.accel.LINKED: with state.py, which reads the offsets)
+# this module runs compiled (runner.accel.LINKED: with round_state.py, which reads the offsets)
+COMPILED = CARD_ORDINAL >= 0
 
 
 def _ordinal(card: Card) -> int:
     """`card.ordinal` (cards.py), the index of its plays in a table of Game.plays_on; compiled, read where the card
     holds it."""
     if CARD_ORDINAL >= 0 and type(card) is Card:
-        return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
+        return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # round_state.pxd
     return card.ordinal
 
 
@@ -183,19 +139,16 @@ def _set(view: View, at: int, value: object) -> int:
     return _put(view, at, value)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
 
 
-# The log's builders and event types the fast path records with, bound once: compiled, each is a C global read, where
-# `events.play` would look the name up in the module at every record (runner/game/engine.pxd).
-PLAY_RECORD, DRAW_RECORD, NAME_SUIT_RECORD, CHALLENGE_RECORD, PASS_RECORD, SKIP_RECORD = (
-    events.play, events.draw, events.name_suit, events.challenge, events.pass_, events.skip)
-NAME_SUIT_EVENT, CHALLENGE_EVENT, PASS_EVENT = events.NAME_SUIT, events.CHALLENGE, events.PASS
+# The log's builder of a play, bound once: compiled, a C global read, where `events.play` would look the name up in the
+# module at every play (runner/game/engine.pxd).
+PLAY_RECORD = events.play
 _DRAW_ONLY = (DRAW,)  # the legal actions of a seat in phase play with no card to play and no penalty pending
-_AFTER: dict[tuple[tuple[int, ...], int], dict[int, tuple[int, ...]]] = {}  # a few entries: seats in play per table
 
 
 class Round(General):
     """The state of one round. Seats are numbered across the match; `active` lists those dealt in."""
 
-    __slots__ = ()  # the state: runner/game/state.py
+    __slots__ = ()  # the state: runner/game/round_state.py
 
     def __init__(self, rules: Game, rng: random.Random):
         self.rules, self.rng = rules, rng
@@ -302,17 +255,6 @@ class Round(General):
             self.hands[self.dealer] += taken
         return taken
 
-    def _clockwise_from(self, seat: int) -> list[int]:
-        """Active seats in dealing order: clockwise, starting left of `seat`."""
-        order = sorted(self.active)
-        later = [s for s in order if s > seat]
-        return later + [s for s in order if s <= seat]
-
-    def _lead_seat(self) -> int:
-        """The seat `deal.first_player` seats clockwise from the dealer (0: the dealer; -1: right of the dealer)."""
-        order = self._clockwise_from(self.dealer)
-        return order[(self.rules.first_player - 1) % len(order)]
-
     def clone(self, rng: random.Random | None = None) -> "Round":
         """An independent copy for search (no log); `rng` drives its reshuffles (default: a copy of ours)."""
         other = Round.__new__(Round)
@@ -383,7 +325,7 @@ class Round(General):
         self.single_deck = game.deck_for(len(active))[1] == 1
         self.hands = [list(hand) for hand in hands]
         self.stock, self.discard = list(reversed(stock)), list(discard)
-        self.suit, self.current, self.phase = suit, current, phase
+        self.suit, self.current, self.phase = suit, current, Phase(phase)  # a View's phase may be a plain str
         self.pending, self.chain, self.direction, self.again = pending, chain, direction, again
         self.drawn = self.hands[current][-1] if phase == DRAWN and game.drawn_card != "go_on" else None
         self.missed = missed
@@ -466,17 +408,12 @@ class Round(General):
 
     @property
     def game(self) -> Game:
-        """The compiled rules this round is played under."""
+        """The rule tables this round is played under."""
         return self.rules
 
     @property
     def top(self) -> Card:
         return self.discard[-1]
-
-    def in_play(self) -> list[int]:
-        """Seats that still take turns this round (active, not forfeited, not out by going out under play_on)."""
-        out, finished = self.out, self.finished
-        return [seat for seat in self.active if seat not in out and seat not in finished]
 
     def playable(self, card: Card) -> bool:
         """Whether `card` may go on the discard pile now, ignoring a pending draw."""
@@ -756,15 +693,6 @@ class Round(General):
         if self.turns >= self.rules.turn_limit and self.phase != OVER:
             self._finish(None, TURN_LIMIT)
 
-    def _after_naming(self) -> int:
-        """The seat that plays after the dealer named the suit: where the upcard's effects sent the turn."""
-        resume, self.resume = self.resume, None
-        return resume.nxt if resume is not None and resume.nxt >= 0 else self._lead_seat()
-
-    def _penalty_for(self, seat: int) -> int:
-        rules = self.rules
-        return (rules.maumau_penalty if not self.hands[seat] else rules.mau_penalty) or 0
-
     def _can_play(self, seat: int) -> bool:
         playable = self._playable_now()
         for card in self.hands[seat]:  # a loop, not any(): no generator when compiled
@@ -853,24 +781,6 @@ class Round(General):
             for other in self._others(seat):
                 self._draw(other, rules.others_draw[card], OTHERS)
 
-    def _others(self, seat: int) -> list[int]:
-        """The other seats in play, in turn order from `seat` (which may itself be out of play)."""
-        first = self._step(seat)
-        others, nxt = [], first
-        while True:
-            if nxt != seat:
-                others.append(nxt)
-            nxt = self._step(nxt)
-            if nxt == first:
-                return others
-
-    def _step(self, seat: int) -> int:
-        """The next seat in play after `seat` in the current direction."""
-        after = self._after
-        if after is None:
-            after = self._after = _seats_after(self.in_play(), self.n_seats)
-        return after[self.direction][seat]
-
     def _end_turn(self, seat: int, gained: int) -> None:
         """A turn ended without a play: count it toward a blocked round, then pass the turn on."""
         self.idle = 0 if gained else self.idle + 1
@@ -886,73 +796,6 @@ class Round(General):
             self.phase = CHALLENGING
         if nxt != seat:
             self.again = False
-
-    def _draw(self, seat: int, count: int, reason: str) -> int:
-        """`seat` draws up to `count` cards, reshuffling the discard pile into the stock as needed."""
-        stock, hand = self.stock, self.hands[seat]
-        if count == 1 and stock:  # the usual draw: one card, without the slices of several
-            taken = [stock.pop()]
-            hand.append(taken[0])
-            self._record_draw(seat, taken, reason)
-            return 1
-        if 0 < count <= len(stock):  # no reshuffle on the way
-            taken = stock[:-count - 1:-1]  # the top `count` cards, top first
-            del stock[-count:]
-            hand += taken
-            self._record_draw(seat, taken, reason)
-            return count
-        taken, total = [], 0
-        for _ in range(count):
-            if not stock:
-                if len(self.discard) < 2 or not self.rules.reshuffle:
-                    break
-                if taken:
-                    self._record_draw(seat, taken, reason)
-                    taken = []
-                self._reshuffle()
-                stock = self.stock
-            card = stock.pop()
-            hand.append(card)
-            taken.append(card)
-            total += 1
-        if taken or count:
-            self._record_draw(seat, taken, reason)
-        return total
-
-    def _reshuffle(self) -> None:
-        stock = self.discard[:-1]  # a new list: the Views made so far share the old one (runner/game/view.py)
-        top = self.discard[-1]
-        shuffle(self.rng, stock)
-        self.stock, self.discard = stock, [top]
-        self.history.append(self._made(Event, ("reshuffle", -1, None, None, len(stock), None, (), None, -1)))
-        if self.log is not None:
-            self.log.append(events.reshuffle(reversed(stock)))
-
-    def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None:
-        self.history.append(self._made(Event, ("draw", seat, None, None, len(cards), reason, (), None, -1)))
-        if self.log is not None:
-            self.log.append((DRAW_RECORD, seat, cards, reason))
-
-    def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
-                count: int = 0, reason: str | None = None) -> None:
-        self.history.append(self._made(Event, (kind, seat, card, suit, count, reason, (), None, -1)))
-        log = self.log
-        if log is None:
-            return
-        if kind == NAME_SUIT_EVENT:
-            log.append((NAME_SUIT_RECORD, seat, suit))
-        elif kind == CHALLENGE_EVENT:
-            log.append((CHALLENGE_RECORD, seat, count))
-        elif kind == PASS_EVENT:
-            log.append((PASS_RECORD, seat))
-        else:
-            log.append((SKIP_RECORD, seat))
-
-    def _finish(self, winner: int | None, reason: str) -> None:
-        if reason == WENT_OUT and self.out_card is None:
-            self.out_card = self.discard[-1]  # the winner's last card (scoring.multiplier)
-        self.winner, self.phase, self._legal = winner, OVER, ()
-        self.outcome = Outcome(winner, reason)
 
     def forfeit(self, seat: int) -> None:
         """Take `seat` out of the round (a fault policy's forfeit): its cards stay put, unscored."""

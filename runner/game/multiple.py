@@ -21,10 +21,10 @@ from typing import TYPE_CHECKING
 
 from .cards import SUITS, Card
 from .checks import MAX_PLAYS
-from .compiled import RANK_INDEX  # the deck's rank order
+from .tables import RANK_INDEX  # the deck's rank order
 
 if TYPE_CHECKING:
-    from .compiled import Game
+    from .tables import Game
 
 Sequence = tuple[Card, ...]
 

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, NamedTuple
 
 from .actions import Action
 from .cards import Card
-from .prefix import Prefix as Prefix  # where it was defined first: runner.game.view.Prefix
+from .snapshot import Prefix as Prefix  # where it was defined first: runner.game.view.Prefix
 
 if TYPE_CHECKING:
     from .ruleset import Ruleset
@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 # In pure Python a View holds a copy of the round's history and discard pile while they are shorter than this,
 # and a Prefix sharing the round's list from then on: below it a tuple is cheaper to make than a Prefix (about
 # 100 items on Python 3.11), above it the copy grows with the round and the Prefix does not. Compiled, a Prefix
-# (a C type, runner/game/prefix.pxd) costs less than a copy of any length, and a View always shares.
+# (a C type, runner/game/snapshot.pxd) costs less than a copy of any length, and a View always shares.
 SHARED_FROM = 100
 
 

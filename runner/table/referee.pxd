@@ -5,7 +5,7 @@ cimport cython
 from runner.game.engine cimport Round
 
 
-@cython.locals(decisions=Py_ssize_t, index=int, given_up=set, plain=bint, over=str)
+@cython.locals(decisions=Py_ssize_t, index=int, given_up=set, plain=bint, over=object)
 cpdef tuple _play(referee, Round rnd, list seats, list players, bint untimed)
 cpdef _ask(referee, Round rnd, seat, player)
 @cython.locals(index=int, started=double, elapsed=double, stats=list)

@@ -158,7 +158,7 @@ def _play(referee: Referee, rnd: Round, seats: list[Seat], players: list[str],
     decisions = 0
     given_up = referee.given_up  # the set itself: a fault adds to it
     plain = type(referee) is Referee  # not a subclass, whose `decide` is asked every decision
-    over = OVER  # typed (referee.pxd): a str's test of equality, not the generic comparison
+    over = OVER  # a local (a C variable, referee.pxd), not a global looked up each decision
     while rnd.phase != over:
         index = rnd.current
         seat = seats[index]

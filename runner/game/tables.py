@@ -1,9 +1,10 @@
-"""Game: a Ruleset compiled for the engine, once per ruleset (and table size where the rules change with it).
+"""Game: the rule tables, a Ruleset turned into the tables the engine reads, once per ruleset (and table size where
+the rules change with it).
 
 Every rule the engine looks up during play is here as a flat table keyed by the interned Card
 (a power, a set of cards, a number), so that a decision costs dictionary and set look-ups only.
 `general` says whether the ruleset uses a rule beyond those of the fast path (runner/game/engine.py);
-the general path (runner/game/general.py) plays every rule, the fast one's included.
+the general path (runner/game/house_rules.py) plays every rule, the fast one's included.
 """
 
 from __future__ import annotations
@@ -35,7 +36,7 @@ def _cards_of(items, every: Iterable[Card]) -> frozenset[Card]:
 
 
 class Game:
-    """A Ruleset compiled into flat lookups for the hot path: `Game.of(ruleset)`, built once per Ruleset.
+    """A Ruleset turned into flat lookups for the hot path: `Game.of(ruleset)`, built once per Ruleset.
 
     `Game.of(ruleset, players)` is the game at a table of that many players: the same object for
     every table size unless the ruleset changes powers, ranks or jokers with it.
@@ -202,7 +203,7 @@ class Game:
 
     @classmethod
     def of(cls, ruleset: Ruleset, players: int | None = None) -> "Game":
-        """The compiled rules of `ruleset` at a table of `players`, built once, kept with it (`Ruleset.derived`)."""
+        """The rule tables of `ruleset` at a table of `players`, built once, kept with it (`Ruleset.derived`)."""
         last_ruleset, last_players, last_game = _last_of[0]
         if last_ruleset is ruleset and last_players == players:
             return last_game
@@ -233,7 +234,7 @@ def _plays_on(game: Game, due: str | None, top: Card, suit: str | None) -> tuple
 def _needs_general(game: Game, ruleset: Ruleset, with_power: list[tuple[Card, Power]]) -> bool:
     """Whether a rule of the ruleset is beyond the fast path (which plays today's rules only).
 
-    A function of the module, not a method: the compiled Game is a class whose methods cannot be replaced.
+    A function of the module, not a method: the Game built by Cython is a class whose methods cannot be replaced.
     """
     if any(card.rank == JOKER for card in game.deck_cards):
         return True  # a joker has no suit to follow
@@ -256,7 +257,7 @@ def _games(ruleset: Ruleset) -> dict:
 
 
 def _key(ruleset: Ruleset, players: int | None) -> tuple | None:
-    """What the compiled rules at a table of `players` depend on (None: nothing of the table size)."""
+    """What the rule tables at a table of `players` depend on (None: nothing of the table size)."""
     if players is None or not _varies(ruleset):
         return None
     deck = ruleset.deck
@@ -266,7 +267,7 @@ def _key(ruleset: Ruleset, players: int | None) -> tuple | None:
 
 
 def _varies(ruleset: Ruleset) -> bool:
-    """Whether the compiled rules change with the table size (powers, going out, ranks or jokers by players)."""
+    """Whether the rule tables change with the table size (powers, going out, ranks or jokers by players)."""
     deck = ruleset.deck
     return bool(ruleset.powers_by_players or ruleset.going_out_by_players or deck.ranks_by_players
                 or deck.jokers_by_players)

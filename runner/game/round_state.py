@@ -1,5 +1,5 @@
 """The state of one round: every field a Round holds, typed (the engine's methods are in runner/game/engine.py
-and runner/game/general.py)."""
+and runner/game/house_rules.py)."""
 
 from __future__ import annotations
 
@@ -9,12 +9,12 @@ from typing import TYPE_CHECKING, Sequence
 
 from .actions import Action
 from .cards import Card
-from .prefix import shared
+from .snapshot import shared
 from .view import SHARED_FROM, Event, Resume, View
 
 if TYPE_CHECKING:
-    from .compiled import Game
     from .events import DictFeed
+    from .tables import Game
 
 
 def _runs_compiled() -> bool:
@@ -61,7 +61,7 @@ class RoundState:
         "pending", "chain", "direction", "again", "drawn", "missed", "idle", "turns", "winner",
         "dealer", "number", "totals", "rounds_won", "history", "log", "_legal", "out", "_after",
         "single_deck", "outcome", "general", "_seated",
-        # the state of the house rules (runner/game/general.py; at their defaults otherwise)
+        # the state of the house rules (runner/game/house_rules.py; at their defaults otherwise)
         "pending_card", "pending_from", "skip_pending", "skip_card", "waits", "deferred", "wish", "wish_left",
         "next_rank", "shown", "finished", "resume", "again_card", "out_card",
         "_spare",
@@ -138,7 +138,7 @@ class RoundState:
         """What a View holds of the round's history or discard pile: a Prefix sharing the list (runner/game/prefix.py),
         or in pure Python, while the list is shorter than SHARED_FROM, a copy (cheaper there than a Prefix)."""
         if COMPILED or len(items) >= SHARED_FROM:
-            return shared(items, len(items))  # type: ignore[return-value]  # a Sequence by registration (prefix.py)
+            return shared(items, len(items))  # type: ignore[return-value]  # a Sequence by registration (snapshot.py)
         return tuple(items)
 
     def _reseen(self, view: tuple, at: int, items: list) -> None:

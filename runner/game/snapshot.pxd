@@ -1,5 +1,5 @@
 # Prefix as a C type for the compiled accelerator (runner/accel.py): the View's shared history and discard pile
-# (runner/game/prefix.py), made by the engine with a C call (`shared`).
+# (runner/game/snapshot.py), made by the engine with a C call (`shared`).
 cimport cython
 
 @cython.freelist(16)  # a View makes two and frees them with it: reused, not allocated anew (a round's Views)

@@ -1,5 +1,5 @@
-# The compiled rules' tables as C struct members for the accelerator (runner/accel.py), so that the
-# engine's look-ups (runner/game/engine.py, general.py) reach each table without an attribute search.
+# The rule tables as C struct members for the accelerator (runner/accel.py), so that the
+# engine's look-ups (runner/game/engine.py, house_rules.py) reach each table without an attribute search.
 
 cimport cython
 

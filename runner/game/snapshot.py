@@ -14,7 +14,7 @@ class Prefix:
     is what the list held when the View was made, and stays so (the engine only appends to
     these lists, and starts new ones on a reshuffle). It reads as the tuple of its items does:
     index, slice (a tuple), iterate, reverse, `len`, `in`, `count`, `index`, `+`, and it equals,
-    hashes and pickles as that tuple. Compiled (runner/game/prefix.pxd), it is a C type.
+    hashes and pickles as that tuple. Compiled (runner/game/snapshot.pxd), it is a C type.
     """
 
     __slots__ = ("_items", "_length")

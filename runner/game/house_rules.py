@@ -1,6 +1,6 @@
 """The engine's general path: a round under every rule of the ruleset model (docs/house-rules.md).
 
-A ruleset that uses a rule beyond the fast path's (`Game.general`, runner/game/compiled.py) is
+A ruleset that uses a rule beyond the fast path's (`Game.general`, runner/game/tables.py) is
 played by these methods of Round (runner/game/engine.py), which this class is a base of; for the
 rules both paths know they give the same logs. A play is carried out in steps: the cards leave
 the hand, the active suit and any wish follow the last one, the announcements are judged, then
@@ -12,25 +12,32 @@ give, a chance to jump in), the state holds a `Resume` and the round waits in th
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING, Sequence
+from typing import Sequence
 
 from . import events
 from .actions import CHALLENGE, DRAW, PASS, Action, Challenge, Draw, Pass, Play, give, name_suit, play, swap
 from .cards import SUITS, Card
-from .compiled import RANK_INDEX
 from .events import ACE, AGAIN, CHOICE, FALSE_CALL, OTHERS, PENALTY, SELF, SEVEN, STUCK
 from .multiple import sequences
-from .state import RoundState
+from .phases import (
+    BLOCKED,
+    CHALLENGING,
+    DRAWN,
+    FORFEITED,
+    GIVING,
+    HAND_LIMIT,
+    JUMP_IN,
+    NAME_SUIT,
+    OVER,
+    PLAY,
+    SWAPPING,
+    TURN_LIMIT,
+    WENT_OUT,
+    EndReason,
+)
+from .steps import Steps
+from .tables import RANK_INDEX
 from .view import Event, Resume, View
-
-if TYPE_CHECKING:
-    pass
-
-PLAY, DRAWN, NAME_SUIT, CHALLENGING, OVER = "play", "drawn", "name_suit", "challenge", "over"
-SWAPPING, GIVING, JUMP_IN = "swap", "give", "jump_in"
-
-# Why a round ended (Outcome.reason, runner/game/engine.py).
-WENT_OUT, BLOCKED, TURN_LIMIT, FORFEITED, HAND_LIMIT = "went_out", "blocked", "turn_limit", "forfeited", "hand_limit"
 
 # How a play answers what is pending (Resume.answer).
 STACK, CANCEL, RETURN, SKIP = "stack", "cancel", "return", "skip"
@@ -40,24 +47,10 @@ _NAMING_NOTHING = ((None, None),)
 _SUIT_NAMINGS = tuple((suit, None) for suit in SUITS)
 
 
-class General(RoundState):
-    """The general path of Round (runner/game/engine.py), on the state of runner/game/state.py."""
+class General(Steps):
+    """The general path of Round (runner/game/engine.py), on the steps both paths take (runner/game/steps.py)."""
 
     __slots__ = ()
-
-    if TYPE_CHECKING:  # Round's methods the general path shares (runner/game/engine.py)
-
-        def in_play(self) -> list[int]: ...
-        def _step(self, seat: int) -> int: ...
-        def _others(self, seat: int) -> list[int]: ...
-        def _draw(self, seat: int, count: int, reason: str) -> int: ...
-        def _reshuffle(self) -> None: ...
-        def _record(self, kind: str, seat: int, card: Card | None = None, suit: str | None = None,
-                    count: int = 0, reason: str | None = None) -> None: ...
-        def _record_draw(self, seat: int, cards: list[Card], reason: str) -> None: ...
-        def _finish(self, winner: int | None, reason: str) -> None: ...
-        def _penalty_for(self, seat: int) -> int: ...
-        def _after_naming(self) -> int: ...
 
     # ------------------------------------------------------------------ the upcard
 
@@ -738,7 +731,7 @@ class General(RoundState):
         if nxt != seat:
             self.again, self.again_card = False, None
 
-    def _gfinish(self, winner: int | None, reason: str) -> None:
+    def _gfinish(self, winner: int | None, reason: EndReason) -> None:
         if winner is None and self.finished:  # round.play_on: the first out wins however the round ends
             winner = self.finished[0]
         self._finish(winner, reason)

@@ -1,9 +1,9 @@
 # The typed layout of a Round's state for the compiled accelerator (runner/accel.py): every name of
-# RoundState.__slots__ in runner/game/state.py, as a C struct member; the ints and flags as C values.
+# RoundState.__slots__ in runner/game/round_state.py, as a C struct member; the ints and flags as C values.
 cimport cython
 
-from runner.game.compiled cimport Game
-from runner.game.prefix cimport Prefix, shared
+from runner.game.tables cimport Game
+from runner.game.snapshot cimport Prefix, shared
 
 cdef extern from "structmember.h":  # T_OBJECT_EX, the member type of a __slots__ field
     pass
@@ -174,7 +174,7 @@ cdef class RoundState:
     cdef public list active, hands, stock, discard
     cdef public object suit
     cdef public int current
-    cdef public str phase
+    cdef public object phase  # a Phase (runner/game/phases.py): a str subclass, which a `str` field refuses
     cdef public int pending, chain, direction
     cdef public bint again
     cdef public object drawn, missed
