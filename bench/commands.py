@@ -241,8 +241,9 @@ def store_files(directory: Path, logs: list[bytes]) -> None:
         sha256(data)
 
 
-def store_archive(directory: Path, logs: list[bytes]) -> None:
-    """The prototype: one archive per worker, each log appended as a gzip member; (offset, length) its index."""
+def store_archive(directory: Path, logs: list[bytes]) -> dict[str, tuple[int, int, str]]:
+    """The prototype: one archive per worker, each log appended as a gzip member; its index, each match's (offset,
+    length, SHA-256)."""
     from runner.tournament.integrity import sha256
 
     index = {}
@@ -257,6 +258,7 @@ def store_archive(directory: Path, logs: list[bytes]) -> None:
             offset += len(data)
     finally:
         os.close(fd)
+    return index
 
 
 def archive_report(ruleset_name: str, matches: int, runs: int, where: Path) -> str:
