@@ -3,6 +3,7 @@
     python bench/commands.py                      # 3 runs a row, alternating; medians and ratios
     python bench/commands.py --runs 5 --scale 0.5 # half the deals in every row
     python bench/commands.py --instructions       # instructions per match under valgrind: load-independent
+    python bench/commands.py --archive            # a log file per match against one archive per worker (prototype)
 
 Rows (4 random bots, one table of 4, `--quiet`; 4 matches a deal, one per seat rotation):
 
@@ -24,6 +25,16 @@ match past start-up over the floor's. `--instructions` runs each row at N and 2N
 `valgrind --tool=cachegrind --trace-children=yes` (bench/cachegrind.py) and divides the difference: the
 instructions a match costs past start-up, and a decision, in each command, the floor and OpenSpiel.
 OpenSpiel rows are left out, saying so, where `pyspiel` is not importable (`pip install -e '.[bench]'`).
+
+`--archive` times what storing a match's gzip log costs (CPU: user + system, and wall), today's way against a
+prototype the fixed layout (one gzip file per match, docs/how-to/tournaments.md) does not allow, for the decision on
+that contract:
+`files` creates `logs/<id>.jsonl.gz` per match (runner/logs/codec.py `write_file`, as a worker does), `archive`
+appends each match's gzip member to one file per worker, opened once, and keeps (offset, length) as the match row's
+index would (a gzip file of several members is one valid gzip stream: `zcat` reads the archive whole, a replay reads
+a match with one pread). Both hash the bytes (the row's SHA-256) and write no fsync, as today. The logs are real ones
+(random bots, `--archive-ruleset`), compressed beforehand: only the storing is timed, in a fresh directory per run
+under `--archive-dir` (the filesystem and the directory's place on it decide the cost of creating a file).
 """
 
 from __future__ import annotations
@@ -202,6 +213,82 @@ def floor_child(ruleset_name: str, matches: int, logs: bool) -> tuple[float, int
     return time.process_time() - start, matches, decisions
 
 
+def archive_logs(ruleset_name: str, matches: int) -> list[bytes]:
+    """`matches` gzip logs of four random bots, as a tournament writes them."""
+    from runner.game.events import GameLog
+    from runner.logs.codec import compress
+    from runner.plugins import registry
+    from runner.table.match import Match
+    from runner.table.play import make_bot_factory
+
+    reg = registry()
+    make_bot, ruleset = make_bot_factory(reg), reg.load_ruleset(ruleset_name)
+    logs = []
+    for seed in range(matches):
+        log = GameLog()
+        Match(ruleset, ["random"] * 4, seed, make_bot, log=log).run()
+        logs.append(compress(log))
+    return logs
+
+
+def store_files(directory: Path, logs: list[bytes]) -> None:
+    """Today's way: a file per match (runner/tournament/logfiles.py `store_log`)."""
+    from runner.logs.codec import write_file
+    from runner.tournament.integrity import sha256
+
+    for number, data in enumerate(logs):
+        write_file(f"{directory}/logs/t0-d{number}-r0.jsonl.gz", data)
+        sha256(data)
+
+
+def store_archive(directory: Path, logs: list[bytes]) -> dict[str, tuple[int, int, str]]:
+    """The prototype: one archive per worker, each log appended as a gzip member; its index, each match's (offset,
+    length, SHA-256)."""
+    from runner.tournament.integrity import sha256
+
+    index = {}
+    fd = os.open(directory / "logs" / f"worker-{os.getpid()}.gz", os.O_WRONLY | os.O_CREAT | os.O_APPEND, 0o666)
+    try:
+        offset = 0
+        for number, data in enumerate(logs):
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            index[f"t0-d{number}-r0"] = (offset, len(data), sha256(data))
+            offset += len(data)
+    finally:
+        os.close(fd)
+    return index
+
+
+def archive_report(ruleset_name: str, matches: int, runs: int, where: Path) -> str:
+    """Each way `runs` times, alternating, each into a fresh directory: medians per match."""
+    logs = archive_logs(ruleset_name, matches)
+    ways = {"files": store_files, "archive": store_archive}
+    cpu: dict[str, list[float]] = {way: [] for way in ways}
+    wall: dict[str, list[float]] = {way: [] for way in ways}
+    where.mkdir(parents=True, exist_ok=True)
+    for run in range(runs):
+        for way in (list(ways) if run % 2 == 0 else list(ways)[::-1]):
+            directory = Path(tempfile.mkdtemp(prefix="maumau-archive-", dir=where))
+            (directory / "logs").mkdir()
+            try:
+                before, start = resource.getrusage(resource.RUSAGE_SELF), time.perf_counter()
+                ways[way](directory, logs)
+                elapsed, after = time.perf_counter() - start, resource.getrusage(resource.RUSAGE_SELF)
+            finally:
+                shutil.rmtree(directory, ignore_errors=True)
+            cpu[way].append(after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime)
+            wall[way].append(elapsed)
+    size = sum(map(len, logs)) // len(logs)
+    table = [[way, f"{statistics.median(cpu[way]) / matches * 1e6:,.1f} µs",
+              f"{statistics.median(wall[way]) / matches * 1e6:,.1f} µs"] for way in ways]
+    notes = [f"{matches:,} {ruleset_name} logs of random bots ({size:,} bytes each on average), stored {runs} times "
+             f"each way, alternating, each run into a fresh directory under {where}; medians per match.",
+             "CPU: user + system time of the storing alone (the logs were compressed beforehand)."]
+    return markdown(["way", "CPU per match", "wall per match"], table) + "\n\n" + "\n".join(notes) + "\n"
+
+
 # ---------------------------------------------------------------- reports
 
 
@@ -301,10 +388,19 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--instructions", action="store_true",
                         help="instructions per match under valgrind instead of times (load-independent)")
     parser.add_argument("--deals", type=int, default=10, help="with --instructions: N, rows at N and 2N deals")
+    parser.add_argument("--archive", action="store_true",
+                        help="time a log file per match against one log archive per worker (a prototype) instead")
+    parser.add_argument("--archive-ruleset", default="strafpunten", help="with --archive: the logs' ruleset")
+    parser.add_argument("--archive-matches", type=int, default=2000, help="with --archive: logs stored a run")
+    parser.add_argument("--archive-dir", type=Path, default=Path(tempfile.gettempdir()),
+                        help="with --archive: where the runs' directories are made (default: the temporary directory)")
     args = parser.parse_args(argv)
-    made = rows(args.scale, args.backend, not args.no_openspiel and openspiel_available())
     command = "python bench/commands.py" + (" " + " ".join(argv if argv is not None else sys.argv[1:])).rstrip()
     header = f"`{command}` — {time.strftime('%Y-%m-%d %H:%M', time.gmtime())} UTC\n\nMachine: {machine()}.\n\n"
+    if args.archive:
+        print(header + archive_report(args.archive_ruleset, args.archive_matches, args.runs, args.archive_dir), end="")
+        return 0
+    made = rows(args.scale, args.backend, not args.no_openspiel and openspiel_available())
     if args.instructions:
         print(header + instruction_report(made, args.deals), end="")
         return 0

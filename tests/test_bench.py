@@ -182,6 +182,24 @@ def test_commands_times_each_command_as_a_whole_process_beside_the_floor():
     assert re.search(r"^\| standard-single --no-logs .*µs \| +-?[\d.]+ \|", done.stdout, re.M), done.stdout
 
 
+def test_the_log_archive_prototype_keeps_each_log_where_its_index_says(tmp_path):
+    import gzip
+
+    import commands
+
+    logs = commands.archive_logs("standard-single", 3)
+    (tmp_path / "logs").mkdir()
+    index = commands.store_archive(tmp_path, logs)
+    archive = next((tmp_path / "logs").iterdir()).read_bytes()
+    assert gzip.decompress(archive) == b"".join(gzip.decompress(log) for log in logs)  # one gzip stream, zcat reads it
+    assert [archive[offset:offset + length] for offset, length, _ in index.values()] == logs
+    commands.store_files(tmp_path, logs)
+    assert sorted(path.name for path in (tmp_path / "logs").glob("*.jsonl.gz")) == [
+        f"t0-d{n}-r0.jsonl.gz" for n in range(3)]
+    report = commands.archive_report("standard-single", 2, 1, tmp_path / "runs")
+    assert re.search(r"^\| files +\| +[\d.,]+ µs \|", report, re.M) and "| archive " in report
+
+
 def test_commands_openspiel_child_plays_the_special_cards_configuration():
     pytest.importorskip("pyspiel")  # the bench extra
     import commands

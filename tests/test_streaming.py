@@ -7,6 +7,7 @@ import math
 import pickle
 import random
 import sys
+import time
 from collections import Counter, defaultdict
 from collections.abc import Iterator
 from pathlib import Path
@@ -18,6 +19,7 @@ from runner.cli.standings import render_standings
 from runner.errors import MaumauError
 from runner.logs.verify import verify
 from runner.tournament.backends import Backend, ProcessBackend, SerialBackend
+from runner.tournament.commits import COMMIT_MATCHES
 from runner.tournament.driver import Pending, conduct, run, standings_of
 from runner.tournament.integrity import parse_stored_log, read_stored_log, sha256
 from runner.tournament.schedule import match_count, schedule, unit_of
@@ -61,7 +63,63 @@ def test_the_driver_holds_only_the_matches_in_flight(tmp_path):
     run(settings, store, backend)
     total = match_count(3, 2, 6)
     assert backend.sizes == [total] and len(backend.played) == total == store.count()
-    assert set(backend.held) == {1}  # each unit's slot from when it is handed out until it is stored
+    # each unit's slot from when it is handed out until it is stored: the one in flight and those waiting for their
+    # group's commit (runner/tournament/commits.py COMMIT_MATCHES), no more
+    assert max(backend.held) <= COMMIT_MATCHES and backend.held[0] == 1
+
+
+def test_finished_matches_are_committed_in_groups_and_the_last_at_the_end(tmp_path, monkeypatch):
+    import runner.tournament.commits as commits
+
+    monkeypatch.setattr(commits, "COMMIT_MATCHES", 10)
+    monkeypatch.setattr(commits, "COMMIT_SECONDS", math.inf)
+    settings = plan("standard-single", ["random"] * 3, deals=6, table_size=2, logs=False)
+    store = Store.create(tmp_path / "t", settings.config())
+    groups = []
+    add = store.add
+    monkeypatch.setattr(store, "add", lambda outcomes, slots: (groups.append(len(outcomes)), add(outcomes, slots)))
+    run(settings, store, Watching())
+    assert groups == [10, 10, 10, 6] and store.count() == 36
+
+
+class Paused(Backend):
+    """Plays `first` matches, then waits, as a backend waiting for a slow match does, until the store shows them."""
+
+    shares_files = True
+
+    def __init__(self, first: int, directory: Path):
+        self.first, self.directory, self.seen = first, directory, None
+
+    def run(self, units, on_results):
+        for index, unit in enumerate(units):
+            if index == self.first:
+                deadline = time.monotonic() + 60  # a cap under load, not a timing: the commit ends the wait
+                while stored_count(self.directory) < self.first and time.monotonic() < deadline:
+                    time.sleep(0.01)
+                self.seen = stored_count(self.directory)
+            SerialBackend().run([unit], on_results)
+
+
+def stored_count(directory: Path) -> int:
+    """The matches another reader (maumau serve --results) sees stored."""
+    reader = Store.open(directory)
+    try:
+        return reader.count()
+    finally:
+        reader.close()
+
+
+def test_a_group_is_committed_while_the_backend_pauses_without_another_arrival(tmp_path, monkeypatch):
+    """A live view sees a paused run's finished matches: the group's timer commits them (from a connection of its
+    own), with no further result arriving to do it."""
+    import runner.tournament.commits as commits
+
+    monkeypatch.setattr(commits, "COMMIT_SECONDS", 0.01)
+    settings = plan("standard-single", ["random"] * 3, deals=2, table_size=2, logs=False)
+    store = Store.create(tmp_path / "t", settings.config())
+    backend = Paused(3, tmp_path / "t")
+    run(settings, store, backend)
+    assert backend.seen == 3 and store.count() == match_count(3, 2, 2)
 
 
 def test_a_resumed_run_plays_exactly_the_matches_not_stored(tmp_path):

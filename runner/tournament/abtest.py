@@ -20,6 +20,7 @@ from dataclasses import dataclass, replace
 from typing import Iterator
 
 from .backends import Backend
+from .commits import GroupedCommits
 from .deals import Deal, deal_book
 from .progress import Progress
 from .schedule import Slot, Units, schedule
@@ -168,10 +169,17 @@ class TestPending:
                     self.slots[s.match_id] = s
                     yield unit(s)
 
-    def store_results(self, outcomes: list[MatchOutcome]) -> None:
-        self.store.add(outcomes, self.slots)
+    def count(self, outcomes: list[MatchOutcome]) -> None:
+        """Add finished matches to the test as they arrive (their slots kept until they are stored)."""
         for outcome in outcomes:
-            self.test.add(self.slots.pop(outcome.match_id).deal, outcome.seats)
+            self.test.add(self.slots[outcome.match_id].deal, outcome.seats)
+
+    def store_results(self, outcomes: list[MatchOutcome], store: Store | None = None) -> None:
+        """Commit counted matches to the store (or to `store`, another connection to it): grouped by the driver
+        (runner/tournament/commits.py); their slots are no longer needed."""
+        (store or self.store).add(outcomes, self.slots)
+        for outcome in outcomes:
+            del self.slots[outcome.match_id]
 
 
 def replayed(settings: Settings, store: Store) -> PairedTest:
@@ -189,8 +197,11 @@ def run_test(settings: Settings, store: Store, backend: Backend, progress: Progr
     test = replayed(settings, store)
     pending = TestPending(settings, store, test, log_dir, deal_book(settings, store.directory))
 
+    commits = GroupedCommits(store, pending.store_results)
+
     def on_results(outcomes: list[MatchOutcome]) -> None:
-        pending.store_results(outcomes)
+        pending.count(outcomes)
+        commits.add(outcomes)
         progress.advance(len(outcomes))
         progress.status(test.verdict().line())
 
@@ -198,7 +209,10 @@ def run_test(settings: Settings, store: Store, backend: Backend, progress: Progr
     progress.status(test.verdict().line())
     try:
         backend.run(pending, on_results)
-    finally:
-        progress.stop()
+    finally:  # the matches played, interrupted or not, are stored
+        try:
+            commits.close()
+        finally:
+            progress.stop()
     store.mark_finished(test.fed)
     return replace(test.verdict(), played=store.count())

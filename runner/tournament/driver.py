@@ -16,6 +16,7 @@ from runner.words import counted, plural
 
 from .abtest import Verdict, run_test
 from .backends import Backend, make_backend
+from .commits import GroupedCommits
 from .deals import Deal, deal_book
 from .integrity import ResultsCorrupt
 from .progress import Progress, progress_for
@@ -54,11 +55,10 @@ class Pending:
                     self.slots[slot.match_id] = slot
                     yield unit(slot)
 
-    def store_results(self, outcomes: list[MatchOutcome]) -> None:
-        """Commit finished matches to the store; their slots are no longer needed."""
-        # A commit per arrival, not per group: a group waiting for more matches would keep a live view (maumau serve
-        # --results) behind for as long as the backend pauses (tests/test_web_watch.py)
-        self.store.add(outcomes, self.slots)
+    def store_results(self, outcomes: list[MatchOutcome], store: Store | None = None) -> None:
+        """Commit finished matches to the store (or to `store`, another connection to it); their slots are no
+        longer needed. The tournament's driver commits them in groups (runner/tournament/commits.py)."""
+        (store or self.store).add(outcomes, self.slots)
         for outcome in outcomes:
             del self.slots[outcome.match_id]
 
@@ -91,8 +91,12 @@ class Reports:
         if self.every:
             self.next = (stored // self.every + 1) * self.every
 
+    def due(self, count: int) -> bool:
+        """Whether `stored(count, ...)` reports: the matches waiting for their group's commit are committed first."""
+        return self.next is not None and self.report is not None and count >= self.next
+
     def stored(self, count: int, total: int) -> None:
-        if self.next is not None and self.report is not None and count >= self.next:
+        if self.next is not None and self.report is not None and count >= self.next:  # due(count), narrowed for mypy
             self.next = (count // self.every + 1) * self.every
             self.report(standings_of(self.store), count, total)
 
@@ -117,19 +121,26 @@ def run(settings: Settings, store: Store, backend: Backend, progress: Progress |
         total = settings.match_count(deals)
         done = total - len(pending)
 
+        commits = GroupedCommits(store, pending.store_results)
+
         def on_results(outcomes: list[MatchOutcome]) -> None:
             nonlocal done
-            pending.store_results(outcomes)
+            commits.add(outcomes)
             progress.advance(len(outcomes))
             done += len(outcomes)
+            if reports.due(done):
+                commits.flush()  # the standings reported are read from the store
             reports.stored(done, total)
 
         progress.start(total, done)
         reports.start(done)
         try:
             backend.run(pending, on_results)
-        finally:
-            progress.stop()
+        finally:  # the matches played, interrupted or not, are stored
+            try:
+                commits.close()
+            finally:
+                progress.stop()
         # only this stage's deals: a resumed run decides alike
         standings = standings_of(store, deals, looks if settings.until_confident else None)
         if not settings.until_confident or not standings.too_close or deals >= settings.max_deals:
