@@ -188,9 +188,9 @@ def test_imports_inside_functions_lazy_ones_and_by_name_are_seen():
 
 def test_the_cython_kernels_imports_and_cimports_are_seen():
     kernel = "from libc.stdint cimport uint32_t\nfrom runner.botkit._playout cimport (\n    State,\n    Policy,\n)\n" \
-             "from runner.game.cards import SUITS\ncimport runner.game.state\n"
+             "from runner.game.cards import SUITS\ncimport runner.game.round_state\n"
     assert imported(kernel, "maumau.bots.x", False, cython=True) == {"runner.botkit._playout", "runner.game.cards",
-                                                                      "runner.game.state"}
+                                                                      "runner.game.round_state"}
     assert "runner.botkit._playout" in GRAPH["maumau.bots._hard"]
 
 
