@@ -3,19 +3,14 @@ cimport cython
 
 from runner.game.compiled cimport Game as CompiledGame  # as: the module keeps its Python name Game
 from runner.game.general cimport General
-from runner.game.state cimport _put, _sizes_at, _slot, _sole
+from runner.game.state cimport _slot
 
 cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT, CARD_ORDINAL, CARD_TEXT
 cdef object PLAY_RECORD, DRAW_RECORD, NAME_SUIT_RECORD, CHALLENGE_RECORD, PASS_RECORD, SKIP_RECORD
 cdef str NAME_SUIT_EVENT, CHALLENGE_EVENT, PASS_EVENT
-cdef bint COMPILED
 
 cdef Py_ssize_t _ordinal(card) except -1
 cdef list _texts(cards)
-cdef Py_ssize_t _SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _ACTIVE
-cdef Py_ssize_t _HISTORY, _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT
-cdef Py_ssize_t _RESUME, _MOVE_TIME, _TIME_BANK
-cdef inline int _set(view, Py_ssize_t at, value) except -1
 
 
 @cython.locals(i=Py_ssize_t, j=Py_ssize_t, n=Py_ssize_t, k=int)
@@ -30,10 +25,7 @@ cdef class Round(General):
     cpdef _deal(self, ruleset, int n_seats, int dealer, list active, direction, deck, int number, totals,
                 rounds_won, log, bint deciding)
     cpdef tuple legal(self)
-    @cython.locals(index=int, hand=list, discard=list, history=list)
     cpdef view(self, seat=*, move_time=*, time_bank=*)
-    @cython.locals(discard=list)
-    cdef _refill(self, view, int seat, tuple legal, move_time, time_bank)
     cpdef list in_play(self)
     cpdef list _clockwise_from(self, int seat)
     cpdef int _lead_seat(self) except? -1

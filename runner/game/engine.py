@@ -149,7 +149,6 @@ def _seats_after(order: list[int], n_seats: int) -> dict[int, tuple[int, ...]]:
 PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Play, "suit"),
                                        slot_offset(Play, "announce"))
 CARD_SUIT, CARD_ORDINAL, CARD_TEXT = slot_offset(Card, "suit"), slot_offset(Card, "ordinal"), slot_offset(Card, "text")
-COMPILED = CARD_ORDINAL >= 0  # this module runs compiled (runner.accel.LINKED: with state.py, which reads the offsets)
 
 
 def _ordinal(card: Card) -> int:
@@ -167,20 +166,6 @@ def _texts(cards) -> list[str]:
         return [_slot(card, CARD_TEXT) if type(card) is Card else card.text  # type: ignore[name-defined]  # noqa: F821
                 for card in cards]
     return [card.text for card in cards]
-
-
-# The places of the View's fields that `Round._refill` sets (the others keep what the round made the View with).
-(_SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _ACTIVE, _HISTORY,
- _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT, _RESUME, _MOVE_TIME, _TIME_BANK) = (
-    View._fields.index(name) for name in (
-        "seat", "hand", "top", "suit", "phase", "pending", "direction", "hand_sizes", "stock_size", "discard",
-        "active", "history", "legal", "again", "chain", "missed", "turns", "idle", "out", "resume", "move_time",
-        "time_bank"))
-
-
-def _set(view: View, at: int, value: object) -> int:
-    """Field `at` of `view`, a View held by its round alone, set to `value` in place (compiled only: a C call)."""
-    return _put(view, at, value)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
 
 
 # The log's builders and event types the fast path records with, bound once: compiled, each is a C global read, where
@@ -211,7 +196,6 @@ class Round(General):
         self.resume: Resume | None = None
         self.again_card: Card | None = None
         self.out_card: Card | None = None
-        self._spare = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -325,7 +309,7 @@ class Round(General):
         other.hands = [list(hand) for hand in self.hands]
         other.stock, other.discard = list(self.stock), list(self.discard)
         other.active, other.out = list(self.active), set(self.out)
-        other.history, other.log, other._spare = list(self.history), None, None
+        other.history, other.log = list(self.history), None
         return other
 
     @classmethod
@@ -629,61 +613,7 @@ class Round(General):
                 legal = self._legal = self._compute_legal()
         else:
             legal = ()
-        if self.general:
-            return self._gview(seat, legal, move_time, time_bank)
-        index: int = seat  # the seat to act if None was asked for
-        if COMPILED:
-            # The View made last, if nobody holds it any more (the bot let it go, as most do): refilled in place, not
-            # built and freed anew each decision. Nobody can tell: no reference to it is left to read it by.
-            spare, self._spare = self._spare, None
-            if spare is not None and _sole(spare):  # type: ignore[name-defined]  # noqa: F821  # state.pxd
-                self._refill(spare, index, legal, move_time, time_bank)
-                self._spare = spare
-                return spare
-        hand, discard, history = self.hands[index], self.discard, self.history
-        view = self._made(View, (
-            seat, tuple(hand), discard[-1], self.suit, self.phase, self.pending, self.direction,
-            self._sizes(), len(self.stock),
-            self._seen(discard),  # shared (runner/game/prefix.py)
-            self.totals, self.rounds_won, self.number, self._active_seen(), self.rules.ruleset,
-            self._seen(history),
-            legal, self.again, self.chain, self.missed, self.turns, self.idle,
-            tuple(sorted(self.out)) if self.out else (),
-            None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume, move_time, time_bank,
-        ))
-        if COMPILED:
-            self._spare = view
-        return view
-
-    def _refill(self, view: View, seat: int, legal: tuple[Action, ...], move_time: float | None,
-                time_bank: float | None) -> None:
-        """`view`, a View of this round held by it alone (compiled only), made what `view(seat)` would make now:
-        each field the fast path's Views of a round differ in set in place (runner/game/state.pxd: _put); the
-        house rules' fields keep the defaults the View was made with, and the round's own (its number, totals,
-        rounds won and ruleset, set when it was dealt or rebuilt) what this round made the View with."""
-        discard = self.discard
-        _set(view, _SEAT, seat)
-        _set(view, _HAND, tuple(self.hands[seat]))
-        _set(view, _TOP, discard[-1])
-        _set(view, _SUIT, self.suit)
-        _set(view, _PHASE, self.phase)
-        _set(view, _PENDING, self.pending)
-        _set(view, _DIRECTION, self.direction)
-        _sizes_at(view, _HAND_SIZES, self.hands)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
-        _set(view, _STOCK_SIZE, len(self.stock))
-        self._reseen(view, _DISCARD, discard)
-        _set(view, _ACTIVE, self._active_seen())
-        self._reseen(view, _HISTORY, self.history)
-        _set(view, _LEGAL, legal)
-        _set(view, _AGAIN, self.again)
-        _set(view, _CHAIN, self.chain)
-        _set(view, _MISSED, self.missed)
-        _set(view, _TURNS, self.turns)
-        _set(view, _IDLE, self.idle)
-        _set(view, _OUT, tuple(sorted(self.out)) if self.out else ())
-        _set(view, _RESUME, self.resume)
-        _set(view, _MOVE_TIME, move_time)
-        _set(view, _TIME_BANK, time_bank)
+        return self._view(seat, legal, move_time, time_bank)
 
     # ------------------------------------------------------------------ transitions
 
