@@ -9,6 +9,7 @@ cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT, CARD_ORDINAL, CA
 cdef object PLAY_RECORD, DRAW_RECORD, NAME_SUIT_RECORD, CHALLENGE_RECORD, PASS_RECORD, SKIP_RECORD
 cdef str NAME_SUIT_EVENT, CHALLENGE_EVENT, PASS_EVENT
 
+cdef inline object _field(obj, Py_ssize_t offset)
 cdef Py_ssize_t _ordinal(card) except -1
 cdef list _texts(cards)
 

@@ -151,11 +151,17 @@ PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Pl
 CARD_SUIT, CARD_ORDINAL, CARD_TEXT = slot_offset(Card, "suit"), slot_offset(Card, "ordinal"), slot_offset(Card, "text")
 
 
+def _field(obj: object, offset: int):
+    """The __slots__ field of `obj` at `offset` (`slot_offset`), read there: compiled only (runner/game/state.pxd
+    `_slot`, inlined here); the one call of it in this module, so that the rest reads as Python."""
+    return _slot(obj, offset)  # type: ignore[name-defined]  # noqa: F821  # a C function of state.pxd
+
+
 def _ordinal(card: Card) -> int:
     """`card.ordinal` (cards.py), the index of its plays in a table of Game.plays_on; compiled, read where the card
     holds it."""
     if CARD_ORDINAL >= 0 and type(card) is Card:
-        return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
+        return _field(card, CARD_ORDINAL)
     return card.ordinal
 
 
@@ -163,8 +169,7 @@ def _texts(cards) -> list[str]:
     """The texts of `cards` (the log's round_start names every card dealt); compiled, each read where the card holds
     it."""
     if CARD_TEXT >= 0:
-        return [_slot(card, CARD_TEXT) if type(card) is Card else card.text  # type: ignore[name-defined]  # noqa: F821
-                for card in cards]
+        return [_field(card, CARD_TEXT) if type(card) is Card else card.text for card in cards]
     return [card.text for card in cards]
 
 
@@ -704,9 +709,7 @@ class Round(General):
 
     def _play(self, seat: int, action: Play) -> None:
         if PLAY_CARD >= 0 and type(action) is Play:  # compiled: each field read where the Play holds it (state.pxd)
-            card = _slot(action, PLAY_CARD)  # type: ignore[name-defined]  # noqa: F821
-            named = _slot(action, PLAY_SUIT)  # type: ignore[name-defined]  # noqa: F821
-            announce = _slot(action, PLAY_ANNOUNCE)  # type: ignore[name-defined]  # noqa: F821
+            card, named, announce = _field(action, PLAY_CARD), _field(action, PLAY_SUIT), _field(action, PLAY_ANNOUNCE)
         else:
             card, named, announce = action.card, action.suit, action.announce
         hand, rules = self.hands[seat], self.rules
@@ -721,7 +724,7 @@ class Round(General):
         if named is not None:
             self.suit = named
         elif CARD_SUIT >= 0 and type(card) is Card:
-            self.suit = _slot(card, CARD_SUIT)  # type: ignore[name-defined]  # noqa: F821
+            self.suit = _field(card, CARD_SUIT)
         else:
             self.suit = card.suit
         self.again = False
