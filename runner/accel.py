@@ -71,6 +71,12 @@ def source_digest(path: str) -> str:
     return digest.hexdigest()
 
 
+def compiled(spec: importlib.machinery.ModuleSpec | None) -> bool:
+    """Whether the module of import spec `spec` runs compiled (a Cython extension) or as pure Python: the one way this
+    project tells them apart. A module asks about itself, as it is imported, with `compiled(__spec__)`."""
+    return isinstance(getattr(spec, "loader", None), importlib.machinery.ExtensionFileLoader)
+
+
 def forced_pure() -> bool:
     """Whether the environment asks for the pure-Python path (`MAUMAU_PURE` set to anything but empty or 0)."""
     return os.environ.get(PURE_VARIABLE, "") not in ("", "0")
@@ -165,7 +171,7 @@ def status() -> dict[str, str]:
         except ImportError:  # a kernel not built or refused: its importer runs Python instead
             found[name] = "pure: " + _reasons.get(name, "not built")
             continue
-        if isinstance(getattr(module, "__loader__", None), importlib.machinery.ExtensionFileLoader):
+        if compiled(getattr(module, "__spec__", None)):
             found[name] = "compiled"
         else:
             found[name] = "pure: " + _reasons.get(name, "not built")

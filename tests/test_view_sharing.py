@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import gc
+import inspect
 import pickle
 import random
 import sys
@@ -12,6 +13,7 @@ import pytest
 
 from runner import accel
 from runner.game.engine import Round
+from runner.game.round_state import view_of
 from runner.game.view import Event, Prefix, View
 from runner.plugins import registry
 
@@ -87,8 +89,8 @@ def test_a_prefix_reads_equals_hashes_and_pickles_as_its_tuple():
 
 
 def test_the_views_and_events_the_engine_makes_are_the_namedtuples_their_constructors_make():
-    """Compiled, a View or an Event is its fields' tuple made into one in place (runner/game/state.pxd): it must be
-    a View or an Event in every way a bot or a log can tell, and stay one while the round goes on."""
+    """Compiled, a View or an Event is made by tuple's own constructor from its fields (runner/game/round_state.pxd):
+    it must be a View or an Event in every way a bot or a log can tell, and stay one while the round goes on."""
     ruleset = registry().load_ruleset("strafpunten")
     rng = random.Random(3)
     made = []
@@ -136,22 +138,17 @@ def test_a_views_seats_and_hand_sizes_are_the_rounds_at_its_decision():
 
 
 @pytest.mark.parametrize("source", ["strafpunten", "standard-single", "elimination"])
-def test_a_view_nobody_holds_is_refilled_and_one_held_or_a_part_held_never_changes(source):
-    """Compiled, the round refills the View it made last once nobody else holds it (runner/game/engine.py `view`):
-    every view reads as a view made afresh (a clone's first) at its decision, and a view kept, or its history,
-    discard pile or hand sizes kept without it, reads later as it did then."""
+def test_every_view_is_made_afresh_and_one_held_or_a_part_held_never_changes(source):
+    """Every view reads as a view made afresh (a clone's first) at its decision, and a view kept, or its history,
+    discard pile or hand sizes kept without it, reads later as it did then (the engine never changes a View)."""
     ruleset = registry().load_ruleset(source)
     rng = random.Random(11)
-    compiled = accel.status()["runner.game.engine"] == "compiled"
-    refilled = 0
     for seed in range(10):
         rnd = Round.deal(ruleset, random.Random(seed), 4)
         kept, parts = [], []
         while not rnd.over:
-            fresh = tuple(rnd.clone().view())  # a clone has no View of its own to refill
-            spare = id(rnd._spare)  # not the View itself: a reference held here would keep it from being refilled
+            fresh = tuple(rnd.clone().view())
             view = rnd.view()
-            refilled += id(view) == spare  # compiled, the spare lives on in the round: no other View takes its place
             assert tuple(view) == fresh and type(view) is View
             choice = rng.random()
             if choice < 0.2:  # a bot that keeps the view
@@ -167,4 +164,14 @@ def test_a_view_nobody_holds_is_refilled_and_one_held_or_a_part_held_never_chang
             assert tuple(view) == fresh
         for held, then in parts:
             assert tuple(tuple(part) for part in held) == then
-    assert bool(refilled) == compiled
+
+
+def test_view_of_takes_every_field_by_name_in_the_views_order_with_its_defaults():
+    """runner/game/state.py `view_of`, the one place a View's fields are put in order: each value given by name lands
+    in the field of that name, and a field left out takes the View's default."""
+    values = {name: f"value of {name}" for name in View._fields}
+    view = view_of(**values)
+    assert type(view) is View and view._asdict() == values
+    required = {name: values[name] for name in View._fields if name not in View._field_defaults}
+    assert view_of(**required) == View(**required)
+    assert list(inspect.signature(view_of).parameters) == list(View._fields)

@@ -3,18 +3,14 @@ cimport cython
 
 from runner.game.tables cimport Game as Tables  # as: the module keeps its Python name Game
 from runner.game.house_rules cimport General
-from runner.game.round_state cimport _put, _sizes_at, _slot, _sole
+from runner.game.round_state cimport _slot
 
 cdef Py_ssize_t PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE, CARD_SUIT, CARD_ORDINAL, CARD_TEXT
 cdef object PLAY_RECORD
-cdef bint COMPILED
 
+cdef inline object _field(obj, Py_ssize_t offset)
 cdef Py_ssize_t _ordinal(card) except -1
 cdef list _texts(cards)
-cdef Py_ssize_t _SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _ACTIVE
-cdef Py_ssize_t _HISTORY, _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT
-cdef Py_ssize_t _RESUME, _MOVE_TIME, _TIME_BANK
-cdef inline int _set(view, Py_ssize_t at, value) except -1
 
 
 cdef class Round(General):
@@ -25,10 +21,7 @@ cdef class Round(General):
     cpdef _deal(self, ruleset, int n_seats, int dealer, list active, direction, deck, int number, totals,
                 rounds_won, log, bint deciding)
     cpdef tuple legal(self)
-    @cython.locals(index=int, hand=list, discard=list, history=list)
     cpdef view(self, seat=*, move_time=*, time_bank=*)
-    @cython.locals(discard=list)
-    cdef _refill(self, view, int seat, tuple legal, move_time, time_bank)
     @cython.locals(seat=int, phase=object, got=int, rules=Tables)
     cpdef apply(self, action)
     cpdef bint playable(self, card)

@@ -104,15 +104,19 @@ def hidden_cards(view: View) -> list[Card]:
 PLAY_CARD, PLAY_SUIT, PLAY_ANNOUNCE = (slot_offset(Play, "card"), slot_offset(Play, "suit"),
                                        slot_offset(Play, "announce"))
 CARD_SUIT, CARD_ORDINAL, CARD_TEXT = slot_offset(Card, "suit"), slot_offset(Card, "ordinal"), slot_offset(Card, "text")
-# this module runs compiled (runner.accel.LINKED: with round_state.py, which reads the offsets)
-COMPILED = CARD_ORDINAL >= 0
+
+
+def _field(obj: object, offset: int):
+    """The __slots__ field of `obj` at `offset` (`slot_offset`), read there: compiled only (runner/game/round_state.pxd
+    `_slot`, inlined here); the one call of it in this module, so that the rest reads as Python."""
+    return _slot(obj, offset)  # type: ignore[name-defined]  # noqa: F821  # a C function of round_state.pxd
 
 
 def _ordinal(card: Card) -> int:
     """`card.ordinal` (cards.py), the index of its plays in a table of Game.plays_on; compiled, read where the card
     holds it."""
     if CARD_ORDINAL >= 0 and type(card) is Card:
-        return _slot(card, CARD_ORDINAL)  # type: ignore[name-defined]  # noqa: F821  # round_state.pxd
+        return _field(card, CARD_ORDINAL)
     return card.ordinal
 
 
@@ -120,23 +124,8 @@ def _texts(cards) -> list[str]:
     """The texts of `cards` (the log's round_start names every card dealt); compiled, each read where the card holds
     it."""
     if CARD_TEXT >= 0:
-        return [_slot(card, CARD_TEXT) if type(card) is Card else card.text  # type: ignore[name-defined]  # noqa: F821
-                for card in cards]
+        return [_field(card, CARD_TEXT) if type(card) is Card else card.text for card in cards]
     return [card.text for card in cards]
-
-
-# The places of the View's fields that `Round._refill` sets (the others keep what the round made the View with).
-(_SEAT, _HAND, _TOP, _SUIT, _PHASE, _PENDING, _DIRECTION, _HAND_SIZES, _STOCK_SIZE, _DISCARD, _ACTIVE, _HISTORY,
- _LEGAL, _AGAIN, _CHAIN, _MISSED, _TURNS, _IDLE, _OUT, _RESUME, _MOVE_TIME, _TIME_BANK) = (
-    View._fields.index(name) for name in (
-        "seat", "hand", "top", "suit", "phase", "pending", "direction", "hand_sizes", "stock_size", "discard",
-        "active", "history", "legal", "again", "chain", "missed", "turns", "idle", "out", "resume", "move_time",
-        "time_bank"))
-
-
-def _set(view: View, at: int, value: object) -> int:
-    """Field `at` of `view`, a View held by its round alone, set to `value` in place (compiled only: a C call)."""
-    return _put(view, at, value)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
 
 
 # The log's builder of a play, bound once: compiled, a C global read, where `events.play` would look the name up in the
@@ -164,7 +153,6 @@ class Round(General):
         self.resume: Resume | None = None
         self.again_card: Card | None = None
         self.out_card: Card | None = None
-        self._spare = None
 
     # ------------------------------------------------------------------ set-up
 
@@ -267,7 +255,7 @@ class Round(General):
         other.hands = [list(hand) for hand in self.hands]
         other.stock, other.discard = list(self.stock), list(self.discard)
         other.active, other.out = list(self.active), set(self.out)
-        other.history, other.log, other._spare = list(self.history), None, None
+        other.history, other.log = list(self.history), None
         return other
 
     @classmethod
@@ -566,61 +554,7 @@ class Round(General):
                 legal = self._legal = self._compute_legal()
         else:
             legal = ()
-        if self.general:
-            return self._gview(seat, legal, move_time, time_bank)
-        index: int = seat  # the seat to act if None was asked for
-        if COMPILED:
-            # The View made last, if nobody holds it any more (the bot let it go, as most do): refilled in place, not
-            # built and freed anew each decision. Nobody can tell: no reference to it is left to read it by.
-            spare, self._spare = self._spare, None
-            if spare is not None and _sole(spare):  # type: ignore[name-defined]  # noqa: F821  # state.pxd
-                self._refill(spare, index, legal, move_time, time_bank)
-                self._spare = spare
-                return spare
-        hand, discard, history = self.hands[index], self.discard, self.history
-        view = self._made(View, (
-            seat, tuple(hand), discard[-1], self.suit, self.phase, self.pending, self.direction,
-            self._sizes(), len(self.stock),
-            self._seen(discard),  # shared (runner/game/prefix.py)
-            self.totals, self.rounds_won, self.number, self._active_seen(), self.rules.ruleset,
-            self._seen(history),
-            legal, self.again, self.chain, self.missed, self.turns, self.idle,
-            tuple(sorted(self.out)) if self.out else (),
-            None, 0, 0, False, None, (), (), (), None, -1, None, 0, self.resume, move_time, time_bank,
-        ))
-        if COMPILED:
-            self._spare = view
-        return view
-
-    def _refill(self, view: View, seat: int, legal: tuple[Action, ...], move_time: float | None,
-                time_bank: float | None) -> None:
-        """`view`, a View of this round held by it alone (compiled only), made what `view(seat)` would make now:
-        each field the fast path's Views of a round differ in set in place (runner/game/state.pxd: _put); the
-        house rules' fields keep the defaults the View was made with, and the round's own (its number, totals,
-        rounds won and ruleset, set when it was dealt or rebuilt) what this round made the View with."""
-        discard = self.discard
-        _set(view, _SEAT, seat)
-        _set(view, _HAND, tuple(self.hands[seat]))
-        _set(view, _TOP, discard[-1])
-        _set(view, _SUIT, self.suit)
-        _set(view, _PHASE, self.phase)
-        _set(view, _PENDING, self.pending)
-        _set(view, _DIRECTION, self.direction)
-        _sizes_at(view, _HAND_SIZES, self.hands)  # type: ignore[name-defined]  # noqa: F821  # state.pxd
-        _set(view, _STOCK_SIZE, len(self.stock))
-        self._reseen(view, _DISCARD, discard)
-        _set(view, _ACTIVE, self._active_seen())
-        self._reseen(view, _HISTORY, self.history)
-        _set(view, _LEGAL, legal)
-        _set(view, _AGAIN, self.again)
-        _set(view, _CHAIN, self.chain)
-        _set(view, _MISSED, self.missed)
-        _set(view, _TURNS, self.turns)
-        _set(view, _IDLE, self.idle)
-        _set(view, _OUT, tuple(sorted(self.out)) if self.out else ())
-        _set(view, _RESUME, self.resume)
-        _set(view, _MOVE_TIME, move_time)
-        _set(view, _TIME_BANK, time_bank)
+        return self._view(seat, legal, move_time, time_bank)
 
     # ------------------------------------------------------------------ transitions
 
@@ -701,10 +635,8 @@ class Round(General):
         return False
 
     def _play(self, seat: int, action: Play) -> None:
-        if PLAY_CARD >= 0 and type(action) is Play:  # compiled: each field read where the Play holds it (state.pxd)
-            card = _slot(action, PLAY_CARD)  # type: ignore[name-defined]  # noqa: F821
-            named = _slot(action, PLAY_SUIT)  # type: ignore[name-defined]  # noqa: F821
-            announce = _slot(action, PLAY_ANNOUNCE)  # type: ignore[name-defined]  # noqa: F821
+        if PLAY_CARD >= 0 and type(action) is Play:  # compiled: each field read where the Play holds it (round_state.pxd)
+            card, named, announce = _field(action, PLAY_CARD), _field(action, PLAY_SUIT), _field(action, PLAY_ANNOUNCE)
         else:
             card, named, announce = action.card, action.suit, action.announce
         hand, rules = self.hands[seat], self.rules
@@ -719,7 +651,7 @@ class Round(General):
         if named is not None:
             self.suit = named
         elif CARD_SUIT >= 0 and type(card) is Card:
-            self.suit = _slot(card, CARD_SUIT)  # type: ignore[name-defined]  # noqa: F821
+            self.suit = _field(card, CARD_SUIT)
         else:
             self.suit = card.suit
         self.again = False

@@ -856,27 +856,6 @@ class General(Steps):
             return []
         return [seat for seat in self.active if seat not in self.out and self.hands[seat] and not scores[seat]]
 
-    def _gview(self, seat: int, legal: tuple[Action, ...], move_time: float | None = None,
-               time_bank: float | None = None) -> View:
-        hands, rules, discard, events = self.hands, self.rules, self.discard, self.history
-        history: Sequence[Event]
-        if rules.give or rules.take:  # a card given (or taken) is seen by the giver and the receiver only
-            history = tuple(event if event.kind != "give" or seat in (event.seat, event.to)
-                            else event._replace(card=None) for event in events)
-        else:
-            history = self._seen(events)
-        return self._made(View, (
-            seat, tuple(hands[seat]), discard[-1], self.suit, self.phase, self.pending, self.direction,
-            self._sizes(), len(self.stock),
-            self._seen(discard), self.totals,
-            self.rounds_won, self.number, self._active_seen(), rules.ruleset, history,
-            legal, self.again, self.chain, self.missed, self.turns, self.idle,
-            tuple(sorted(self.out)) if self.out else (),
-            self.wish, self.wish_left, self.skip_pending, self.discard[-1] in rules.free, self.next_rank, self.waits,
-            self.shown, self.finished, self.pending_card if self.pending else None, self.pending_from,
-            self.skip_card if self.skip_pending else None, self.deferred, self.resume, move_time, time_bank,
-        ))
-
     # ------------------------------------------------------------------ a state from a view
 
     def _again_card_of(self, seat: int) -> Card | None:

@@ -7,6 +7,8 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Sequence
 
+from runner.accel import compiled
+
 from .actions import Action
 from .cards import Card
 from .snapshot import shared
@@ -17,25 +19,39 @@ if TYPE_CHECKING:
     from .tables import Game
 
 
-def _runs_compiled() -> bool:
-    """Whether this module runs compiled, with the C function `_tuple_as` of runner/game/state.pxd."""
-    try:
-        _tuple_as  # type: ignore[name-defined]  # noqa: F821  # a name the compiled module alone has
-    except NameError:
-        return False
-    return True
-
-
 # runner.accel.LINKED: the engine's modules run compiled together or not at all.
-COMPILED = _runs_compiled()
+COMPILED = compiled(__spec__)
 
 
 def slot_offset(cls: type, name: str) -> int:
     """Where instances of `cls` hold its __slots__ field `name`, for the compiled engine to read it there
-    (runner/game/state.pxd: _slot) instead of looking it up by name; -1 in pure Python, which looks it up."""
+    (runner/game/round_state.pxd: _slot) instead of looking it up by name; -1 in pure Python, which looks it up."""
     if COMPILED:
-        return _slot_offset(cls.__dict__[name])  # type: ignore[name-defined]  # noqa: F821  # state.pxd
+        return _slot_offset(cls.__dict__[name])  # type: ignore[name-defined]  # noqa: F821  # round_state.pxd
     return -1
+
+
+def view_of(seat, hand, top, suit, phase, pending, direction, hand_sizes, stock_size, discard, totals, rounds_won,
+            round, active, ruleset, history, legal, again=False, chain=0, missed=None, turns=0, idle=0, out=(),
+            wish=None, wish_left=0, pending_skip=0, free=False, next_rank=None, waits=(), shown=(), out_order=(),
+            pending_card=None, pending_from=-1, skip_card=None, deferred=0, resume=None, move_time=None,
+            time_bank=None) -> View:
+    """The View of these fields, each given by name: the one place a View's fields are put in order (the engine's
+    Views, `RoundState._view`, and the protocol's, runner/seats/protocol.py). The parameters are the View's fields in
+    its order, with its defaults (tests/test_view_sharing.py checks both); compiled, a call by name is a C call."""
+    return _instance(View, (seat, hand, top, suit, phase, pending, direction, hand_sizes, stock_size, discard,
+                            totals, rounds_won, round, active, ruleset, history, legal, again, chain, missed, turns,
+                            idle, out, wish, wish_left, pending_skip, free, next_rank, waits, shown, out_order,
+                            pending_card, pending_from, skip_card, deferred, resume, move_time, time_bank))
+
+
+def _instance(cls, fields: tuple):
+    """`tuple.__new__(cls, fields)`: a View or an Event from the tuple of its fields, without the NamedTuple's
+    Python-level __new__; compiled, a C call of tuple's own constructor (runner/game/round_state.pxd), not a look-up of
+    `tuple.__new__` and a call through its wrapper."""
+    if COMPILED:
+        return _tuple_new(cls, fields)  # type: ignore[name-defined]  # noqa: F821  # runner/game/round_state.pxd
+    return tuple.__new__(cls, fields)
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +80,6 @@ class RoundState:
         # the state of the house rules (runner/game/house_rules.py; at their defaults otherwise)
         "pending_card", "pending_from", "skip_pending", "skip_card", "waits", "deferred", "wish", "wish_left",
         "next_rank", "shown", "finished", "resume", "again_card", "out_card",
-        "_spare",
     )
     rules: Game
     rng: random.Random
@@ -112,20 +127,35 @@ class RoundState:
     resume: Resume | None  # a play being carried out while a seat decides
     again_card: Card | None  # the card whose extra turn it is
     out_card: Card | None  # the winner's last card
-    _spare: View | None  # compiled: the View made last, refilled for the next decision once nobody holds it
 
     def _made(self, cls, fields: tuple):
-        """`tuple.__new__(cls, fields)`: a View or Event from the tuple of its fields (`View(*fields)` without the
-        NamedTuple's Python-level __new__). Compiled, a tuple just built becomes the instance without a copy."""
-        if COMPILED:
-            return _tuple_as(cls, fields)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
-        return tuple.__new__(cls, fields)
+        """`tuple.__new__(cls, fields)`: an Event from the tuple of its fields (`_instance`)."""
+        return _instance(cls, fields)
 
-    def _sizes(self) -> tuple[int, ...]:
-        """The number of cards in each hand (a View's hand_sizes); compiled, a tuple made without a list between."""
-        if COMPILED:
-            return _sizes_of(self.hands)  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
-        return tuple([len(hand) for hand in self.hands])
+    def _view(self, seat: int, legal: tuple[Action, ...], move_time: float | None, time_bank: float | None) -> View:
+        """The View of `seat` now, whose legal actions are `legal` (runner/game/engine.py `view`), on both paths."""
+        rules, hands, discard, events = self.rules, self.hands, self.discard, self.history
+        history: Sequence[Event]
+        if rules.give or rules.take:  # a card given (or taken) is seen by the giver and the receiver only
+            history = tuple([event if event.kind != "give" or seat in (event.seat, event.to)
+                             else event._replace(card=None) for event in events])
+        else:
+            history = self._seen(events)  # shared (runner/game/snapshot.py)
+        # By name, a C call where compiled (no comment inside the call: Cython then calls it as Python, by keyword).
+        # The fast path tracks no pending_card: its Views say None, as they always did.
+        return view_of(
+            seat=seat, hand=tuple(hands[seat]), top=discard[-1], suit=self.suit, phase=self.phase,
+            pending=self.pending, direction=self.direction, hand_sizes=tuple([len(hand) for hand in hands]),
+            stock_size=len(self.stock), discard=self._seen(discard), totals=self.totals, rounds_won=self.rounds_won,
+            round=self.number, active=self._active_seen(), ruleset=rules.ruleset, history=history, legal=legal,
+            again=self.again, chain=self.chain, missed=self.missed, turns=self.turns, idle=self.idle,
+            out=tuple(sorted(self.out)) if self.out else (), wish=self.wish, wish_left=self.wish_left,
+            pending_skip=self.skip_pending, free=bool(rules.free) and discard[-1] in rules.free,
+            next_rank=self.next_rank, waits=self.waits, shown=self.shown, out_order=self.finished,
+            pending_card=self.pending_card if self.pending and self.general else None, pending_from=self.pending_from,
+            skip_card=self.skip_card if self.skip_pending else None, deferred=self.deferred, resume=self.resume,
+            move_time=move_time, time_bank=time_bank,
+        )
 
     def _active_seen(self) -> tuple[int, ...]:
         """`tuple(self.active)`, made once per list (the seats dealt in do not change during a round)."""
@@ -135,17 +165,8 @@ class RoundState:
         return seated[1]
 
     def _seen(self, items: list) -> Sequence:
-        """What a View holds of the round's history or discard pile: a Prefix sharing the list (runner/game/prefix.py),
+        """What a View holds of the round's history or discard pile: a Prefix sharing the list (runner/game/snapshot.py),
         or in pure Python, while the list is shorter than SHARED_FROM, a copy (cheaper there than a Prefix)."""
         if COMPILED or len(items) >= SHARED_FROM:
             return shared(items, len(items))  # type: ignore[return-value]  # a Sequence by registration (snapshot.py)
         return tuple(items)
-
-    def _reseen(self, view: tuple, at: int, items: list) -> None:
-        """Field `at` of `view`, a View held by the round alone (compiled only), made `self._seen(items)`: its Prefix
-        refilled where nobody else holds it, else a new one."""
-        if _sole_at(view, at):  # type: ignore[name-defined]  # noqa: F821  # runner/game/state.pxd
-            prefix = _item(view, at)  # type: ignore[name-defined]  # noqa: F821  # a Prefix: `_seen` makes no other
-            prefix._items, prefix._length = items, len(items)
-        else:
-            _put(view, at, shared(items, len(items)))  # type: ignore[name-defined]  # noqa: F821  # state.pxd

@@ -18,10 +18,10 @@ lines keyed by the record, without building their dicts; a record met first is b
 
 from __future__ import annotations
 
-import types
 from json.encoder import encode_basestring_ascii
 from typing import Callable, Iterable
 
+from runner.accel import compiled
 from runner.game.events import made
 
 _MEMO_LENGTH = 24  # longer strings (a fault's detail, a traceback) are escaped each time: they are rare and varied
@@ -285,8 +285,4 @@ def encode(events: Iterable[object], fallback: Callable[[object], str]) -> str:
     return "".join(parts)
 
 
-def _probe() -> None:
-    """A function of this module: compiled, it is not a Python function (`COMPILED`)."""
-
-
-COMPILED = not isinstance(_probe, types.FunctionType)  # whether the accelerator compiled this module
+COMPILED = compiled(__spec__)  # whether the accelerator compiled this module

@@ -31,6 +31,7 @@ from runner.game.actions import (
     swap,
 )
 from runner.game.cards import JOKER, JOKER_COLOURS, RANKS, SUITS, Card
+from runner.game.round_state import view_of
 from runner.game.view import Event, Resume, View
 
 PROTOCOL_VERSION = 2  # 2: every request carries an id its reply echoes; match_start and match_end want `ready`
@@ -326,19 +327,23 @@ def parse_view(data: dict, ruleset, history: list[Event]) -> View:
                          tuple(card(c) for c in e.get("more", ())), e.get("rank"), e.get("to", -1))
                    for e in data["history"])
     resume = data.get("resume")
-    return View(
-        data["seat"], tuple(card(c) for c in data["hand"]), card(data["top"]), data["suit"], data["phase"],
-        data["pending"], data["direction"], tuple(data["hand_sizes"]), data["stock_size"],
-        tuple(card(c) for c in data["discard"]), tuple(data["totals"]), tuple(data["rounds_won"]), data["round"],
-        tuple(data["active"]), ruleset, tuple(history), tuple(parse_action(a) for a in data["legal"]), data["again"],
-        data.get("chain", 0), tuple(missed) if (missed := data.get("missed")) else None, data.get("turns", 0),
-        data.get("idle", 0), tuple(data.get("out", ())),
-        data.get("wish"), data.get("wish_left", 0), data.get("pending_skip", 0), data.get("free", False),
-        tuple(bound) if (bound := data.get("next_rank")) else None, tuple(data.get("waits", ())),
-        tuple((seat, tuple(card(c) for c in shown)) for seat, shown in data.get("shown", ())),
-        tuple(data.get("out_order", ())), _maybe_card(data.get("pending_card")), data.get("pending_from", -1),
-        _maybe_card(data.get("skip_card")), data.get("deferred", 0),
-        None if resume is None else Resume(**{
+    return view_of(
+        seat=data["seat"], hand=tuple(card(c) for c in data["hand"]), top=card(data["top"]), suit=data["suit"],
+        phase=data["phase"], pending=data["pending"], direction=data["direction"],
+        hand_sizes=tuple(data["hand_sizes"]), stock_size=data["stock_size"],
+        discard=tuple(card(c) for c in data["discard"]), totals=tuple(data["totals"]),
+        rounds_won=tuple(data["rounds_won"]), round=data["round"], active=tuple(data["active"]), ruleset=ruleset,
+        history=tuple(history), legal=tuple(parse_action(a) for a in data["legal"]), again=data["again"],
+        chain=data.get("chain", 0), missed=tuple(missed) if (missed := data.get("missed")) else None,
+        turns=data.get("turns", 0), idle=data.get("idle", 0), out=tuple(data.get("out", ())),
+        wish=data.get("wish"), wish_left=data.get("wish_left", 0), pending_skip=data.get("pending_skip", 0),
+        free=data.get("free", False), next_rank=tuple(bound) if (bound := data.get("next_rank")) else None,
+        waits=tuple(data.get("waits", ())),
+        shown=tuple((seat, tuple(card(c) for c in shown)) for seat, shown in data.get("shown", ())),
+        out_order=tuple(data.get("out_order", ())), pending_card=_maybe_card(data.get("pending_card")),
+        pending_from=data.get("pending_from", -1), skip_card=_maybe_card(data.get("skip_card")),
+        deferred=data.get("deferred", 0),
+        resume=None if resume is None else Resume(**{
             **resume, "cards": tuple(card(c) for c in resume["cards"]), "skip_card": _maybe_card(resume["skip_card"]),
             "again": _maybe_card(resume["again"])}),
         move_time=data.get("move_time"), time_bank=data.get("time_bank"),
