@@ -635,7 +635,7 @@ class Round(General):
         return False
 
     def _play(self, seat: int, action: Play) -> None:
-        if PLAY_CARD >= 0 and type(action) is Play:  # compiled: each field read where the Play holds it (round_state.pxd)
+        if PLAY_CARD >= 0 and type(action) is Play:  # compiled: read where the Play holds each field
             card, named, announce = _field(action, PLAY_CARD), _field(action, PLAY_SUIT), _field(action, PLAY_ANNOUNCE)
         else:
             card, named, announce = action.card, action.suit, action.announce

@@ -165,7 +165,7 @@ class RoundState:
         return seated[1]
 
     def _seen(self, items: list) -> Sequence:
-        """What a View holds of the round's history or discard pile: a Prefix sharing the list (runner/game/snapshot.py),
+        """What a View holds of the round's history or discard pile: a Prefix sharing the list (snapshot.py),
         or in pure Python, while the list is shorter than SHARED_FROM, a copy (cheaper there than a Prefix)."""
         if COMPILED or len(items) >= SHARED_FROM:
             return shared(items, len(items))  # type: ignore[return-value]  # a Sequence by registration (snapshot.py)
