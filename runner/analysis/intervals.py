@@ -19,6 +19,11 @@ from __future__ import annotations
 import math
 import random
 from dataclasses import dataclass
+from bisect import bisect_right
+from collections import Counter
+from functools import lru_cache
+from itertools import accumulate, repeat
+from operator import itemgetter
 from typing import Callable, Hashable, Mapping, Sequence
 
 from runner.tournament.standings import Z95, Clustered, clustered_wilson
@@ -154,19 +159,27 @@ def difference(base: dict[str, Term], other: dict[str, Term], paired: bool = Tru
 RESAMPLES = 100  # of the deals, for the intervals of quantiles: enough for their ends at two digits
 
 
-def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable[[list[float]], Sequence[float]],
+def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable[[Sequence[float]], Sequence[float]],
                        resamples: int = RESAMPLES) -> tuple[tuple[float, float], ...] | None:
-    """The 95% interval of each quantile `quantiles_of` gives of the pooled values, resampling whole blocks (a deal's
-    rounds go together, as the design effect has it elsewhere): the percentile bootstrap, seeded, so that the same
-    matches give the same intervals."""
+    """The 95% interval of each quantile `quantiles_of` gives of the pooled values (handed to it in ascending order),
+    resampling whole blocks (a deal's rounds go together, as the design effect has it elsewhere): the percentile
+    bootstrap, seeded, so that the same matches give the same intervals.
+
+    A resample is counted, not pooled and sorted: how often it holds each distinct value, from how often it took
+    each block (resample_counts), read in order through `Ascending`."""
     if len(blocks) < 2:
         return None
-    rng = random.Random(0)
+    holders: dict[float, list[int]] = {}  # each distinct value: the blocks holding it, once per time they hold it
+    for index, block in enumerate(blocks):
+        for value in block:
+            holders.setdefault(value, []).append(index)
+    values = sorted(holders)
+    held = [_picker(holders[value]) for value in values]
     draws = []
-    for _ in range(resamples):
-        pooled = [value for block in rng.choices(blocks, k=len(blocks)) for value in block]
-        if len(pooled) > 1:
-            draws.append(quantiles_of(pooled))
+    for taken in resample_counts(len(blocks), resamples):
+        ends = list(accumulate([sum(pick(taken)) for pick in held]))
+        if ends and ends[-1] > 1:
+            draws.append(quantiles_of(Ascending(values, ends)))
     if not draws:
         return None
     low, high = int(0.025 * (len(draws) - 1)), int(0.975 * (len(draws) - 1) + 0.5)
@@ -175,6 +188,44 @@ def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable
         ordered = sorted(draw[i] for draw in draws)
         spans.append((ordered[low], ordered[high]))
     return tuple(spans)
+
+
+def _picker(indices: list[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
+    """A function of a sequence giving its items at `indices` as a tuple (in C: itemgetter), for one index too."""
+    pick = itemgetter(*indices)
+    return pick if len(indices) > 1 else lambda items: (pick(items),)
+
+
+class Ascending:
+    """Pooled values in ascending order, as the distinct values and the running count through each: `[i]` is the
+    i-th smallest (i from 0; no slices, no negative indexes), without the list."""
+
+    __slots__ = ("values", "ends")
+
+    def __init__(self, values: Sequence[float], ends: Sequence[int]):
+        self.values, self.ends = values, ends
+
+    def __len__(self) -> int:
+        return self.ends[-1]
+
+    def __getitem__(self, index: int) -> float:
+        if not 0 <= index < self.ends[-1]:
+            raise IndexError(index)
+        return self.values[bisect_right(self.ends, index)]
+
+
+@lru_cache(maxsize=4)
+def resample_counts(blocks: int, resamples: int) -> tuple[tuple[int, ...], ...]:
+    """How often each resample of quantile_intervals takes each block (by index): `random.Random(0).choices` of
+    them, one resample after the other, counted. The same for every figure of a cell (each has a value list per
+    deal), so drawn once per cell size, not once per figure."""
+    rng = random.Random(0)
+    indices = range(blocks)
+    counts = []
+    for _ in range(resamples):
+        taken = Counter(rng.choices(indices, k=blocks))
+        counts.append(tuple(map(taken.get, indices, repeat(0))))
+    return tuple(counts)
 
 
 def quantile_differences(base: Mapping[Hashable, Sequence[float]], other: Mapping[Hashable, Sequence[float]],
