@@ -22,7 +22,7 @@ from dataclasses import dataclass
 from bisect import bisect_right
 from collections import Counter
 from functools import lru_cache
-from itertools import accumulate, repeat
+from itertools import accumulate, repeat, starmap
 from operator import itemgetter
 from typing import Callable, Hashable, Mapping, Sequence
 
@@ -219,12 +219,12 @@ def resample_counts(blocks: int, resamples: int) -> tuple[tuple[int, ...], ...]:
     """How often each resample of quantile_intervals takes each block (by index): `random.Random(0).choices` of
     them, one resample after the other, counted. The same for every figure of a cell (each has a value list per
     deal), so drawn once per cell size, not once per figure."""
-    rng = random.Random(0)
-    indices = range(blocks)
+    draw, scale = random.Random(0).random, float(blocks)
     counts = []
     for _ in range(resamples):
-        taken = Counter(rng.choices(indices, k=blocks))
-        counts.append(tuple(map(taken.get, indices, repeat(0))))
+        # rng.choices(range(blocks), k=blocks) as the standard library draws it, floor(random() * n), in C
+        taken = Counter(map(int, map(scale.__mul__, starmap(draw, repeat((), blocks)))))
+        counts.append(tuple(map(taken.get, range(blocks), repeat(0))))
     return tuple(counts)
 
 

@@ -134,13 +134,14 @@ def count_match(events: Iterable[dict], ruleset: Ruleset | None = None) -> dict:
 class RoundCount:
     """What is counted of the round being read."""
 
-    __slots__ = ("deciding", "first", "direction", "hands", "active", "fewest", "widest", "decisions", "turns",
+    __slots__ = ("deciding", "first", "direction", "hands", "active", "fewest", "low", "widest", "decisions", "turns",
                  "drawn", "reshuffles", "forfeit", "fewest_changes", "actor", "context", "penalty_from", "everyone")
 
-    def __init__(self, deciding: bool, first: int, direction: int, hands: list[int], active: list[bool],
-                 fewest: int | None):
+    def __init__(self, deciding: bool, first: int, direction: int, hands: list[int], active: list[bool]):
         self.deciding, self.first, self.direction = deciding, first, direction
-        self.hands, self.active, self.fewest, self.widest = hands, active, fewest, max(hands)
+        self.hands, self.active, self.widest = hands, active, max(hands)
+        self.fewest: int | None = None  # the seat that last held the fewest cards alone
+        self.low = 0  # the fewest cards a seat in the round holds
         self.everyone = all(active)  # every seat dealt into the round (none out by elimination or play_on)
         self.decisions = self.turns = self.drawn = self.reshuffles = self.fewest_changes = 0
         self.forfeit = False
@@ -256,14 +257,17 @@ class MatchCounter:
                 if kind == ev.CHALLENGE and challenges:
                     self._fire("announcements.enforcement")
                 continue
-            if r.everyone:  # the common case, in C: whether another seat now alone holds the fewest cards
-                low = min(hands)
-                if hands.count(low) == 1:
-                    holder = hands.index(low)
-                    if r.fewest is not None and holder != r.fewest:
+            # whether another seat now alone holds the fewest cards; in the common case (every seat in the round)
+            # without reading every hand: only a hand below the fewest, or the fewest grown, changes who holds them
+            if not r.everyone:
+                self._hands_changed()
+            elif kind == ev.PLAY:
+                if hands[seat] < r.low:  # alone below the others (at the fewest: a tie, which changes nothing)
+                    r.low = hands[seat]
+                    if r.fewest is not None and seat != r.fewest:
                         r.fewest_changes += 1
-                    r.fewest = holder
-            else:
+                    r.fewest = seat
+            elif hands[seat] - got == r.low:  # one of those with the fewest drew
                 self._hands_changed()
 
     def _other(self, kind: str, event: dict) -> None:
@@ -291,16 +295,8 @@ class MatchCounter:
         if not self.rounds and self.current is None:
             self.match_first, self.match_direction = event["first"], event["direction"]
         active = [bool(hand) for hand in event["hands"]]
-        self.current = RoundCount(event["deciding"], event["first"], event["direction"], hands, active,
-                                  self._fewest(hands, active))
-
-    @staticmethod
-    def _fewest(hands: list[int], active: list[bool]) -> int | None:
-        """The seat that alone holds the fewest cards (None: a tie)."""
-        sizes = [size for size, on in zip(hands, active) if on]
-        low = min(sizes) if sizes else 0
-        holders = [seat for seat, (size, on) in enumerate(zip(hands, active)) if on and size == low]
-        return holders[0] if len(holders) == 1 else None
+        self.current = RoundCount(event["deciding"], event["first"], event["direction"], hands, active)
+        self._hands_changed()  # the seat dealt the fewest cards, no change counted (none held them before)
 
     def _fire(self, key: str, size: int | None = None) -> None:
         self.fires[key] += 1
@@ -344,6 +340,7 @@ class MatchCounter:
                     low, holder = size, seat
                 elif size == low:
                     holder = None
+        r.low = low
         if holder is not None:
             if r.fewest is not None and holder != r.fewest:
                 r.fewest_changes += 1
