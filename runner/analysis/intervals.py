@@ -18,9 +18,9 @@ from __future__ import annotations
 
 import math
 import random
-from dataclasses import dataclass
 from bisect import bisect_right
 from collections import Counter
+from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat, starmap
 from operator import itemgetter

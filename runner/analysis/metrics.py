@@ -1,9 +1,9 @@
 """What one match shows of its ruleset, counted from its game log's events: lengths, endings, seats, drama, rules.
 
-`count_match` reads event dicts (a stored log, a hand-built one, or a worker's in-memory GameLog as it
-is iterated) and returns plain data (JSON), which the analysis stores per match and sums up
-(runner/analysis/figures.py). `measure` is what a worker runs after a match (WorkUnit.measure,
-runner/tournament/work.py): the figures come from the events in memory, never from a stored log.
+`count_match` reads event dicts (a stored log, a hand-built one) and returns plain data (JSON), which the
+analysis stores per match and sums up (runner/analysis/figures.py). `measure` is what a worker runs after a
+match (WorkUnit.measure, runner/tournament/work.py): the figures come from the engine's records in memory,
+never from a stored log. Both count through MatchCounter.count.
 
 Seats are counted from the seat that leads: a round's position 0 is its `first` seat, position 1
 the next in its direction of play; a match's positions are those of its first round. Drama uses
