@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import math
 import random
+import sys
+from array import array
 from bisect import bisect_right
 from collections import Counter
 from dataclasses import dataclass
 from functools import lru_cache
 from itertools import accumulate, repeat, starmap
-from operator import itemgetter
 from typing import Callable, Hashable, Mapping, Sequence
 
 from runner.tournament.standings import Z95, Clustered, clustered_wilson
@@ -166,7 +167,9 @@ def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable
     bootstrap, seeded, so that the same matches give the same intervals.
 
     A resample is counted, not pooled and sorted: how often it holds each distinct value, from how often it took
-    each block (resample_counts), read in order through `Ascending`."""
+    each block (resample_counts), read in order through `Ascending`. Every resample is counted at once: a block's
+    takings in all of them are one integer, a field of bits a resample (packed_counts), so that adding up the
+    integers of the blocks that hold a value counts it in every resample."""
     if len(blocks) < 2:
         return None
     holders: dict[float, list[int]] = {}  # each distinct value: the blocks holding it, once per time they hold it
@@ -174,11 +177,18 @@ def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable
         for value in block:
             holders.setdefault(value, []).append(index)
     values = sorted(holders)
-    held = [_picker(holders[value]) for value in values]
+    if not values:
+        return None
+    # no count overflows its field: a resample takes len(blocks) blocks, none holding a value more than the longest
+    code = next(code for code in FIELDS if len(blocks) * max(map(len, blocks)) < 1 << 8 * array(code).itemsize)
+    packed = packed_counts(len(blocks), resamples, code)
+    size = resamples * array(code).itemsize
+    counted = [memoryview(sum(map(packed.__getitem__, holders[value])).to_bytes(size, sys.byteorder)).cast(code)
+               for value in values]
     draws = []
-    for taken in resample_counts(len(blocks), resamples):
-        ends = list(accumulate([sum(pick(taken)) for pick in held]))
-        if ends and ends[-1] > 1:
+    for counts in zip(*counted):  # a resample: how often it holds each value
+        ends = list(accumulate(counts))
+        if ends[-1] > 1:
             draws.append(quantiles_of(Ascending(values, ends)))
     if not draws:
         return None
@@ -188,12 +198,6 @@ def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable
         ordered = sorted(draw[i] for draw in draws)
         spans.append((ordered[low], ordered[high]))
     return tuple(spans)
-
-
-def _picker(indices: list[int]) -> Callable[[Sequence[int]], tuple[int, ...]]:
-    """A function of a sequence giving its items at `indices` as a tuple (in C: itemgetter), for one index too."""
-    pick = itemgetter(*indices)
-    return pick if len(indices) > 1 else lambda items: (pick(items),)
 
 
 class Ascending:
@@ -226,6 +230,17 @@ def resample_counts(blocks: int, resamples: int) -> tuple[tuple[int, ...], ...]:
         taken = Counter(map(int, map(scale.__mul__, starmap(draw, repeat((), blocks)))))
         counts.append(tuple(map(taken.get, range(blocks), repeat(0))))
     return tuple(counts)
+
+
+FIELDS = ("H", "I", "Q")  # array type codes of unsigned fields, narrowest first (packed_counts)
+
+
+@lru_cache(maxsize=4)
+def packed_counts(blocks: int, resamples: int, code: str) -> tuple[int, ...]:
+    """Each block's takings in every resample (resample_counts) as one integer: resample r's count in the r-th field
+    of the array type `code`, in this machine's byte order."""
+    return tuple(int.from_bytes(array(code, takings).tobytes(), sys.byteorder)
+                 for takings in zip(*resample_counts(blocks, resamples)))
 
 
 def quantile_differences(base: Mapping[Hashable, Sequence[float]], other: Mapping[Hashable, Sequence[float]],
