@@ -10,8 +10,8 @@ from pathlib import Path
 import pytest
 
 from runner.analysis import analyze, make_plan, read_analysis, run_analysis
-from runner.analysis.figures import deciles
-from runner.analysis.intervals import chi_square_sf, difference, quantile_differences, ratio
+from runner.analysis.figures import ascending_deciles, deciles
+from runner.analysis.intervals import chi_square_sf, difference, quantile_differences, quantile_intervals, ratio
 from runner.analysis.metrics import count_match, measure
 from runner.analysis.runs import cell_settings
 from runner.logs import codec
@@ -129,6 +129,21 @@ def test_a_paired_quantile_difference_resamples_the_same_deals_for_both():
     unpaired = quantile_differences(base, other, deciles, paired=False)[1]
     assert unpaired[0] == 1 and unpaired[1] < 0 < unpaired[2]
     assert quantile_differences({"d0": [1.0]}, {"d0": [2.0]}, deciles) is None
+
+
+def test_quantile_intervals_count_each_resample_as_pooling_and_sorting_it_would():
+    """A resample is counted (intervals.Ascending), not pooled and sorted: the same intervals as the bootstrap written
+    out (random.choices of the deals, their rounds pooled, statistics.quantiles)."""
+    import random
+
+    values = random.Random(3)
+    blocks = [[values.randint(0, 40) for _ in range(values.randint(0, 6))] for _ in range(60)]
+    rng = random.Random(0)
+    draws = [deciles([value for block in rng.choices(blocks, k=len(blocks)) for value in block]) for _ in range(100)]
+    low, high = int(0.025 * 99), int(0.975 * 99 + 0.5)
+    expected = tuple((sorted(draw[i] for draw in draws)[low], sorted(draw[i] for draw in draws)[high])
+                     for i in range(3))
+    assert quantile_intervals(blocks, ascending_deciles) == expected
 
 
 def test_the_chi_square_tail():
@@ -351,6 +366,27 @@ def test_a_cell_reads_as_a_tournament_and_a_reshaped_figures_table_is_refused(tm
     db.close()
     refused = maumau("standings", str(cell))
     assert refused.returncode == 1 and "'figures' is not as maumau writes it" in refused.stderr
+
+
+def test_a_cell_without_its_figures_table_reads_as_empty_and_resumes_with_one(tmp_path):
+    """An earlier version made the table with a cell's first batch: a cell it began and stored nothing in has none."""
+    import sqlite3
+
+    from runner.analysis.runs import FigureStore
+    from runner.tournament.store import DB_NAME
+
+    plan = make_plan(["standard-single"], players="2", deals=2, skill=["none"])
+    config = cell_settings(plan, *next(plan.cells())).config()
+    FigureStore.create(tmp_path / "cell", config).close()
+    db = sqlite3.connect(tmp_path / "cell" / DB_NAME)
+    db.execute("DROP TABLE figures")
+    db.close()
+    store = FigureStore.open(tmp_path / "cell")
+    assert list(store.figures()) == []
+    store.close()
+    store = FigureStore.resume(tmp_path / "cell", config)
+    assert store.has_figures()
+    store.close()
 
 
 # ---------------------------------------------------------------- the value of hidden information

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from statistics import quantiles
-from typing import Iterable
+from typing import Iterable, Sequence
 
 from .intervals import (
     Difference,
@@ -144,49 +144,70 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
     by_deal: dict[str, dict[str, list[float]]] = {}  # figure name -> deal -> its rounds' values
     bounded: set[str] = set()
 
-    block = ""
-
-    def put(group: str, name: str, match_id: str, y: float, x: float, share_of: bool = False) -> None:
-        terms.setdefault(name, {})[match_id] = (block, y, x)
-        groups[name] = group
-        if share_of:
-            bounded.add(name)
+    def column(group: str, name: str, share_of: bool = False) -> dict[str, Term]:
+        """The terms of the figure `name` by match, made when first named: the figures keep that order."""
+        by_match = terms.get(name)
+        if by_match is None:
+            by_match = terms[name] = {}
+            groups[name] = group
+            if share_of:
+                bounded.add(name)
+        return by_match
 
     n = players
     rule_keys = dict(labels)
     stalls = []
+    if rows:  # the figures every match has, named once here (a match at a time took a tenth of an analysis' time)
+        decisions, turns, rounds_of, drawn, reshuffles = (
+            column(LENGTH, name) for name in ("decisions per round", "turns per round", "rounds per match",
+                                              "cards drawn per round", "reshuffles per round"))
+        round_ends = [(reason, column(ENDINGS, f"rounds ending {reason}", True)) for reason in ROUND_ENDS]
+        match_ends = [(how, column(ENDINGS, f"matches ending {how}", True)) for how in MATCH_ENDS]
+        seats = [(column(SEATS, f"seat {p} round wins", True), column(SEATS, f"seat {p} match wins", True),
+                  column(SEATS, f"seat {p} points")) for p in range(n)]
+        lead_changes = column(DRAMA, "lead changes per match")
+        fewest_changes = column(DRAMA, "fewest-cards changes per round")
+        spread_names = ("decisions per round", "turns per round", "cards drawn per round", "reshuffles per round",
+                        "rounds per match")
+        spread_lists = [spreads.setdefault(name, []) for name in spread_names]
+        spread_deals = [by_deal.setdefault(name, {}) for name in spread_names]
+    rule_names: dict[str, tuple[str, str]] = {}
     for match_id, seed, f in rows:
         block = block_of(match_id)
         rounds = f["rounds"]
-        put(LENGTH, "decisions per round", match_id, sum(f["decisions"]), rounds)
-        put(LENGTH, "turns per round", match_id, sum(f["turns"]), rounds)
-        put(LENGTH, "rounds per match", match_id, rounds, 1)
-        put(LENGTH, "cards drawn per round", match_id, sum(f["drawn"]), rounds)
-        put(LENGTH, "reshuffles per round", match_id, sum(f["reshuffles"]), rounds)
-        for name, values in (("decisions per round", f["decisions"]), ("turns per round", f["turns"]),
-                             ("cards drawn per round", f["drawn"]), ("reshuffles per round", f["reshuffles"]),
-                             ("rounds per match", [rounds])):
-            spreads.setdefault(name, []).extend(values)
-            by_deal.setdefault(name, {}).setdefault(block, []).extend(values)
-        all_rounds = sum(f["round_ends"].values())
-        for reason in ROUND_ENDS:
-            put(ENDINGS, f"rounds ending {reason}", match_id, f["round_ends"][reason], all_rounds, True)
-        for how in MATCH_ENDS:
-            put(ENDINGS, f"matches ending {how}", match_id, 1 if f["match_end"] == how else 0, 1, True)
-        won = sum(f["round_wins"])
-        for p in range(n):
-            put(SEATS, f"seat {p} round wins", match_id, f["round_wins"][p], won, True)
-            put(SEATS, f"seat {p} match wins", match_id, f["match_wins"][p], 1, True)
-            put(SEATS, f"seat {p} points", match_id, f["points"][p], 1)
-        put(DRAMA, "lead changes per match", match_id, f["lead_changes"], 1)
-        put(DRAMA, "fewest-cards changes per round", match_id, sum(f["fewest_changes"]), rounds)
+        decisions[match_id] = (block, sum(f["decisions"]), rounds)
+        turns[match_id] = (block, sum(f["turns"]), rounds)
+        rounds_of[match_id] = (block, rounds, 1)
+        drawn[match_id] = (block, sum(f["drawn"]), rounds)
+        reshuffles[match_id] = (block, sum(f["reshuffles"]), rounds)
+        for values, spread, deals in zip((f["decisions"], f["turns"], f["drawn"], f["reshuffles"], [rounds]),
+                                         spread_lists, spread_deals):
+            spread.extend(values)
+            deals.setdefault(block, []).extend(values)
+        ends = f["round_ends"]
+        all_rounds = sum(ends.values())
+        for reason, by_match in round_ends:
+            by_match[match_id] = (block, ends[reason], all_rounds)
+        for how, by_match in match_ends:
+            by_match[match_id] = (block, 1 if f["match_end"] == how else 0, 1)
+        round_wins, match_wins, points = f["round_wins"], f["match_wins"], f["points"]
+        won = sum(round_wins)
+        for p, (wins, matches_won, points_of) in enumerate(seats):
+            wins[match_id] = (block, round_wins[p], won)
+            matches_won[match_id] = (block, match_wins[p], 1)
+            points_of[match_id] = (block, points[p], 1)
+        lead_changes[match_id] = (block, f["lead_changes"], 1)
+        fewest_changes[match_id] = (block, sum(f["fewest_changes"]), rounds)
         if f["comeback"] is not None:
-            put(DRAMA, "comebacks", match_id, 1 if f["comeback"] else 0, 1, True)
+            column(DRAMA, "comebacks", True)[match_id] = (block, 1 if f["comeback"] else 0, 1)
         if f["decided_round"] is not None:
-            put(DRAMA, "decided from round", match_id, f["decided_round"], 1)
+            column(DRAMA, "decided from round")[match_id] = (block, f["decided_round"], 1)
         for key, (fires, size, sized) in f["rules"].items():
-            put(RULES, f"{key} fires per round", match_id, fires, rounds)
-            terms.setdefault(f"{key} size", {})[match_id] = (block, size, sized)
+            names = rule_names.get(key)
+            if names is None:
+                names = rule_names[key] = (f"{key} fires per round", f"{key} size")
+            column(RULES, names[0])[match_id] = (block, fires, rounds)
+            terms.setdefault(names[1], {})[match_id] = (block, size, sized)
         if f["bound"]:
             why = ", ".join([f"{f['round_ends'][reason]} round(s) {reason}" for reason in STALLS
                              if f["round_ends"][reason]] + (["match.max_rounds"] if f["match_end"] == MAX_ROUNDS
@@ -207,7 +228,7 @@ def summarise(label: str, ruleset: str, overrides: dict, players: int, directory
         cuts = spans = None
         if spread and len(spread) > 1:
             cuts = deciles(spread)
-            spans = quantile_intervals(list(by_deal[name].values()), deciles)
+            spans = quantile_intervals(list(by_deal[name].values()), ascending_deciles)
         figures.append(Figure(groups[name], name, estimate, cuts, quantile_intervals=spans))
     rules = []
     total_rounds = sum(f["rounds"] for _, _, f in rows)
@@ -228,6 +249,17 @@ def deciles(values: list[float]) -> tuple[float, float, float]:
     """The 10%, 50% and 90% quantiles."""
     q = quantiles(values, n=10, method="inclusive")
     return q[0], q[4], q[8]
+
+
+def ascending_deciles(data: Sequence[float]) -> tuple[float, float, float]:
+    """`deciles` of values already in ascending order (a list, or intervals.Ascending), at least two: the same
+    figures, computed as statistics.quantiles' inclusive method computes them, without sorting again."""
+    last = len(data) - 1
+    cuts = []
+    for i in (1, 5, 9):
+        j, delta = divmod(i * last, 10)
+        cuts.append((data[j] * (10 - delta) + data[j + 1] * delta) / 10)
+    return cuts[0], cuts[1], cuts[2]
 
 
 def skill_terms(rows: Iterable[tuple[str, int, dict]], strong: str, players: int, by: str = "bots") -> dict[str, Term]:

@@ -18,7 +18,13 @@ from __future__ import annotations
 
 import math
 import random
+import sys
+from array import array
+from bisect import bisect_right
+from collections import Counter
 from dataclasses import dataclass
+from functools import lru_cache
+from itertools import accumulate, repeat, starmap
 from typing import Callable, Hashable, Mapping, Sequence
 
 from runner.tournament.standings import Z95, Clustered, clustered_wilson
@@ -154,19 +160,36 @@ def difference(base: dict[str, Term], other: dict[str, Term], paired: bool = Tru
 RESAMPLES = 100  # of the deals, for the intervals of quantiles: enough for their ends at two digits
 
 
-def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable[[list[float]], Sequence[float]],
+def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable[[Sequence[float]], Sequence[float]],
                        resamples: int = RESAMPLES) -> tuple[tuple[float, float], ...] | None:
-    """The 95% interval of each quantile `quantiles_of` gives of the pooled values, resampling whole blocks (a deal's
-    rounds go together, as the design effect has it elsewhere): the percentile bootstrap, seeded, so that the same
-    matches give the same intervals."""
+    """The 95% interval of each quantile `quantiles_of` gives of the pooled values (handed to it in ascending order),
+    resampling whole blocks (a deal's rounds go together, as the design effect has it elsewhere): the percentile
+    bootstrap, seeded, so that the same matches give the same intervals.
+
+    A resample is counted, not pooled and sorted: how often it holds each distinct value, from how often it took
+    each block (resample_counts), read in order through `Ascending`. Every resample is counted at once: a block's
+    takings in all of them are one integer, a field of bits a resample (packed_counts), so that adding up the
+    integers of the blocks that hold a value counts it in every resample."""
     if len(blocks) < 2:
         return None
-    rng = random.Random(0)
+    holders: dict[float, list[int]] = {}  # each distinct value: the blocks holding it, once per time they hold it
+    for index, block in enumerate(blocks):
+        for value in block:
+            holders.setdefault(value, []).append(index)
+    values = sorted(holders)
+    if not values:
+        return None
+    # no count overflows its field: a resample takes len(blocks) blocks, none holding a value more than the longest
+    code = next(code for code in FIELDS if len(blocks) * max(map(len, blocks)) < 1 << 8 * array(code).itemsize)
+    packed = packed_counts(len(blocks), resamples, code)
+    size = resamples * array(code).itemsize
+    counted = [memoryview(sum(map(packed.__getitem__, holders[value])).to_bytes(size, sys.byteorder)).cast(code)
+               for value in values]
     draws = []
-    for _ in range(resamples):
-        pooled = [value for block in rng.choices(blocks, k=len(blocks)) for value in block]
-        if len(pooled) > 1:
-            draws.append(quantiles_of(pooled))
+    for counts in zip(*counted):  # a resample: how often it holds each value
+        ends = list(accumulate(counts))
+        if ends[-1] > 1:
+            draws.append(quantiles_of(Ascending(values, ends)))
     if not draws:
         return None
     low, high = int(0.025 * (len(draws) - 1)), int(0.975 * (len(draws) - 1) + 0.5)
@@ -175,6 +198,49 @@ def quantile_intervals(blocks: Sequence[Sequence[float]], quantiles_of: Callable
         ordered = sorted(draw[i] for draw in draws)
         spans.append((ordered[low], ordered[high]))
     return tuple(spans)
+
+
+class Ascending:
+    """Pooled values in ascending order, as the distinct values and the running count through each: `[i]` is the
+    i-th smallest (i from 0; no slices, no negative indexes), without the list."""
+
+    __slots__ = ("values", "ends")
+
+    def __init__(self, values: Sequence[float], ends: Sequence[int]):
+        self.values, self.ends = values, ends
+
+    def __len__(self) -> int:
+        return self.ends[-1]
+
+    def __getitem__(self, index: int) -> float:
+        if not 0 <= index < self.ends[-1]:
+            raise IndexError(index)
+        return self.values[bisect_right(self.ends, index)]
+
+
+@lru_cache(maxsize=4)
+def resample_counts(blocks: int, resamples: int) -> tuple[tuple[int, ...], ...]:
+    """How often each resample of quantile_intervals takes each block (by index): `random.Random(0).choices` of
+    them, one resample after the other, counted. The same for every figure of a cell (each has a value list per
+    deal), so drawn once per cell size, not once per figure."""
+    draw, scale = random.Random(0).random, float(blocks)
+    counts = []
+    for _ in range(resamples):
+        # rng.choices(range(blocks), k=blocks) as the standard library draws it, floor(random() * n), in C
+        taken = Counter(map(int, map(scale.__mul__, starmap(draw, repeat((), blocks)))))
+        counts.append(tuple(map(taken.get, range(blocks), repeat(0))))
+    return tuple(counts)
+
+
+FIELDS = ("H", "I", "Q")  # array type codes of unsigned fields, narrowest first (packed_counts)
+
+
+@lru_cache(maxsize=4)
+def packed_counts(blocks: int, resamples: int, code: str) -> tuple[int, ...]:
+    """Each block's takings in every resample (resample_counts) as one integer: resample r's count in the r-th field
+    of the array type `code`, in this machine's byte order."""
+    return tuple(int.from_bytes(array(code, takings).tobytes(), sys.byteorder)
+                 for takings in zip(*resample_counts(blocks, resamples)))
 
 
 def quantile_differences(base: Mapping[Hashable, Sequence[float]], other: Mapping[Hashable, Sequence[float]],

@@ -1,9 +1,9 @@
 """What one match shows of its ruleset, counted from its game log's events: lengths, endings, seats, drama, rules.
 
-`count_match` reads event dicts (a stored log, a hand-built one, or a worker's in-memory GameLog as it
-is iterated) and returns plain data (JSON), which the analysis stores per match and sums up
-(runner/analysis/figures.py). `measure` is what a worker runs after a match (WorkUnit.measure,
-runner/tournament/work.py): the figures come from the events in memory, never from a stored log.
+`count_match` reads event dicts (a stored log, a hand-built one) and returns plain data (JSON), which the
+analysis stores per match and sums up (runner/analysis/figures.py). `measure` is what a worker runs after a
+match (WorkUnit.measure, runner/tournament/work.py): the figures come from the engine's records in memory,
+never from a stored log. Both count through MatchCounter.count.
 
 Seats are counted from the seat that leads: a round's position 0 is its `first` seat, position 1
 the next in its direction of play; a match's positions are those of its first round. Drama uses
@@ -12,6 +12,7 @@ public information only: totals between rounds, and hand sizes within a round.
 
 from __future__ import annotations
 
+from itertools import chain
 from typing import Iterable
 
 from runner.game import events as ev
@@ -31,51 +32,29 @@ STALLS = (BLOCKED, TURN_LIMIT)
 # The draws that are a seat's own decision (the engine counts them as turns); the rest come with another's action.
 DECIDED_DRAWS = frozenset((ev.STUCK, ev.CHOICE, ev.SEVEN, ev.ACE, ev.AGAIN))
 DECISIONS = frozenset((ev.PLAY, ev.PASS, ev.NAME_SUIT, ev.CHALLENGE))
+# The events MatchCounter.count counts in its loop, as dicts and as the engine's records (by their builders).
+COUNTED = frozenset((ev.PLAY, ev.DRAW, ev.PASS, ev.NAME_SUIT, ev.SKIP, ev.CHALLENGE))
+RECORDS = {ev.play: ev.PLAY, ev.play_more: ev.PLAY, ev.draw: ev.DRAW, ev.pass_: ev.PASS, ev.name_suit: ev.NAME_SUIT,
+           ev.skip: ev.SKIP, ev.challenge: ev.CHALLENGE}
+# The rules a draw for these reasons shows firing, with the cards drawn as the size.
+DRAW_RULES = {ev.PENALTY: "announcements", ev.FALSE_CALL: "announcements.false_penalty",
+              ev.STUCK: "drawing.until_playable"}
 # Where a higher total leads (the others: fewest points leads).
 HIGH_LEADS = frozenset(("target",))
 
 
 def measure(unit, ruleset: Ruleset, result, log: GameLog) -> dict:
-    """WorkUnit.measure: the match's figures from its in-memory log.
-
-    The engine's records of the commonest events (runner/game/events.py: a builder and its arguments) are counted
-    from their arguments, without the dict a reader of the log would have made of them; the others as dicts.
-    """
-    counter: MatchCounter | None = None
-    fast = FAST
-    for entry in log.records:
-        if type(entry) is not dict:
-            count = fast.get(entry[0])
-            if count is not None and counter is not None and counter.current is not None:
-                count(counter, entry)
-                continue
-            entry = made(entry)
-        if counter is None:
-            counter = MatchCounter(ruleset, len(entry["players"]), entry["players"])
-        counter.add(entry)
-    if counter is None:
+    """WorkUnit.measure: the match's figures from its in-memory log (the engine's records, MatchCounter.count)."""
+    records = log.records
+    if not records:
         raise ValueError("an empty game log")
+    start = made(records[0])
+    counter = MatchCounter(ruleset, len(start["players"]), start["players"])
+    counter.count(records)
     figures = counter.figures()
     if unit.seating is not None:  # which seat was which entrant: the seeing bot is told from the others by it
         figures["entrants"] = list(unit.entrants)
     return figures
-
-
-def _play_more(counter: "MatchCounter", entry: tuple) -> None:
-    more = entry[5] if len(entry) > 5 else ()
-    counter.played(entry[1], entry[2].text, [card.text for card in more] if more else (),
-                   len(entry) > 7 and bool(entry[7]))
-
-
-# builder -> how its record is counted: (builder, seat, ...) as the engine records it
-FAST = {
-    ev.play: lambda counter, entry: counter.played(entry[1], entry[2].text, (), False),
-    ev.play_more: _play_more,
-    ev.draw: lambda counter, entry: counter.drew(entry[1], len(entry[2]), entry[3]),
-    ev.skip: lambda counter, entry: counter.skipped(),
-    ev.pass_: lambda counter, entry: counter._decided(entry[1]),
-    ev.name_suit: lambda counter, entry: counter._decided(entry[1]),
-}
 
 
 def powers_at(ruleset: Ruleset, players: int | None) -> dict[str, Power]:
@@ -141,28 +120,28 @@ def size_label(power: Power) -> str:
 
 def count_match(events: Iterable[dict], ruleset: Ruleset | None = None) -> dict:
     """The figures of one match from its events (the ruleset: from match_start's rules, unless given)."""
-    counter: MatchCounter | None = None
-    for event in events:
-        if counter is None:
-            if ruleset is None:
-                ruleset = ruleset_of(event["rules"], "the match's rules")
-            counter = MatchCounter(ruleset, len(event["players"]), event["players"])
-        counter.add(event)
-    if counter is None:
+    events = iter(events)
+    start = next(events, None)
+    if start is None:
         raise ValueError("an empty game log")
+    if ruleset is None:
+        ruleset = ruleset_of(start["rules"], "the match's rules")
+    counter = MatchCounter(ruleset, len(start["players"]), start["players"])
+    counter.count(chain((start,), events))
     return counter.figures()
 
 
 class RoundCount:
     """What is counted of the round being read."""
 
-    __slots__ = ("deciding", "first", "direction", "hands", "active", "fewest", "widest", "decisions", "turns",
+    __slots__ = ("deciding", "first", "direction", "hands", "active", "fewest", "low", "widest", "decisions", "turns",
                  "drawn", "reshuffles", "forfeit", "fewest_changes", "actor", "context", "penalty_from", "everyone")
 
-    def __init__(self, deciding: bool, first: int, direction: int, hands: list[int], active: list[bool],
-                 fewest: int | None):
+    def __init__(self, deciding: bool, first: int, direction: int, hands: list[int], active: list[bool]):
         self.deciding, self.first, self.direction = deciding, first, direction
-        self.hands, self.active, self.fewest, self.widest = hands, active, fewest, max(hands)
+        self.hands, self.active, self.widest = hands, active, max(hands)
+        self.fewest: int | None = None  # the seat that last held the fewest cards alone
+        self.low = 0  # the fewest cards a seat in the round holds
         self.everyone = all(active)  # every seat dealt into the round (none out by elimination or play_on)
         self.decisions = self.turns = self.drawn = self.reshuffles = self.fewest_changes = 0
         self.forfeit = False
@@ -191,8 +170,108 @@ class MatchCounter:
         self.current: RoundCount | None = None  # the round being counted
 
     # ------------------------------------------------------------ events
-    def add(self, event: dict) -> None:
-        kind = event["type"]
+    def count(self, entries: Iterable) -> None:
+        """Count a match's entries in order: event dicts (a stored log, a hand-built one), or a worker's in-memory
+        GameLog's, whose records of the commonest events (runner/game/events.py: a builder and its arguments) are
+        read from their arguments, without the dict a reader of the log would make of them.
+
+        One loop with its state in locals, the commonest events read into the same few names from a dict or a
+        record alike and counted by the same lines: a worker counts some 200 entries after every match, which
+        bench/analyze_cost.py weighs against playing it."""
+        fires, sizes, sized = self.fires, self.sizes, self.sized
+        power_key, draw_power = self.power_key, self.draw_power
+        multiple, jump_ins, challenges = "multiple" in fires, "jump_in" in fires, "announcements.enforcement" in fires
+        r = self.current
+        card, more, jump_in, got, reason = "", (), False, 0, ""
+        for entry in entries:
+            if type(entry) is dict:
+                kind = entry["type"]
+                if r is None or kind not in COUNTED:
+                    self._other(kind, entry)
+                    r = self.current
+                    continue
+                seat = entry["seat"]
+                if kind == ev.PLAY:
+                    card, more, jump_in = entry["card"], entry.get("more", ()), entry.get("jump_in", False)
+                elif kind == ev.DRAW:
+                    got, reason = len(entry["cards"]), entry["reason"]
+            else:
+                builder = entry[0]
+                kind = RECORDS.get(builder)
+                if r is None or kind is None:
+                    entry = made(entry)
+                    self._other(entry["type"], entry)
+                    r = self.current
+                    continue
+                seat = entry[1]
+                if builder is ev.play:
+                    card, more, jump_in = entry[2].text, (), False
+                elif builder is ev.draw:
+                    got, reason = len(entry[2]), entry[3]
+                elif builder is ev.play_more:
+                    more = [card.text for card in entry[5]] if len(entry) > 5 else ()
+                    card, jump_in = entry[2].text, len(entry) > 7 and bool(entry[7])
+            if kind == ev.SKIP:  # a skip passed on: a size of the power played last
+                key = r.context
+                if key is not None:
+                    sizes[key] += 1
+                    sized[key] += 1
+                continue
+            if kind != ev.DRAW or reason in DECIDED_DRAWS:  # a decision; a turn where another seat decides
+                r.decisions += 1
+                if seat != r.actor:
+                    r.turns += 1
+                    r.actor = seat
+            hands = r.hands
+            if kind == ev.PLAY:
+                hands[seat] -= 1 + len(more)
+                if more:
+                    card = more[-1]  # multiple.power last: the last card's power applies
+                    if multiple:
+                        self._fire("multiple", 1 + len(more))
+                key = power_key.get(card)
+                r.context = key
+                if key is not None:
+                    fires[key] += 1
+                    if card in draw_power:
+                        r.penalty_from = key
+                if jump_in and jump_ins:
+                    self._fire("jump_in")
+            elif kind == ev.DRAW:
+                hands[seat] += got
+                r.drawn += got
+                if reason == ev.SEVEN and r.penalty_from is not None:
+                    sizes[r.penalty_from] += got
+                    sized[r.penalty_from] += 1
+                    r.penalty_from = None
+                elif (reason == ev.OTHERS or reason == ev.SELF) and r.context is not None:
+                    sizes[r.context] += got
+                    sized[r.context] += 1
+                elif reason in DRAW_RULES and DRAW_RULES[reason] in fires:
+                    self._fire(DRAW_RULES[reason], got)
+                if not got:
+                    continue
+                if hands[seat] > r.widest:
+                    r.widest = hands[seat]
+            else:  # a pass, a suit named, a challenge: no card moves
+                if kind == ev.CHALLENGE and challenges:
+                    self._fire("announcements.enforcement")
+                continue
+            # whether another seat now alone holds the fewest cards; in the common case (every seat in the round)
+            # without reading every hand: only a hand below the fewest, or the fewest grown, changes who holds them
+            if not r.everyone:
+                self._hands_changed()
+            elif kind == ev.PLAY:
+                if hands[seat] < r.low:  # alone below the others (at the fewest: a tie, which changes nothing)
+                    r.low = hands[seat]
+                    if r.fewest is not None and seat != r.fewest:
+                        r.fewest_changes += 1
+                    r.fewest = seat
+            elif hands[seat] - got == r.low:  # one of those with the fewest drew
+                self._hands_changed()
+
+    def _other(self, kind: str, event: dict) -> None:
+        """An event `count` does not count itself."""
         if kind == ev.ROUND_START:
             self._start(event)
         elif kind == ev.ROUND_END:
@@ -204,7 +283,10 @@ class MatchCounter:
             if self.current is not None:
                 self.current.forfeit = True
         elif self.current is not None:
-            self._in_round(kind, event)
+            if kind == ev.RESHUFFLE:
+                self.current.reshuffles += 1
+            elif kind in (ev.GIVE, ev.SWAP, ev.PASS_HANDS, ev.OUT):
+                self._moved(kind, event)
 
     def _start(self, event: dict) -> None:
         hands = [len(hand) for hand in event["hands"]]
@@ -213,92 +295,14 @@ class MatchCounter:
         if not self.rounds and self.current is None:
             self.match_first, self.match_direction = event["first"], event["direction"]
         active = [bool(hand) for hand in event["hands"]]
-        self.current = RoundCount(event["deciding"], event["first"], event["direction"], hands, active,
-                                  self._fewest(hands, active))
-
-    @staticmethod
-    def _fewest(hands: list[int], active: list[bool]) -> int | None:
-        """The seat that alone holds the fewest cards (None: a tie)."""
-        sizes = [size for size, on in zip(hands, active) if on]
-        low = min(sizes) if sizes else 0
-        holders = [seat for seat, (size, on) in enumerate(zip(hands, active)) if on and size == low]
-        return holders[0] if len(holders) == 1 else None
-
-    def _decided(self, seat: int) -> None:
-        r = self.current
-        r.decisions += 1
-        if seat != r.actor:
-            r.turns += 1
-            r.actor = seat
+        self.current = RoundCount(event["deciding"], event["first"], event["direction"], hands, active)
+        self._hands_changed()  # the seat dealt the fewest cards, no change counted (none held them before)
 
     def _fire(self, key: str, size: int | None = None) -> None:
         self.fires[key] += 1
         if size is not None:
             self.sizes[key] += size
             self.sized[key] += 1
-
-    def _in_round(self, kind: str, event: dict) -> None:
-        if kind == ev.PLAY:
-            self.played(event["seat"], event["card"], event.get("more", ()), event.get("jump_in", False))
-        elif kind == ev.DRAW:
-            self.drew(event["seat"], len(event["cards"]), event["reason"])
-        elif kind == ev.SKIP:
-            self.skipped()
-        elif kind in (ev.PASS, ev.NAME_SUIT):
-            self._decided(event["seat"])
-        elif kind == ev.CHALLENGE:
-            self._decided(event["seat"])
-            if "announcements.enforcement" in self.fires:
-                self._fire("announcements.enforcement")
-        elif kind == ev.RESHUFFLE:
-            self.current.reshuffles += 1
-        elif kind in (ev.GIVE, ev.SWAP, ev.PASS_HANDS, ev.OUT):
-            self._moved(kind, event)
-
-    def played(self, seat: int, card: str, more, jump_in: bool) -> None:
-        """A play of `card` (and `more` cards, texts) by `seat`."""
-        r = self.current
-        self._decided(seat)
-        r.hands[seat] -= 1 + len(more)
-        if more:
-            card = more[-1]  # multiple.power last: the last card's power applies
-            if "multiple" in self.fires:
-                self._fire("multiple", 1 + len(more))
-        key = self.power_key.get(card)
-        r.context = key
-        if key is not None:
-            self._fire(key, None)
-            if card in self.draw_power:
-                r.penalty_from = key
-        if jump_in and "jump_in" in self.fires:
-            self._fire("jump_in")
-        self._hands_changed()
-
-    def drew(self, seat: int, got: int, reason: str) -> None:
-        """`seat` drew `got` cards for `reason`."""
-        r = self.current
-        r.hands[seat] += got
-        r.drawn += got
-        if reason in DECIDED_DRAWS:
-            self._decided(seat)
-        if reason == ev.SEVEN and r.penalty_from is not None:
-            self._sized(r.penalty_from, got)
-            r.penalty_from = None
-        elif (reason == ev.OTHERS or reason == ev.SELF) and r.context is not None:
-            self._sized(r.context, got)
-        elif reason == ev.PENALTY and "announcements" in self.fires:
-            self._fire("announcements", got)
-        elif reason == ev.FALSE_CALL and "announcements.false_penalty" in self.fires:
-            self._fire("announcements.false_penalty", got)
-        elif reason == ev.STUCK and "drawing.until_playable" in self.fires:
-            self._fire("drawing.until_playable", got)
-        if got:
-            self._hands_changed()
-
-    def skipped(self) -> None:
-        context = self.current.context
-        if context is not None:
-            self._sized(context, 1)
 
     def _moved(self, kind: str, event: dict) -> None:
         """Cards changing hands without a play or a draw: a give, a swap, hands passed on, a seat out (play_on)."""
@@ -329,26 +333,18 @@ class MatchCounter:
         widest = max(hands)
         if widest > r.widest:
             r.widest = widest
-        if r.everyone:  # the common case, in C: every seat in the round holds cards
-            low = min(hands)
-            holder = hands.index(low) if hands.count(low) == 1 else None
-        else:
-            low, holder = 1 << 30, None
-            for seat, size in enumerate(hands):
-                if r.active[seat]:
-                    if size < low:
-                        low, holder = size, seat
-                    elif size == low:
-                        holder = None
+        low, holder = 1 << 30, None
+        for seat, size in enumerate(hands):
+            if r.active[seat]:
+                if size < low:
+                    low, holder = size, seat
+                elif size == low:
+                    holder = None
+        r.low = low
         if holder is not None:
             if r.fewest is not None and holder != r.fewest:
                 r.fewest_changes += 1
             r.fewest = holder
-
-    def _sized(self, key: str, size: int) -> None:
-        """A size of the firing counted already (a skip, a penalty taken after stacking)."""
-        self.sizes[key] += size
-        self.sized[key] += 1
 
     def _end(self, event: dict) -> None:
         r = self.current

@@ -253,7 +253,6 @@ class FigureStore(Store):
     def add(self, outcomes: list[MatchOutcome], slots: Mapping[str, Slot]) -> None:
         """The counts, then the tournament's rows: Store.add's transaction commits both, or neither."""
         try:
-            self.db.execute(FIGURES_SCHEMA)
             self.db.executemany("INSERT OR REPLACE INTO figures VALUES (?, ?)",
                                 [(o.match_id, json.dumps(o.figures, separators=(",", ":"))) for o in outcomes])
         except sqlite3.Error as exc:
@@ -266,8 +265,24 @@ class FigureStore(Store):
     def create(cls, directory: Path, config: dict) -> "FigureStore":
         """A new cell, marked as one (the meta row ANALYSIS, empty until the cell is complete)."""
         store = super().create(directory, config)
+        with store.writing():
+            store.db.execute(FIGURES_SCHEMA)  # once here, not at each batch stored (add) nor each reading (figures)
         store.mark_analysed("")
         return store
+
+    @classmethod
+    def resume(cls, directory: Path, config: dict) -> "FigureStore":
+        """A cell stored before, given its table if it has none (a store whose first batch an earlier version, which
+        made the table with its first batch, never stored)."""
+        store = super().resume(directory, config)
+        if not store.has_figures():
+            with store.writing():
+                store.db.execute(FIGURES_SCHEMA)
+        return store
+
+    def has_figures(self) -> bool:
+        return self.db.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'figures'").fetchone() \
+            is not None
 
     def mark_analysed(self, deals: str) -> None:
         """The cell is complete through `deals` deals ('': not complete). It is never marked finished: the
@@ -278,8 +293,9 @@ class FigureStore(Store):
             self.seal()
 
     def figures(self) -> Iterator[tuple[str, int, dict]]:
-        """Each stored match's id, seed and counts, in schedule order."""
-        self.db.execute(FIGURES_SCHEMA)
+        """Each stored match's id, seed and counts, in schedule order (none in a store that has no table of them)."""
+        if not self.has_figures():
+            return
         query = """SELECT m.id, m.seed, f.data FROM matches m JOIN figures f ON f.match_id = m.id
                    ORDER BY m.deal, m.tbl, m.rotation"""
         for match_id, seed, data in self.db.execute(query):
