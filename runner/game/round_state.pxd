@@ -23,7 +23,7 @@ cdef extern from *:
     }
 
     /* tuple.__new__(cls, fields): the instance of `cls` holding the items of `fields` (maumau_alloc). */
-    static PyObject *maumau_tuple_new(PyObject *cls, PyObject *fields) {
+    static CYTHON_UNUSED PyObject *maumau_tuple_new(PyObject *cls, PyObject *fields) {
         Py_ssize_t n = PyTuple_GET_SIZE(fields), i;
         PyObject *made = maumau_alloc(cls, n), *item;
         if (made == NULL)
@@ -38,7 +38,7 @@ cdef extern from *:
 
     /* The View (`cls`) of its 38 fields in order, filled from the arguments (maumau_alloc): no tuple of them made and
        freed per View. A View with another number of fields does not compile against it (`view_of`). */
-    static PyObject *maumau_view_new(PyObject *cls,
+    static CYTHON_UNUSED PyObject *maumau_view_new(PyObject *cls,
         PyObject *f0, PyObject *f1, PyObject *f2, PyObject *f3, PyObject *f4, PyObject *f5, PyObject *f6,
         PyObject *f7, PyObject *f8, PyObject *f9, PyObject *f10, PyObject *f11, PyObject *f12, PyObject *f13,
         PyObject *f14, PyObject *f15, PyObject *f16, PyObject *f17, PyObject *f18, PyObject *f19, PyObject *f20,
@@ -59,6 +59,26 @@ cdef extern from *:
             PyTuple_SET_ITEM(made, i, fields[i]);
         }
         return made;
+    }
+
+    /* tuple([len(hand) for hand in hands]) (`_sizes`): the tuple filled directly, without the list a comprehension
+       builds, grows and frees. A hand is a list; anything else is measured by len(). */
+    static CYTHON_UNUSED PyObject *maumau_sizes(PyObject *hands) {
+        Py_ssize_t n = PyList_GET_SIZE(hands), i, length;
+        PyObject *sizes = PyTuple_New(n), *hand, *size;
+        if (sizes == NULL)
+            return NULL;
+        for (i = 0; i < n; i++) {
+            hand = PyList_GET_ITEM(hands, i);
+            length = PyList_CheckExact(hand) ? PyList_GET_SIZE(hand) : PyObject_Length(hand);
+            size = length < 0 ? NULL : PyLong_FromSsize_t(length);
+            if (size == NULL) {
+                Py_DECREF(sizes);
+                return NULL;
+            }
+            PyTuple_SET_ITEM(sizes, i, size);
+        }
+        return sizes;
     }
 
     /* The offset of a __slots__ field in its class's instances, from the field's member descriptor (-1 and a
@@ -84,6 +104,7 @@ cdef extern from *:
     }
     """
     object _tuple_new "maumau_tuple_new"(object cls, tuple fields)
+    tuple _sizes_of "maumau_sizes"(list hands)
     object _view_new "maumau_view_new"(object cls,
         object, object, object, object, object, object, object, object, object, object,
         object, object, object, object, object, object, object, object, object, object,
@@ -99,6 +120,7 @@ cpdef view_of(seat, hand, top, suit, phase, pending, direction, hand_sizes, stoc
               wish_left=*, pending_skip=*, free=*, next_rank=*, waits=*, shown=*, out_order=*, pending_card=*,
               pending_from=*, skip_card=*, deferred=*, resume=*, move_time=*, time_bank=*)
 cdef _instance(cls, tuple fields)
+cdef tuple _sizes(list hands)
 
 
 cdef class RoundState:

@@ -61,6 +61,14 @@ def _instance(cls, fields: tuple):
     return tuple.__new__(cls, fields)
 
 
+
+def _sizes(hands: list) -> tuple[int, ...]:
+    """The length of each hand, for a View; compiled, a tuple filled in C (runner/game/round_state.pxd), without the
+    list a comprehension makes and frees."""
+    if COMPILED:
+        return _sizes_of(hands)  # type: ignore[name-defined]  # noqa: F821  # runner/game/round_state.pxd
+    return tuple([len(hand) for hand in hands])
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a round ended: the seat that won it (None: nobody), and why it ended.
@@ -152,7 +160,7 @@ class RoundState:
         # The fast path tracks no pending_card: its Views say None, as they always did.
         return view_of(
             seat=seat, hand=tuple(hands[seat]), top=discard[-1], suit=self.suit, phase=self.phase,
-            pending=self.pending, direction=self.direction, hand_sizes=tuple([len(hand) for hand in hands]),
+            pending=self.pending, direction=self.direction, hand_sizes=_sizes(hands),
             stock_size=len(self.stock), discard=self._seen(discard), totals=self.totals, rounds_won=self.rounds_won,
             round=self.number, active=self._active_seen(), ruleset=rules.ruleset, history=history, legal=legal,
             again=self.again, chain=self.chain, missed=self.missed, turns=self.turns, idle=self.idle,
