@@ -39,20 +39,35 @@ def view_of(seat, hand, top, suit, phase, pending, direction, hand_sizes, stock_
     """The View of these fields, each given by name: the one place a View's fields are put in order (the engine's
     Views, `RoundState._view`, and the protocol's, runner/seats/protocol.py). The parameters are the View's fields in
     its order, with its defaults (tests/test_view_sharing.py checks both); compiled, a call by name is a C call."""
-    return _instance(View, (seat, hand, top, suit, phase, pending, direction, hand_sizes, stock_size, discard,
-                            totals, rounds_won, round, active, ruleset, history, legal, again, chain, missed, turns,
-                            idle, out, wish, wish_left, pending_skip, free, next_rank, waits, shown, out_order,
-                            pending_card, pending_from, skip_card, deferred, resume, move_time, time_bank))
+    if COMPILED:  # the View filled from the arguments: no tuple of them made and freed (round_state.pxd)
+        return _view_new(  # type: ignore[name-defined]  # noqa: F821  # runner/game/round_state.pxd
+            View, seat, hand, top, suit, phase, pending, direction, hand_sizes, stock_size, discard, totals,
+            rounds_won, round, active, ruleset, history, legal, again, chain, missed, turns, idle, out, wish, wish_left,
+            pending_skip, free, next_rank, waits, shown, out_order, pending_card, pending_from, skip_card, deferred,
+            resume, move_time, time_bank)
+    return tuple.__new__(View, (seat, hand, top, suit, phase, pending, direction, hand_sizes, stock_size, discard,
+                                totals, rounds_won, round, active, ruleset, history, legal, again, chain, missed,
+                                turns, idle, out, wish, wish_left, pending_skip, free, next_rank, waits, shown,
+                                out_order, pending_card, pending_from, skip_card, deferred, resume, move_time,
+                                time_bank))
 
 
 def _instance(cls, fields: tuple):
-    """`tuple.__new__(cls, fields)`: a View or an Event from the tuple of its fields, without the NamedTuple's
-    Python-level __new__; compiled, a C call of tuple's own constructor (runner/game/round_state.pxd), not a look-up of
-    `tuple.__new__` and a call through its wrapper."""
+    """`tuple.__new__(cls, fields)`: an Event (or any NamedTuple) from the tuple of its fields, without the
+    NamedTuple's Python-level __new__; compiled, the instance allocated and filled in C as tuple's own constructor
+    does it (runner/game/round_state.pxd), without a look-up of `tuple.__new__` and a call through its wrapper."""
     if COMPILED:
         return _tuple_new(cls, fields)  # type: ignore[name-defined]  # noqa: F821  # runner/game/round_state.pxd
     return tuple.__new__(cls, fields)
 
+
+
+def _sizes(hands: list) -> tuple[int, ...]:
+    """The length of each hand, for a View; compiled, a tuple filled in C (runner/game/round_state.pxd), without the
+    list a comprehension makes and frees."""
+    if COMPILED:
+        return _sizes_of(hands)  # type: ignore[name-defined]  # noqa: F821  # runner/game/round_state.pxd
+    return tuple([len(hand) for hand in hands])
 
 @dataclass(frozen=True, slots=True)
 class Outcome:
@@ -145,7 +160,7 @@ class RoundState:
         # The fast path tracks no pending_card: its Views say None, as they always did.
         return view_of(
             seat=seat, hand=tuple(hands[seat]), top=discard[-1], suit=self.suit, phase=self.phase,
-            pending=self.pending, direction=self.direction, hand_sizes=tuple([len(hand) for hand in hands]),
+            pending=self.pending, direction=self.direction, hand_sizes=_sizes(hands),
             stock_size=len(self.stock), discard=self._seen(discard), totals=self.totals, rounds_won=self.rounds_won,
             round=self.number, active=self._active_seen(), ruleset=rules.ruleset, history=history, legal=legal,
             again=self.again, chain=self.chain, missed=self.missed, turns=self.turns, idle=self.idle,
