@@ -167,7 +167,7 @@ def test_every_view_is_made_afresh_and_one_held_or_a_part_held_never_changes(sou
 
 
 def test_view_of_takes_every_field_by_name_in_the_views_order_with_its_defaults():
-    """runner/game/state.py `view_of`, the one place a View's fields are put in order: each value given by name lands
+    """round_state.py `view_of`, the one place a View's fields are put in order: each value given by name lands
     in the field of that name, and a field left out takes the View's default."""
     values = {name: f"value of {name}" for name in View._fields}
     view = view_of(**values)
